@@ -1,0 +1,31 @@
+//! The FIDE Laws of Chess in one dependency.
+//!
+//! A facade over the layered crates, so users can depend on one crate:
+//!
+//! | module | crate | holds |
+//! |---|---|---|
+//! | [`board`] | `caissa-board` | colours, roles, squares, bitboards, placements, castling rights, setups, Zobrist keys |
+//! | [`movegen`] | `caissa-movegen` | attack tables, moves, legal move generation, positions, perft |
+//! | [`notation`] | `caissa-notation` | FEN/EPD, SAN, UCI/LAN, PGN |
+//!
+//! The most used types are re-exported at the top level.
+//!
+//! ```
+//! use caissa::{Position, perft};
+//!
+//! let start = Position::standard();
+//! assert_eq!(perft(&start, 3), 8_902);
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub use caissa_board as board;
+pub use caissa_movegen as movegen;
+pub use caissa_notation as notation;
+
+pub use caissa_board::{
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank,
+    Role, Setup, Square,
+};
+pub use caissa_movegen::{Move, MoveList, Position, PositionError, perft};
