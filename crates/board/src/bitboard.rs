@@ -318,6 +318,18 @@ impl Iterator for Squares {
     }
 }
 
+impl DoubleEndedIterator for Squares {
+    #[inline]
+    fn next_back(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = Square::new_wrapping(63 - self.0.leading_zeros());
+        self.0 ^= 1 << sq as u8;
+        Some(sq)
+    }
+}
+
 impl ExactSizeIterator for Squares {}
 impl core::iter::FusedIterator for Squares {}
 
@@ -384,6 +396,7 @@ mod tests {
         let bb: Bitboard = [Square::H8, Square::A1, Square::D4].into_iter().collect();
         assert_eq!(bb.into_iter().collect::<Vec<_>>(), [Square::A1, Square::D4, Square::H8]);
         assert_eq!(bb.into_iter().len(), 3);
+        assert_eq!(bb.into_iter().rev().next(), Some(Square::H8));
         assert_eq!(bb.subsets().count(), 8);
         assert!(bb.subsets().all(|s| s.is_subset(bb)));
         assert_eq!(Bitboard::EMPTY.subsets().count(), 1);

@@ -1,4 +1,71 @@
-//! Shared helpers for caissa's cross-layer tests: locating the shared test data and reading
-//! perft suites. The tests themselves live in `tests/`.
+//! Shared helpers for caissa's cross-layer tests: locating the test data in `data/` at the
+//! workspace root and reading perft suites. The tests themselves live in `tests/`.
 
 #![forbid(unsafe_code)]
+
+use std::path::PathBuf;
+
+/// The path of `relative` inside the workspace's `data/` folder.
+#[must_use]
+pub fn data_path(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(relative)
+}
+
+/// Reads a file of the workspace's `data/` folder.
+///
+/// # Panics
+///
+/// If the file cannot be read: the test data is part of the repository.
+#[must_use]
+pub fn read_data(relative: &str) -> String {
+    let path = data_path(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// One line of a perft suite: a FEN and the known node counts by depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// The position.
+    pub fen: String,
+    /// `(depth, nodes)` pairs, in the order given.
+    pub counts: Vec<(u32, u64)>,
+    /// The `id` operation, if any.
+    pub id: Option<String>,
+    /// The line number in the file, from 1.
+    pub line: usize,
+}
+
+/// Parses a perft suite in the `FEN ;D1 n ;D2 n … ;id "…"` format; `#` lines are comments.
+///
+/// # Panics
+///
+/// On a malformed line: suites are test data under our control.
+#[must_use]
+pub fn parse_perft_suite(text: &str) -> Vec<PerftCase> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(i, line)| {
+            let mut parts = line.split(';');
+            let fen = parts.next().expect("split yields one part").trim().to_owned();
+            let mut counts = Vec::new();
+            let mut id = None;
+            for op in parts.map(str::trim) {
+                if let Some(rest) = op.strip_prefix('D') {
+                    let (depth, nodes) = rest.split_once(' ').expect("`Dn count`");
+                    counts.push((depth.parse().expect("depth"), nodes.trim().parse().expect("count")));
+                } else if let Some(rest) = op.strip_prefix("id ") {
+                    id = Some(rest.trim_matches('"').to_owned());
+                }
+            }
+            PerftCase {
+                fen,
+                counts,
+                id,
+                line: i + 1,
+            }
+        })
+        .collect()
+}

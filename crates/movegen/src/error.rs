@@ -1,0 +1,98 @@
+//! Why a [`Setup`](caissa_board::Setup) is not a legal position, and why a move cannot be played.
+
+use core::fmt;
+
+use caissa_board::{CastlingSide, Color, File, Square};
+
+use crate::Move;
+
+/// One thing wrong with a setup. A [`PositionError`] lists every one found.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SetupProblem {
+    /// The side has no king.
+    MissingKing(Color),
+    /// The side has more than one king (how many is given).
+    TooManyKings(Color, u32),
+    /// A pawn stands on the first or eighth rank.
+    PawnOnBackRank(Square),
+    /// The side that is not to move is in check: its opponent could take the king.
+    OppositeCheck,
+    /// The side to move is attacked in a way no legal last move could have produced (more than
+    /// two checkers, two checkers on one line, two pawn or knight checkers, or a check that
+    /// contradicts the en passant square).
+    ImpossibleCheck,
+    /// The en passant square is not one a double pawn push just passed over (wrong rank, an
+    /// occupied square, or no enemy pawn in front of it).
+    InvalidEnPassant(Square),
+    /// A castling right whose king or rook is not where the right needs it.
+    InvalidCastlingRight {
+        /// Whose right.
+        color: Color,
+        /// Which way it castles.
+        side: CastlingSide,
+        /// The rook file the right names.
+        rook_file: File,
+    },
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SetupProblem::MissingKing(color) => write!(f, "{color} has no king"),
+            SetupProblem::TooManyKings(color, n) => write!(f, "{color} has {n} kings"),
+            SetupProblem::PawnOnBackRank(sq) => write!(f, "pawn on the back rank at {sq}"),
+            SetupProblem::OppositeCheck => f.write_str("the side not to move is in check"),
+            SetupProblem::ImpossibleCheck => {
+                f.write_str("the side to move is in a check no legal move could have given")
+            }
+            SetupProblem::InvalidEnPassant(sq) => {
+                write!(f, "no double pawn push can have passed over the en passant square {sq}")
+            }
+            SetupProblem::InvalidCastlingRight {
+                color,
+                side,
+                rook_file,
+            } => write!(
+                f,
+                "{color} may not castle {} with a rook on the {rook_file} file: king or rook is not in place",
+                side.san()
+            ),
+        }
+    }
+}
+
+/// A setup that is not a legal position, with every problem found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal position: {}", display_list(.problems))]
+pub struct PositionError {
+    problems: Vec<SetupProblem>,
+}
+
+fn display_list(problems: &[SetupProblem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl PositionError {
+    pub(crate) fn new(problems: Vec<SetupProblem>) -> PositionError {
+        PositionError { problems }
+    }
+
+    /// Every problem found, in the order checked (kings, pawns, castling, en passant, checks).
+    #[must_use]
+    pub fn problems(&self) -> &[SetupProblem] {
+        &self.problems
+    }
+}
+
+/// The move is not legal in the position it was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv:?}")]
+pub struct IllegalMoveError {
+    /// The move that was refused.
+    pub mv: Move,
+}

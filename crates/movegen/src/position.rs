@@ -1,0 +1,604 @@
+//! [`Position`]: a validated position, its queries, and making moves.
+
+use core::hash::{Hash, Hasher};
+use core::num::NonZeroU32;
+
+use caissa_board::{
+    Bitboard, Board, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role, Setup, Square,
+    zobrist,
+};
+
+use crate::attacks;
+use crate::error::{IllegalMoveError, PositionError, SetupProblem};
+use crate::moves::{Move, MoveList};
+
+/// How castling rights are read and written: standard chess, or Chess960 (Fischer random).
+///
+/// Move generation is the same for both (castling is king-takes-rook internally); the mode
+/// decides which castling rights a setup may hold (standard: king on the `e` file, rooks on `a`
+/// and `h`) and how notation writes castling (`e1g1` or `e1h1`, `KQkq` or X-FEN).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum CastlingMode {
+    /// Standard chess.
+    #[default]
+    Standard,
+    /// Chess960: the king between its rooks anywhere on the back rank.
+    Chess960,
+}
+
+/// A legal chess position: placement, side to move, castling rights, en passant, counters.
+///
+/// Built only by [`Position::from_setup`] (or [`Position::standard`]/[`Position::chess960`]),
+/// which refuses setups that could not arise in a game, so every method may trust the position:
+/// each side has one king, the side not to move is not in check, castling rights have their king
+/// and rook in place.
+///
+/// Positions are small (`Copy`, about 100 bytes): make a move on a copy ("copy-make") rather than
+/// undoing it.
+///
+/// **Equality and hashing** follow FIDE's "same position" (Article 9.2.2): the same side to move,
+/// the same pieces on the same squares, the same castling rights, and the same en passant
+/// possibility, where an en passant square counts only when a legal en passant capture exists.
+/// Move counters do not count. [`Position::zobrist_hash`] follows the same rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) castling_rights: CastlingRights,
+    pub(crate) mode: CastlingMode,
+    /// Set after every double pawn push, whether or not a capture is possible.
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    /// Pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move pinned to their king.
+    pub(crate) pinned: Bitboard,
+    /// Zobrist key without the en passant term (see `zobrist_hash`).
+    pub(crate) key: u64,
+}
+
+impl Position {
+    /// The standard starting position.
+    #[must_use]
+    pub fn standard() -> Position {
+        Position::from_setup(Setup::standard(), CastlingMode::Standard)
+            .expect("the standard start is legal")
+    }
+
+    /// The Chess960 starting position with Scharnagl number `number` (0 to 959), or `None` for a
+    /// larger number.
+    #[must_use]
+    pub fn chess960(number: u32) -> Option<Position> {
+        let setup = Setup::chess960(number)?;
+        Position::from_setup(setup, CastlingMode::Chess960).ok()
+    }
+
+    /// Validates `setup` into a position.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] listing every problem found: a side without a king or with several,
+    /// pawns on a back rank, castling rights whose king or rook is not in place (for
+    /// [`CastlingMode::Standard`], also a king off the `e` file or a rook off `a`/`h`), an en
+    /// passant square no double push can have passed over, the side not to move in check, and
+    /// checks no legal move can have given.
+    pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        let board = setup.board;
+        let mut problems = Vec::new();
+        for color in Color::ALL {
+            match board.by_piece(Role::King.of(color)).count() {
+                0 => problems.push(SetupProblem::MissingKing(color)),
+                1 => {}
+                n => problems.push(SetupProblem::TooManyKings(color, n)),
+            }
+        }
+        for sq in board.pawns() & Bitboard::BACK_RANKS {
+            problems.push(SetupProblem::PawnOnBackRank(sq));
+        }
+        for (color, side, rook_file) in setup.castling_rights.iter() {
+            if !castling_right_is_valid(&board, color, side, rook_file, mode) {
+                problems.push(SetupProblem::InvalidCastlingRight {
+                    color,
+                    side,
+                    rook_file,
+                });
+            }
+        }
+        if let Some(ep) = setup.ep_square
+            && !ep_square_is_valid(&board, setup.turn, ep)
+        {
+            problems.push(SetupProblem::InvalidEnPassant(ep));
+        }
+        if !problems.is_empty() {
+            // Check tests need exactly one king a side and sane pawns; stop here.
+            return Err(PositionError::new(problems));
+        }
+
+        let mut pos = Position {
+            board,
+            turn: setup.turn,
+            castling_rights: setup.castling_rights,
+            mode,
+            ep_square: setup.ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.get(),
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            key: 0,
+        };
+        pos.key = zobrist::board(&board)
+            ^ zobrist::castling_rights(&setup.castling_rights)
+            ^ setup.turn.fold(0, zobrist::black_to_move());
+        pos.update_check_info();
+
+        let them = !pos.turn;
+        let their_king = pos.king(them);
+        if pos.attackers_to(their_king, pos.turn, board.occupied()).any() {
+            problems.push(SetupProblem::OppositeCheck);
+        }
+        if !pos.checkers_are_possible() {
+            problems.push(SetupProblem::ImpossibleCheck);
+        }
+        if problems.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError::new(problems))
+        }
+    }
+
+    /// Whether the checkers could have come from one legal move.
+    fn checkers_are_possible(&self) -> bool {
+        let king = self.king(self.turn);
+        let checkers = self.checkers;
+        if let Some(ep) = self.ep_square
+            && let Some(checker) = checkers.first()
+        {
+            // The last move was the double push: the pushed pawn gives check, or the push
+            // uncovered a slider whose line to the king passes the pawn's origin.
+            let pushed = ep.offset(0, self.turn.fold(-1, 1)).expect("validated ep square");
+            let origin = ep.offset(0, self.turn.fold(1, -1)).expect("validated ep square");
+            let explained = |sq: Square| {
+                sq == pushed || attacks::between(king, sq).contains(origin)
+            };
+            return checkers.count() == 1 && explained(checker)
+                || checkers.count() == 2 && checkers.into_iter().all(explained);
+        }
+        match checkers.count() {
+            0 | 1 => true,
+            2 => {
+                let (a, b) = (checkers.first(), checkers.last());
+                let (a, b) = (a.expect("two checkers"), b.expect("two checkers"));
+                let steppers = self.board.pawns() | self.board.knights();
+                // One move discovers at most one line; a pawn or knight check comes only from the
+                // piece that moved, so two of them cannot both be new.
+                !attacks::aligned(king, a, b) && !(steppers.contains(a) && steppers.contains(b))
+            }
+            _ => false,
+        }
+    }
+
+    /// The setup this position was built from, as it stands now (the en passant square is set
+    /// after every double push, whether or not a capture is possible).
+    #[must_use]
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            castling_rights: self.castling_rights,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: NonZeroU32::new(self.fullmoves).unwrap_or(NonZeroU32::MIN),
+        }
+    }
+
+    /// Where the pieces stand.
+    #[inline]
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The castling rights still held (whether or not castling is possible right now).
+    #[inline]
+    #[must_use]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling_rights
+    }
+
+    /// Standard chess or Chess960 castling.
+    #[inline]
+    #[must_use]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// The square a pawn just passed over with a double push, whether or not anyone can capture
+    /// en passant there. See [`Position::legal_ep_square`].
+    #[inline]
+    #[must_use]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en passant square, only if some legal move captures en passant.
+    #[must_use]
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let mut any = false;
+        self.en_passant_moves(ep, &mut |_| any = true);
+        any.then_some(ep)
+    }
+
+    /// The square an en passant capture could land on, if a pawn of the side to move stands
+    /// beside the pawn that just moved two squares (legal or not).
+    #[must_use]
+    pub fn pseudo_legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let our_pawns = self.board.by_piece(Role::Pawn.of(self.turn));
+        attacks::pawn(!self.turn, ep).intersects(our_pawns).then_some(ep)
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[inline]
+    #[must_use]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The number of the current full move (starts at 1, grows after black moves).
+    #[inline]
+    #[must_use]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    #[must_use]
+    pub fn king(&self, color: Color) -> Square {
+        self.board
+            .by_piece(Role::King.of(color))
+            .first()
+            .expect("a validated position has both kings")
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    #[must_use]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// The side to move's pieces that are pinned to their king (moving them off the line to the
+    /// pinning piece would expose the king).
+    #[inline]
+    #[must_use]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// `color`'s pieces that attack `sq`, with `occupied` as the squares that block sliders.
+    #[inline]
+    #[must_use]
+    pub fn attackers_to(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
+        let board = &self.board;
+        let theirs = board.by_color(color);
+        ((attacks::knight(sq) & board.knights())
+            | (attacks::king(sq) & board.kings())
+            | (attacks::pawn(!color, sq) & board.pawns())
+            | (attacks::bishop(sq, occupied) & board.diagonal_sliders())
+            | (attacks::rook(sq, occupied) & board.straight_sliders()))
+            & theirs
+    }
+
+    /// Whether `color` attacks `sq` (with the real occupancy).
+    #[must_use]
+    pub fn is_attacked(&self, sq: Square, color: Color) -> bool {
+        self.attackers_to(sq, color, self.board.occupied()).any()
+    }
+
+    /// The role of the piece that `m` moves (the king, for castling).
+    ///
+    /// # Panics
+    ///
+    /// If `m`'s origin is empty, i.e. `m` does not belong to this position.
+    #[inline]
+    #[must_use]
+    pub fn moving_role(&self, m: Move) -> Role {
+        self.board
+            .role_at(m.from())
+            .expect("the move's origin holds a piece")
+    }
+
+    /// What `m` captures, if anything (a pawn for en passant; nothing for castling).
+    #[must_use]
+    pub fn captured_role(&self, m: Move) -> Option<Role> {
+        if m.is_en_passant() {
+            Some(Role::Pawn)
+        } else if m.is_castle() {
+            None
+        } else {
+            self.board.role_at(m.to())
+        }
+    }
+
+    /// Whether `m` captures or moves a pawn (and so resets the fifty-move counter).
+    #[must_use]
+    pub fn is_zeroing(&self, m: Move) -> bool {
+        self.captured_role(m).is_some() || self.moving_role(m) == Role::Pawn
+    }
+
+    /// The Zobrist key of the position in FIDE's "same position" sense: pieces, side to move,
+    /// castling rights, and the en passant file only when a legal en passant capture exists.
+    #[must_use]
+    pub fn zobrist_hash(&self) -> u64 {
+        match self.legal_ep_square() {
+            Some(ep) => self.key ^ zobrist::en_passant(ep.file()),
+            None => self.key,
+        }
+    }
+
+    /// The legal moves.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.for_each_legal_move(|m| list.push(m));
+        list
+    }
+
+    /// Whether the side to move has at least one legal move.
+    #[must_use]
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// Whether the side to move is checkmated.
+    #[must_use]
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether the side to move is stalemated.
+    #[must_use]
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether `m` is a legal move here.
+    #[must_use]
+    pub fn is_legal(&self, m: Move) -> bool {
+        let from = m.from();
+        let ours = self.board.by_color(self.turn);
+        if !ours.contains(from) {
+            return false;
+        }
+        let mut found = false;
+        self.for_each_legal_move_from(Bitboard::from_square(from), |candidate| {
+            found |= candidate == m;
+        });
+        found
+    }
+
+    /// Plays `m` and returns the new position, or gives the position back unchanged (inside the
+    /// error's context) if `m` is not legal.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMoveError`] if `m` is not a legal move in this position.
+    pub fn play(mut self, m: Move) -> Result<Position, IllegalMoveError> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(self)
+        } else {
+            Err(IllegalMoveError { mv: m })
+        }
+    }
+
+    /// Plays `m`, which must be legal: the fast path for move generators and search.
+    ///
+    /// # Panics
+    ///
+    /// May panic, or leave a position that breaks its invariants, if `m` is not legal here (for
+    /// example a move from an empty square). Use [`Position::play`] for untrusted moves.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        let from = m.from();
+        let to = m.to();
+        let role = self.moving_role(m);
+        let mover = role.of(us);
+        let old_rights = self.castling_rights;
+        self.ep_square = None;
+        self.halfmoves += 1;
+
+        if m.is_castle() {
+            let side = m.castling_side().expect("castling moves name a side");
+            let rank = from.rank();
+            let king_to = Square::from_coords(side.king_to_file(), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            let rook = Role::Rook.of(us);
+            self.board.toggle_piece(mover, from);
+            self.board.toggle_piece(rook, to);
+            self.board.toggle_piece(mover, king_to);
+            self.board.toggle_piece(rook, rook_to);
+            self.key ^= zobrist::piece(mover, from)
+                ^ zobrist::piece(mover, king_to)
+                ^ zobrist::piece(rook, to)
+                ^ zobrist::piece(rook, rook_to);
+            self.castling_rights.clear(us);
+        } else {
+            if m.is_en_passant() {
+                let captured_sq = Square::from_coords(to.file(), from.rank());
+                let pawn = Role::Pawn.of(them);
+                self.board.toggle_piece(pawn, captured_sq);
+                self.key ^= zobrist::piece(pawn, captured_sq);
+                self.halfmoves = 0;
+            } else if let Some(captured) = self.board.role_at(to) {
+                let victim = captured.of(them);
+                self.board.toggle_piece(victim, to);
+                self.key ^= zobrist::piece(victim, to);
+                self.halfmoves = 0;
+                if captured == Role::Rook && to.rank() == Rank::back_rank(them) {
+                    self.castling_rights.clear_rook(them, to.file());
+                }
+            }
+            self.board.move_piece(mover, from, to);
+            self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(mover, to);
+            match role {
+                Role::Pawn => {
+                    self.halfmoves = 0;
+                    if let Some(promoted) = m.promotion_role() {
+                        let new_piece = promoted.of(us);
+                        self.board.toggle_piece(mover, to);
+                        self.board.toggle_piece(new_piece, to);
+                        self.key ^= zobrist::piece(mover, to) ^ zobrist::piece(new_piece, to);
+                    } else if from.index() ^ to.index() == 16 {
+                        self.ep_square = Square::new((from.index() + to.index()) as u32 / 2);
+                    }
+                }
+                Role::King => self.castling_rights.clear(us),
+                Role::Rook if from.rank() == Rank::back_rank(us) => {
+                    self.castling_rights.clear_rook(us, from.file());
+                }
+                _ => {}
+            }
+        }
+
+        if old_rights != self.castling_rights {
+            self.key ^= zobrist::castling_rights(&old_rights)
+                ^ zobrist::castling_rights(&self.castling_rights);
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.key ^= zobrist::black_to_move();
+        self.update_check_info();
+    }
+
+    /// Passes the turn without moving (a "null move", for engines; not a legal chess move).
+    /// Returns `None` when the side to move is in check, where passing would leave the position
+    /// illegal.
+    #[must_use]
+    pub fn pass(&self) -> Option<Position> {
+        if self.is_check() {
+            return None;
+        }
+        let mut next = *self;
+        next.ep_square = None;
+        next.halfmoves += 1;
+        if next.turn == Color::Black {
+            next.fullmoves += 1;
+        }
+        next.turn = !next.turn;
+        next.key ^= zobrist::black_to_move();
+        next.update_check_info();
+        Some(next)
+    }
+
+    /// Recomputes the checkers and pinned pieces of the side to move.
+    #[inline]
+    fn update_check_info(&mut self) {
+        let us = self.turn;
+        let king = self.king(us);
+        let occupied = self.board.occupied();
+        let theirs = self.board.by_color(!us);
+        self.checkers = self.attackers_to(king, !us, occupied);
+        let snipers = ((attacks::rook(king, Bitboard::EMPTY) & self.board.straight_sliders())
+            | (attacks::bishop(king, Bitboard::EMPTY) & self.board.diagonal_sliders()))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.pinned = pinned & self.board.by_color(us);
+    }
+}
+
+/// Whether `color`'s right to castle on `side` with the rook on `rook_file` has its king and rook
+/// in place.
+fn castling_right_is_valid(
+    board: &Board,
+    color: Color,
+    side: CastlingSide,
+    rook_file: File,
+    mode: CastlingMode,
+) -> bool {
+    let back_rank = Bitboard::back_rank(color);
+    let Some(king) = (board.by_piece(Role::King.of(color)) & back_rank).single_square() else {
+        return false;
+    };
+    let rook = Square::from_coords(rook_file, Rank::back_rank(color));
+    if board.piece_at(rook) != Some(Role::Rook.of(color))
+        || CastlingSide::from_files(king.file(), rook_file) != Some(side)
+    {
+        return false;
+    }
+    match mode {
+        CastlingMode::Standard => {
+            king.file() == File::E && rook_file == side.standard_rook_file()
+        }
+        CastlingMode::Chess960 => true,
+    }
+}
+
+/// Whether a double push by the side not to move can just have passed over `ep`.
+fn ep_square_is_valid(board: &Board, turn: Color, ep: Square) -> bool {
+    if ep.rank() != Rank::Sixth.relative_to(turn) {
+        return false;
+    }
+    let forward = turn.fold(1, -1);
+    let (Some(origin), Some(pushed)) = (ep.offset(0, forward), ep.offset(0, -forward)) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    !occupied.contains(ep)
+        && !occupied.contains(origin)
+        && board.piece_at(pushed) == Some(Piece {
+            color: !turn,
+            role: Role::Pawn,
+        })
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling_rights == other.castling_rights
+            && self.legal_ep_square() == other.legal_ep_square()
+    }
+}
+
+impl Eq for Position {}
+
+impl Hash for Position {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.zobrist_hash());
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::standard()
+    }
+}

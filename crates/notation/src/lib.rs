@@ -1,0 +1,20 @@
+//! Chess notation: how positions and moves are written.
+//!
+//! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN). It depends on
+//! `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
+//! typed error that says what is wrong and where.
+//!
+//! ```
+//! use caissa_notation::fen::Fen;
+//! use caissa_movegen::CastlingMode;
+//!
+//! let fen: Fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse()?;
+//! let pos = fen.into_position(CastlingMode::Standard)?;
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod fen;
