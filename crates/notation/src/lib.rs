@@ -1,6 +1,6 @@
 //! Chess notation: how positions and moves are written.
 //!
-//! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN). It depends on
+//! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN) and [`uci`] (UCI moves). It depends on
 //! `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
 //! typed error that says what is wrong and where.
 //!
@@ -18,3 +18,4 @@
 #![deny(missing_docs)]
 
 pub mod fen;
+pub mod uci;
