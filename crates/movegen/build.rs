@@ -85,7 +85,12 @@ fn fill_square(
         for (&occ, &att) in occupancies.iter().zip(&attacks) {
             table[offset + pext(occ, mask) as usize] = att;
         }
-        return Entry { mask, magic: 0, shift: 0, offset };
+        return Entry {
+            mask,
+            magic: 0,
+            shift: 0,
+            offset,
+        };
     }
     let shift = 64 - bits;
     let mut used = vec![u64::MAX; size];
@@ -111,7 +116,12 @@ fn fill_square(
             for (&occ, &att) in occupancies.iter().zip(&attacks) {
                 table[offset + (occ.wrapping_mul(magic) >> shift) as usize] = att;
             }
-            return Entry { mask, magic, shift, offset };
+            return Entry {
+                mask,
+                magic,
+                shift,
+                offset,
+            };
         }
     }
 }
@@ -122,7 +132,7 @@ fn main() {
     let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     let use_pext = features.split(',').any(|f| f == "bmi2");
 
-    let mut rng = Rng(0x5eed_0f_ca15_5a00);
+    let mut rng = Rng(0x005e_ed0f_ca15_5a00);
     let mut table = Vec::new();
     let mut out = String::new();
     let mut entries = |name: &str, directions, out: &mut String, table: &mut Vec<u64>| {
@@ -140,7 +150,12 @@ fn main() {
     };
     entries("ROOK_ENTRIES", &ROOK_DIRECTIONS, &mut out, &mut table);
     entries("BISHOP_ENTRIES", &BISHOP_DIRECTIONS, &mut out, &mut table);
-    writeln!(out, "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [", table.len()).unwrap();
+    writeln!(
+        out,
+        "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
+        table.len()
+    )
+    .unwrap();
     for chunk in table.chunks(8) {
         out.push_str("   ");
         for value in chunk {
@@ -150,6 +165,7 @@ fn main() {
     }
     writeln!(out, "];").unwrap();
 
-    let path = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("sliders.rs");
+    let path =
+        PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("sliders.rs");
     std::fs::write(path, out).expect("OUT_DIR is writable");
 }

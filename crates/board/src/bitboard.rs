@@ -232,7 +232,11 @@ impl Bitboard {
         core::iter::from_fn(move || {
             let current = next?;
             let following = current.wrapping_sub(mask) & mask;
-            next = if following == 0 { None } else { Some(following) };
+            next = if following == 0 {
+                None
+            } else {
+                Some(following)
+            };
             Some(Bitboard(current))
         })
     }
@@ -355,7 +359,11 @@ impl fmt::Debug for Bitboard {
         }
         for rank in Rank::ALL.into_iter().rev() {
             for file in File::ALL {
-                let mark = if self.contains(Square::from_coords(file, rank)) { 'X' } else { '.' };
+                let mark = if self.contains(Square::from_coords(file, rank)) {
+                    'X'
+                } else {
+                    '.'
+                };
                 f.write_str(if file == File::A { "" } else { " " })?;
                 write!(f, "{mark}")?;
             }
@@ -385,18 +393,33 @@ mod tests {
         assert!(Bitboard::from_rank(Rank::Third).contains(Square::H3));
         assert_eq!(Bitboard::LIGHT_SQUARES.count(), 32);
         assert!(Bitboard::LIGHT_SQUARES.contains(Square::H1));
-        assert_eq!(Bitboard::LIGHT_SQUARES | Bitboard::DARK_SQUARES, Bitboard::FULL);
-        assert_eq!(Bitboard::from(Square::E2).forward(Color::White), Bitboard::from(Square::E3));
-        assert_eq!(Bitboard::from(Square::E7).forward(Color::Black), Bitboard::from(Square::E6));
-        assert_eq!(Bitboard::from(Square::A2).flip_vertical(), Bitboard::from(Square::A7));
+        assert_eq!(
+            Bitboard::LIGHT_SQUARES | Bitboard::DARK_SQUARES,
+            Bitboard::FULL
+        );
+        assert_eq!(
+            Bitboard::from(Square::E2).forward(Color::White),
+            Bitboard::from(Square::E3)
+        );
+        assert_eq!(
+            Bitboard::from(Square::E7).forward(Color::Black),
+            Bitboard::from(Square::E6)
+        );
+        assert_eq!(
+            Bitboard::from(Square::A2).flip_vertical(),
+            Bitboard::from(Square::A7)
+        );
     }
 
     #[test]
     fn iterates_in_order_and_enumerates_subsets() {
         let bb: Bitboard = [Square::H8, Square::A1, Square::D4].into_iter().collect();
-        assert_eq!(bb.into_iter().collect::<Vec<_>>(), [Square::A1, Square::D4, Square::H8]);
+        assert_eq!(
+            bb.into_iter().collect::<Vec<_>>(),
+            [Square::A1, Square::D4, Square::H8]
+        );
         assert_eq!(bb.into_iter().len(), 3);
-        assert_eq!(bb.into_iter().rev().next(), Some(Square::H8));
+        assert_eq!(bb.into_iter().next_back(), Some(Square::H8));
         assert_eq!(bb.subsets().count(), 8);
         assert!(bb.subsets().all(|s| s.is_subset(bb)));
         assert_eq!(Bitboard::EMPTY.subsets().count(), 1);

@@ -79,7 +79,16 @@ impl Board {
         n /= 6;
         // The ten ways to place two knights on the five free files, in Scharnagl's order.
         const KNIGHTS: [(u32, u32); 10] = [
-            (0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+            (3, 4),
         ];
         let (first, second) = KNIGHTS[n as usize];
         place_on_nth_free(second, Role::Knight);
@@ -125,7 +134,8 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn by_piece(&self, piece: Piece) -> Bitboard {
-        self.by_role(piece.role).intersect(self.by_color(piece.color))
+        self.by_role(piece.role)
+            .intersect(self.by_color(piece.color))
     }
 
     /// Pawns of both colours.
@@ -188,7 +198,10 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn king_of(&self, color: Color) -> Option<Square> {
-        self.by_role.king.intersect(self.by_color(color)).single_square()
+        self.by_role
+            .king
+            .intersect(self.by_color(color))
+            .single_square()
     }
 
     /// The colour of the piece on `sq`, if any.
@@ -324,8 +337,14 @@ mod tests {
     #[test]
     fn standard_board_has_the_pieces_where_expected() {
         let board = Board::standard();
-        assert_eq!(board.piece_at(Square::E1), Some(Role::King.of(Color::White)));
-        assert_eq!(board.piece_at(Square::D8), Some(Role::Queen.of(Color::Black)));
+        assert_eq!(
+            board.piece_at(Square::E1),
+            Some(Role::King.of(Color::White))
+        );
+        assert_eq!(
+            board.piece_at(Square::D8),
+            Some(Role::Queen.of(Color::Black))
+        );
         assert_eq!(board.piece_at(Square::E4), None);
         assert_eq!(board.occupied().count(), 32);
         assert_eq!(board.king_of(Color::Black), Some(Square::E8));
@@ -338,9 +357,15 @@ mod tests {
         let mut board = Board::empty();
         board.set_piece_at(Square::E4, Role::Knight.of(Color::White));
         board.set_piece_at(Square::E4, Role::Rook.of(Color::Black));
-        assert_eq!(board.piece_at(Square::E4), Some(Role::Rook.of(Color::Black)));
+        assert_eq!(
+            board.piece_at(Square::E4),
+            Some(Role::Rook.of(Color::Black))
+        );
         assert_eq!(board.occupied().count(), 1);
-        assert_eq!(board.remove_piece_at(Square::E4), Some(Role::Rook.of(Color::Black)));
+        assert_eq!(
+            board.remove_piece_at(Square::E4),
+            Some(Role::Rook.of(Color::Black))
+        );
         assert_eq!(board, Board::empty());
         board.set_piece_at(Square::A1, Role::King.of(Color::White));
         board.move_piece(Role::King.of(Color::White), Square::A1, Square::B2);
@@ -354,7 +379,12 @@ mod tests {
             let board = Board::chess960(n).unwrap();
             File::ALL
                 .into_iter()
-                .map(|f| board.piece_at(Square::from_coords(f, Rank::First)).unwrap().char())
+                .map(|f| {
+                    board
+                        .piece_at(Square::from_coords(f, Rank::First))
+                        .unwrap()
+                        .char()
+                })
                 .collect()
         };
         assert_eq!(back_rank(0), "BBQNNRKR");

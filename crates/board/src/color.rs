@@ -194,7 +194,13 @@ mod tests {
     fn by_color_indexes_and_swaps() {
         let mut pair = ByColor::new_with(|c| c.index());
         pair[Color::Black] += 10;
-        assert_eq!(pair.swap(), ByColor { white: 11, black: 0 });
+        assert_eq!(
+            pair.swap(),
+            ByColor {
+                white: 11,
+                black: 0
+            }
+        );
         assert_eq!(pair.map(|v| v * 2).black, 22);
     }
 }

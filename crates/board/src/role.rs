@@ -239,7 +239,9 @@ impl<T> ByRole<T> {
 
     /// Iterates over `(role, value)` pairs, pawn first.
     pub fn iter(&self) -> impl Iterator<Item = (Role, &T)> {
-        Role::ALL.into_iter().map(move |role| (role, self.get(role)))
+        Role::ALL
+            .into_iter()
+            .map(move |role| (role, self.get(role)))
     }
 }
 
@@ -280,6 +282,9 @@ mod tests {
     fn by_role_indexes() {
         let mut values = ByRole::new_with(Role::value);
         values[Role::King] = 100;
-        assert_eq!(values.iter().map(|(_, v)| *v).sum::<u32>(), 1 + 3 + 3 + 5 + 9 + 100);
+        assert_eq!(
+            values.iter().map(|(_, v)| *v).sum::<u32>(),
+            1 + 3 + 3 + 5 + 9 + 100
+        );
     }
 }

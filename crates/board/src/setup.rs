@@ -106,11 +106,15 @@ mod tests {
     fn chess960_setup_names_rook_files() {
         let setup = Setup::chess960(0).unwrap();
         assert_eq!(
-            setup.castling_rights.rook(Color::Black, CastlingSide::KingSide),
+            setup
+                .castling_rights
+                .rook(Color::Black, CastlingSide::KingSide),
             Some(File::H)
         );
         assert_eq!(
-            setup.castling_rights.rook(Color::White, CastlingSide::QueenSide),
+            setup
+                .castling_rights
+                .rook(Color::White, CastlingSide::QueenSide),
             Some(File::F)
         );
         assert_eq!(Setup::chess960(518), Some(Setup::standard()));
@@ -121,11 +125,17 @@ mod tests {
     fn flipping_twice_is_identity() {
         let mut setup = Setup::chess960(100).unwrap();
         setup.ep_square = Some(Square::D3);
-        setup.castling_rights.set(Color::White, CastlingSide::KingSide, None);
+        setup
+            .castling_rights
+            .set(Color::White, CastlingSide::KingSide, None);
         let flipped = setup.flip_colors();
         assert_eq!(flipped.turn, Color::Black);
         assert_eq!(flipped.ep_square, Some(Square::D6));
-        assert!(!flipped.castling_rights.has(Color::Black, CastlingSide::KingSide));
+        assert!(
+            !flipped
+                .castling_rights
+                .has(Color::Black, CastlingSide::KingSide)
+        );
         assert_eq!(flipped.flip_colors(), setup);
     }
 }

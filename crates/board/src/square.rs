@@ -14,18 +14,38 @@ use crate::Color;
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum File {
-    A = 0, B, C, D, E, F, G, H,
+    A = 0,
+    B,
+    C,
+    D,
+    E,
+    F,
+    G,
+    H,
 }
 
 impl File {
     /// Every file, `a` first.
-    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
+    pub const ALL: [File; 8] = [
+        File::A,
+        File::B,
+        File::C,
+        File::D,
+        File::E,
+        File::F,
+        File::G,
+        File::H,
+    ];
 
     /// The file with index `0..8` (`a` is 0).
     #[inline]
     #[must_use]
     pub const fn new(index: u32) -> Option<File> {
-        if index < 8 { Some(File::ALL[index as usize]) } else { None }
+        if index < 8 {
+            Some(File::ALL[index as usize])
+        } else {
+            None
+        }
     }
 
     /// `0` for `a` up to `7` for `h`.
@@ -60,7 +80,11 @@ impl File {
     #[must_use]
     pub const fn offset(self, delta: i32) -> Option<File> {
         let index = self as i32 + delta;
-        if 0 <= index && index < 8 { File::new(index as u32) } else { None }
+        if 0 <= index && index < 8 {
+            File::new(index as u32)
+        } else {
+            None
+        }
     }
 
     /// The file mirrored left to right (`a` ↔ `h`).
@@ -82,21 +106,38 @@ impl fmt::Display for File {
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum Rank {
-    First = 0, Second, Third, Fourth, Fifth, Sixth, Seventh, Eighth,
+    First = 0,
+    Second,
+    Third,
+    Fourth,
+    Fifth,
+    Sixth,
+    Seventh,
+    Eighth,
 }
 
 impl Rank {
     /// Every rank, the first first.
     pub const ALL: [Rank; 8] = [
-        Rank::First, Rank::Second, Rank::Third, Rank::Fourth,
-        Rank::Fifth, Rank::Sixth, Rank::Seventh, Rank::Eighth,
+        Rank::First,
+        Rank::Second,
+        Rank::Third,
+        Rank::Fourth,
+        Rank::Fifth,
+        Rank::Sixth,
+        Rank::Seventh,
+        Rank::Eighth,
     ];
 
     /// The rank with index `0..8` (the first rank is 0).
     #[inline]
     #[must_use]
     pub const fn new(index: u32) -> Option<Rank> {
-        if index < 8 { Some(Rank::ALL[index as usize]) } else { None }
+        if index < 8 {
+            Some(Rank::ALL[index as usize])
+        } else {
+            None
+        }
     }
 
     /// `0` for the first rank up to `7` for the eighth.
@@ -125,7 +166,11 @@ impl Rank {
     #[must_use]
     pub const fn offset(self, delta: i32) -> Option<Rank> {
         let index = self as i32 + delta;
-        if 0 <= index && index < 8 { Rank::new(index as u32) } else { None }
+        if 0 <= index && index < 8 {
+            Rank::new(index as u32)
+        } else {
+            None
+        }
     }
 
     /// The rank seen from the other side (first ↔ eighth).
@@ -190,7 +235,11 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn new(index: u32) -> Option<Square> {
-        if index < 64 { Some(Square::ALL[index as usize]) } else { None }
+        if index < 64 {
+            Some(Square::ALL[index as usize])
+        } else {
+            None
+        }
     }
 
     /// The square with index `index & 63`: never fails.
@@ -281,7 +330,10 @@ impl Square {
         if name.len() != 2 {
             return Err(ParseSquareError);
         }
-        match (File::from_char(name[0] as char), Rank::from_char(name[1] as char)) {
+        match (
+            File::from_char(name[0] as char),
+            Rank::from_char(name[1] as char),
+        ) {
             (Some(file), Some(rank)) => Ok(Square::from_coords(file, rank)),
             _ => Err(ParseSquareError),
         }

@@ -25,7 +25,7 @@ pub use caissa_movegen as movegen;
 pub use caissa_notation as notation;
 
 pub use caissa_board::{
-    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank,
-    Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role,
+    Setup, Square,
 };
 pub use caissa_movegen::{Move, MoveList, Position, PositionError, perft};

@@ -31,7 +31,7 @@ use generated::{BISHOP_ENTRIES, ROOK_ENTRIES, SLIDER_ATTACKS};
 #[inline(always)]
 fn slider_lookup(entry: &SliderEntry, occupied: Bitboard) -> Bitboard {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    let index = core::arch::x86_64::_pext_u64(occupied.0, entry.mask) as usize;
+    let index = crate::simd::pext(occupied.0, entry.mask) as usize;
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     let index = ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
     Bitboard(SLIDER_ATTACKS[entry.offset + index])
@@ -93,10 +93,8 @@ const fn step_table(steps: &[(i32, i32)]) -> [Bitboard; 64] {
 
 static KNIGHT_ATTACKS: [Bitboard; 64] = step_table(&KNIGHT_STEPS);
 static KING_ATTACKS: [Bitboard; 64] = step_table(&KING_STEPS);
-static PAWN_ATTACKS: [[Bitboard; 64]; 2] = [
-    step_table(&WHITE_PAWN_STEPS),
-    step_table(&BLACK_PAWN_STEPS),
-];
+static PAWN_ATTACKS: [[Bitboard; 64]; 2] =
+    [step_table(&WHITE_PAWN_STEPS), step_table(&BLACK_PAWN_STEPS)];
 
 /// The squares a knight on `sq` attacks.
 #[inline(always)]
@@ -211,7 +209,10 @@ mod tests {
         assert_eq!(knight(Square::A1), Bitboard::from(Square::B3) | Square::C2);
         assert_eq!(king(Square::H8).count(), 3);
         assert_eq!(pawn(Color::White, Square::A2), Bitboard::from(Square::B3));
-        assert_eq!(pawn(Color::Black, Square::E7), Bitboard::from(Square::D6) | Square::F6);
+        assert_eq!(
+            pawn(Color::Black, Square::E7),
+            Bitboard::from(Square::D6) | Square::F6
+        );
         assert_eq!(queen(Square::D4, Bitboard::EMPTY).count(), 27);
     }
 
@@ -227,6 +228,9 @@ mod tests {
         assert_eq!(line(Square::A1, Square::A1), Bitboard::EMPTY);
         assert!(aligned(Square::A1, Square::H8, Square::D4));
         assert!(!aligned(Square::A1, Square::H8, Square::D5));
-        assert_eq!(line(Square::E1, Square::E8), Bitboard::from_file(caissa_board::File::E));
+        assert_eq!(
+            line(Square::E1, Square::E8),
+            Bitboard::from_file(caissa_board::File::E)
+        );
     }
 }

@@ -47,7 +47,10 @@ impl fmt::Display for SetupProblem {
                 f.write_str("the side to move is in a check no legal move could have given")
             }
             SetupProblem::InvalidEnPassant(sq) => {
-                write!(f, "no double pawn push can have passed over the en passant square {sq}")
+                write!(
+                    f,
+                    "no double pawn push can have passed over the en passant square {sq}"
+                )
             }
             SetupProblem::InvalidCastlingRight {
                 color,

@@ -12,7 +12,11 @@ pub(crate) const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1),
 
 /// The squares a slider on `square` (0..64) attacks along `directions`, stopping at (and
 /// including) the first occupied square of each ray.
-pub(crate) const fn sliding_attacks(square: u32, occupied: u64, directions: &[(i32, i32); 4]) -> u64 {
+pub(crate) const fn sliding_attacks(
+    square: u32,
+    occupied: u64,
+    directions: &[(i32, i32); 4],
+) -> u64 {
     let mut attacks = 0;
     let mut d = 0;
     while d < 4 {

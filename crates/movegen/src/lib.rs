@@ -24,7 +24,7 @@
 //!
 //! - `serde`: serialisation for [`CastlingMode`] and the board types.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod attacks;
@@ -35,6 +35,8 @@ mod movegen;
 mod moves;
 mod perft;
 mod position;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 
 pub use error::{IllegalMoveError, PositionError, SetupProblem};
 pub use moves::{Move, MoveList};

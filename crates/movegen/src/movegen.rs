@@ -98,7 +98,7 @@ impl Position {
     }
 
     /// The number of legal moves, counted without listing them.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = Counter(0);
@@ -137,7 +137,7 @@ impl Position {
         let movable = ours & from_mask;
         let pinned = self.pinned;
 
-        for from in board.knights() & movable - pinned {
+        for from in board.knights() & (movable - pinned) {
             sink.piece(from, attacks::knight(from) & target_mask);
         }
         for from in board.diagonal_sliders() & movable {
@@ -200,8 +200,14 @@ impl Position {
         sink.pawns(double & target_mask, 2 * push);
         // "Left" captures go towards the a file, "right" towards the h file.
         let (towards_a, towards_h) = match us {
-            Color::White => (Bitboard((free & not_a).0 << 7), Bitboard((free & not_h).0 << 9)),
-            Color::Black => (Bitboard((free & not_a).0 >> 9), Bitboard((free & not_h).0 >> 7)),
+            Color::White => (
+                Bitboard((free & not_a).0 << 7),
+                Bitboard((free & not_h).0 << 9),
+            ),
+            Color::Black => (
+                Bitboard((free & not_a).0 >> 9),
+                Bitboard((free & not_h).0 >> 7),
+            ),
         };
         sink.pawns(towards_a & theirs & target_mask, left);
         sink.pawns(towards_h & theirs & target_mask, right);
@@ -214,7 +220,10 @@ impl Position {
             sink.pawns(single & allowed, push);
             sink.pawns(double & allowed, 2 * push);
             for to in attacks::pawn(us, from) & theirs & allowed {
-                sink.pawns(Bitboard::from_square(to), (from.index() as i32 - to.index() as i32) as i8);
+                sink.pawns(
+                    Bitboard::from_square(to),
+                    (from.index() as i32 - to.index() as i32) as i8,
+                );
             }
         }
     }

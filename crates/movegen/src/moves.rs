@@ -169,7 +169,10 @@ mod tests {
         assert!(!m.is_castle() && !m.is_en_passant());
         assert_eq!(format!("{m:?}"), "b7a8n");
         for role in Role::PROMOTIONS {
-            assert_eq!(Move::promotion(Square::H2, Square::H1, role).promotion_role(), Some(role));
+            assert_eq!(
+                Move::promotion(Square::H2, Square::H1, role).promotion_role(),
+                Some(role)
+            );
         }
         let castle = Move::castle(Square::E1, Square::H1);
         assert_eq!(castle.castling_side(), Some(CastlingSide::KingSide));

@@ -8,19 +8,34 @@ use crate::position::Position;
 /// Leaves are bulk-counted: at depth 1 the moves are counted without being played.
 #[must_use]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        _ => {
-            let mut nodes = 0;
-            pos.for_each_legal_move(|m| {
-                let mut child = *pos;
-                child.play_unchecked(m);
-                nodes += perft(&child, depth - 1);
-            });
-            nodes
-        }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        return crate::simd::perft_popcnt(pos, depth);
     }
+    perft_portable(pos, depth)
+}
+
+macro_rules! perft_body {
+    ($recurse:ident, $pos:ident, $depth:ident) => {
+        match $depth {
+            0 => 1,
+            1 => $pos.count_legal_moves(),
+            _ => {
+                let mut nodes = 0;
+                $pos.for_each_legal_move(|m| {
+                    let mut child = *$pos;
+                    child.play_unchecked(m);
+                    nodes += $recurse(&child, $depth - 1);
+                });
+                nodes
+            }
+        }
+    };
+}
+pub(crate) use perft_body;
+
+fn perft_portable(pos: &Position, depth: u32) -> u64 {
+    perft_body!(perft_portable, pos, depth)
 }
 
 /// Perft split by first move: each legal move with the perft of the position after it, at

@@ -135,7 +135,10 @@ impl Position {
 
         let them = !pos.turn;
         let their_king = pos.king(them);
-        if pos.attackers_to(their_king, pos.turn, board.occupied()).any() {
+        if pos
+            .attackers_to(their_king, pos.turn, board.occupied())
+            .any()
+        {
             problems.push(SetupProblem::OppositeCheck);
         }
         if !pos.checkers_are_possible() {
@@ -157,11 +160,14 @@ impl Position {
         {
             // The last move was the double push: the pushed pawn gives check, or the push
             // uncovered a slider whose line to the king passes the pawn's origin.
-            let pushed = ep.offset(0, self.turn.fold(-1, 1)).expect("validated ep square");
-            let origin = ep.offset(0, self.turn.fold(1, -1)).expect("validated ep square");
-            let explained = |sq: Square| {
-                sq == pushed || attacks::between(king, sq).contains(origin)
-            };
+            let pushed = ep
+                .offset(0, self.turn.fold(-1, 1))
+                .expect("validated ep square");
+            let origin = ep
+                .offset(0, self.turn.fold(1, -1))
+                .expect("validated ep square");
+            let explained =
+                |sq: Square| sq == pushed || attacks::between(king, sq).contains(origin);
             return checkers.count() == 1 && explained(checker)
                 || checkers.count() == 2 && checkers.into_iter().all(explained);
         }
@@ -173,7 +179,7 @@ impl Position {
                 let steppers = self.board.pawns() | self.board.knights();
                 // One move discovers at most one line; a pawn or knight check comes only from the
                 // piece that moved, so two of them cannot both be new.
-                !attacks::aligned(king, a, b) && !(steppers.contains(a) && steppers.contains(b))
+                !(attacks::aligned(king, a, b) || steppers.contains(a) && steppers.contains(b))
             }
             _ => false,
         }
@@ -244,7 +250,9 @@ impl Position {
     pub fn pseudo_legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let our_pawns = self.board.by_piece(Role::Pawn.of(self.turn));
-        attacks::pawn(!self.turn, ep).intersects(our_pawns).then_some(ep)
+        attacks::pawn(!self.turn, ep)
+            .intersects(our_pawns)
+            .then_some(ep)
     }
 
     /// Half-moves since the last capture or pawn move.
@@ -555,9 +563,7 @@ fn castling_right_is_valid(
         return false;
     }
     match mode {
-        CastlingMode::Standard => {
-            king.file() == File::E && rook_file == side.standard_rook_file()
-        }
+        CastlingMode::Standard => king.file() == File::E && rook_file == side.standard_rook_file(),
         CastlingMode::Chess960 => true,
     }
 }
@@ -574,10 +580,11 @@ fn ep_square_is_valid(board: &Board, turn: Color, ep: Square) -> bool {
     let occupied = board.occupied();
     !occupied.contains(ep)
         && !occupied.contains(origin)
-        && board.piece_at(pushed) == Some(Piece {
-            color: !turn,
-            role: Role::Pawn,
-        })
+        && board.piece_at(pushed)
+            == Some(Piece {
+                color: !turn,
+                role: Role::Pawn,
+            })
 }
 
 impl PartialEq for Position {

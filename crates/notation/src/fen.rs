@@ -235,7 +235,11 @@ fn parse_placement(start: usize, text: &[u8]) -> Result<Board, ParseFenError> {
     Ok(board)
 }
 
-fn parse_castling(start: usize, text: &[u8], board: &Board) -> Result<CastlingRights, ParseFenError> {
+fn parse_castling(
+    start: usize,
+    text: &[u8],
+    board: &Board,
+) -> Result<CastlingRights, ParseFenError> {
     let field = FenField::Castling;
     let mut rights = CastlingRights::NONE;
     if text == b"-" {
@@ -256,13 +260,7 @@ fn parse_castling(start: usize, text: &[u8], board: &Board) -> Result<CastlingRi
             b'k' => {
                 // The outermost rook on the king's h side; H if there is none.
                 let file = king_file
-                    .and_then(|k| {
-                        rooks
-                            .into_iter()
-                            .rev()
-                            .map(Square::file)
-                            .find(|&f| f > k)
-                    })
+                    .and_then(|k| rooks.into_iter().rev().map(Square::file).find(|&f| f > k))
                     .unwrap_or(File::H);
                 (CastlingSide::KingSide, file)
             }
@@ -335,23 +333,27 @@ impl Fen {
         if let Some((start, castling)) = reader.field() {
             setup.castling_rights = parse_castling(start, castling, &board)?;
         }
-        if let Some((start, ep)) = reader.field() {
-            if ep != b"-" {
-                let sq = Square::from_ascii(ep).map_err(|_| {
-                    let bad = ep
-                        .iter()
-                        .position(|c| !matches!(c, b'a'..=b'h' | b'1'..=b'8'))
-                        .unwrap_or(ep.len().min(2));
-                    match ep.get(bad) {
-                        Some(&c) => unexpected(FenField::EnPassant, start + bad, c),
-                        None => error(FenField::EnPassant, start + bad, FenErrorKind::TrailingText),
-                    }
-                })?;
-                if !matches!(sq.rank(), Rank::Third | Rank::Sixth) {
-                    return Err(error(FenField::EnPassant, start, FenErrorKind::EnPassantRank));
+        if let Some((start, ep)) = reader.field()
+            && ep != b"-"
+        {
+            let sq = Square::from_ascii(ep).map_err(|_| {
+                let bad = ep
+                    .iter()
+                    .position(|c| !matches!(c, b'a'..=b'h' | b'1'..=b'8'))
+                    .unwrap_or(ep.len().min(2));
+                match ep.get(bad) {
+                    Some(&c) => unexpected(FenField::EnPassant, start + bad, c),
+                    None => error(FenField::EnPassant, start + bad, FenErrorKind::TrailingText),
                 }
-                setup.ep_square = Some(sq);
+            })?;
+            if !matches!(sq.rank(), Rank::Third | Rank::Sixth) {
+                return Err(error(
+                    FenField::EnPassant,
+                    start,
+                    FenErrorKind::EnPassantRank,
+                ));
             }
+            setup.ep_square = Some(sq);
         }
         if let Some((start, halfmoves)) = reader.field() {
             setup.halfmoves = parse_number(FenField::Halfmoves, start, halfmoves)?;
@@ -361,7 +363,11 @@ impl Fen {
             setup.fullmoves = NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
         }
         if let Some((start, _)) = reader.field() {
-            return Err(error(FenField::Fullmoves, start, FenErrorKind::TrailingText));
+            return Err(error(
+                FenField::Fullmoves,
+                start,
+                FenErrorKind::TrailingText,
+            ));
         }
         Ok(Fen(setup))
     }
@@ -456,8 +462,7 @@ impl fmt::Display for FenDisplay<'_> {
             f.write_str("-")?;
         }
         for (color, side, file) in setup.castling_rights.iter() {
-            let rooks =
-                setup.board.by_piece(Role::Rook.of(color)) & Bitboard::back_rank(color);
+            let rooks = setup.board.by_piece(Role::Rook.of(color)) & Bitboard::back_rank(color);
             let outermost = match side {
                 CastlingSide::KingSide => rooks.last(),
                 CastlingSide::QueenSide => rooks.first(),

@@ -49,13 +49,20 @@ pub fn parse_perft_suite(text: &str) -> Vec<PerftCase> {
         .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|(i, line)| {
             let mut parts = line.split(';');
-            let fen = parts.next().expect("split yields one part").trim().to_owned();
+            let fen = parts
+                .next()
+                .expect("split yields one part")
+                .trim()
+                .to_owned();
             let mut counts = Vec::new();
             let mut id = None;
             for op in parts.map(str::trim) {
                 if let Some(rest) = op.strip_prefix('D') {
                     let (depth, nodes) = rest.split_once(' ').expect("`Dn count`");
-                    counts.push((depth.parse().expect("depth"), nodes.trim().parse().expect("count")));
+                    counts.push((
+                        depth.parse().expect("depth"),
+                        nodes.trim().parse().expect("count"),
+                    ));
                 } else if let Some(rest) = op.strip_prefix("id ") {
                     id = Some(rest.trim_matches('"').to_owned());
                 }

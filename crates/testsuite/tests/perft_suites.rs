@@ -20,7 +20,11 @@ fn check_suite(suite: &str, mode: CastlingMode, max_nodes: u64) {
             .into_position(mode)
             .unwrap_or_else(|e| panic!("{suite}:{line}: {e}"));
         for &(depth, expected) in counts.iter().filter(|(_, n)| *n <= max_nodes) {
-            assert_eq!(perft(&pos, depth), expected, "{suite}:{line}: {fen} depth {depth}");
+            assert_eq!(
+                perft(&pos, depth),
+                expected,
+                "{suite}:{line}: {fen} depth {depth}"
+            );
             checked += 1;
         }
     }
@@ -44,10 +48,18 @@ fn random_positions_depth_5() {
 
 #[test]
 fn chess960_start_positions() {
-    check_suite("perft/chess960-starts-d5.epd", CastlingMode::Chess960, 300_000);
+    check_suite(
+        "perft/chess960-starts-d5.epd",
+        CastlingMode::Chess960,
+        300_000,
+    );
 }
 
 #[test]
 fn chess960_random_positions() {
-    check_suite("perft/chess960-random-d4.epd", CastlingMode::Chess960, 300_000);
+    check_suite(
+        "perft/chess960-random-d4.epd",
+        CastlingMode::Chess960,
+        300_000,
+    );
 }
