@@ -7,6 +7,7 @@
 //! | [`board`] | `caissa-board` | colours, roles, squares, bitboards, placements, castling rights, setups, Zobrist keys |
 //! | [`movegen`] | `caissa-movegen` | attack tables, moves, legal move generation, positions, perft |
 //! | [`notation`] | `caissa-notation` | FEN/EPD, SAN, UCI/LAN, PGN |
+//! | [`game`] | `caissa-game` | game history, repetition, draw claims, outcomes, dead positions |
 //!
 //! The most used types are re-exported at the top level.
 //!
@@ -21,8 +22,10 @@
 #![deny(missing_docs)]
 
 pub use caissa_board as board;
+pub use caissa_game as game;
 pub use caissa_movegen as movegen;
 pub use caissa_notation as notation;
+
 
 pub use caissa_board::{
     Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role,

@@ -17,5 +17,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod epd;
 pub mod fen;
+pub mod pgn;
+pub mod san;
 pub mod uci;

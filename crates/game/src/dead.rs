@@ -1,0 +1,1 @@
+//! Dead positions and unwinnability (being written).

@@ -1,0 +1,1 @@
+//! EPD: extended position descriptions (being written).

@@ -1,0 +1,1 @@
+//! PGN: a streaming reader and a writer (being written).

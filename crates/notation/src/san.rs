@@ -1,0 +1,1 @@
+//! SAN: standard algebraic notation (being written).
