@@ -403,8 +403,8 @@ impl Position {
         found
     }
 
-    /// Plays `m` and returns the new position, or gives the position back unchanged (inside the
-    /// error's context) if `m` is not legal.
+    /// Plays `m` and returns the new position. `Position` is `Copy`, so the caller's own copy is
+    /// untouched either way; on an illegal move nothing is played.
     ///
     /// # Errors
     ///
