@@ -1,1 +1,55 @@
-fn main() {}
+//! `caissa`: the command-line face of the caissa crates, for scripts and people.
+//!
+//! Each subcommand lives in its own module and returns `Result<(), CliError>`; `main` turns the
+//! result into the process's exit status:
+//!
+//! | status | meaning |
+//! |---|---|
+//! | 0 | success |
+//! | 1 | a check failed (for example a perft suite count did not match) |
+//! | 2 | bad input or usage: an invalid FEN, an unreadable file, an unknown option |
+//!
+//! Results go to stdout, in formats that scripts may rely on (each subcommand's docs give them);
+//! diagnostics, timings and progress go to stderr.
+
+#![forbid(unsafe_code)]
+
+mod error;
+mod moves;
+mod perft;
+mod position;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Chess tools built on caissa, an implementation of the FIDE Laws of Chess.
+#[derive(Debug, Parser)]
+#[command(name = "caissa", version)]
+struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (perft), or check a perft suite.
+    Perft(perft::PerftArgs),
+    /// List the legal moves of a position, in UCI notation.
+    Moves(moves::MovesArgs),
+}
+
+fn main() -> ExitCode {
+    // On bad usage clap prints its message to stderr and exits with status 2.
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Moves(args) => moves::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => error.report(),
+    }
+}
