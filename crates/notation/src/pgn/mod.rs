@@ -1,1 +1,111 @@
-//! PGN: a streaming reader and a writer (being written).
+//! PGN: a streaming reader, a game tree, a replayer and a writer.
+//!
+//! - [`Reader`] reads games from any [`Read`](std::io::Read) with one fixed buffer and calls a
+//!   [`Visitor`] for each part of each game. It reports every malformed game with a line,
+//!   a column and a reason ([`PgnError`]), skips it, and goes on with the next one.
+//! - Ready-made visitors: [`GameBuilder`] builds a [`Game`] tree (tags, main line, variations,
+//!   comments, glyphs); [`Replayer`] replays every move against the position (main line and
+//!   variations) and reports illegal or ambiguous SAN with its line and column; [`Recorder`]
+//!   records moves to replay them elsewhere ([`RecordedGame::replay`]), for parallel checking.
+//! - [`Game::write`] writes the export format or a compact one-line form.
+//! - [`commands`] reads the `[%clk ...]`, `[%eval ...]`, `[%csl ...]`, `[%cal ...]` commands of
+//!   a comment into typed values.
+//! - [`StartTags`] reads the `[FEN]`, `[SetUp]` and `[Variant]` tags into a start position.
+//!
+//! ```
+//! use caissa_notation::pgn::{GameBuilder, Layout, Reader, Replayer};
+//!
+//! let pgn = "[Event \"Example\"]\n[Result \"1-0\"]\n\n\
+//!            1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7# 1-0\n";
+//!
+//! // Check every move.
+//! let stats = Reader::new(pgn.as_bytes()).read_game(&mut Replayer::new())?.expect("a game")??;
+//! assert_eq!(stats.moves, 7);
+//! assert!(stats.position.is_checkmate());
+//!
+//! // Or build the tree and write it back.
+//! let game = Reader::new(pgn.as_bytes()).read_game(&mut GameBuilder)?.expect("a game")?;
+//! let mut line = String::new();
+//! game.write(&mut line, Layout::Compact);
+//! assert_eq!(
+//!     line,
+//!     "[Event \"Example\"] [Result \"1-0\"] 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 $4 4. Qxf7# 1-0"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Order of visitor calls
+//!
+//! For each game: [`Visitor::begin_game`]; [`Visitor::tag`] for each tag pair;
+//! [`Visitor::begin_movetext`]; then, in the order written, [`Visitor::san`], [`Visitor::nag`],
+//! [`Visitor::comment`], [`Visitor::begin_variation`] ... [`Visitor::end_variation`] (around
+//! the calls for the variation's contents, unless the visitor skips it) and
+//! [`Visitor::outcome`]; finally [`Visitor::end_game`], only for a game that is well-formed to
+//! its end. Any call but `end_game` may stop the game early with `ControlFlow::Break(output)`.
+//! The [`Visitor`] docs say more.
+//!
+//! # Grammar, and how lenient the reader is
+//!
+//! A game is an optional tag section followed by movetext.
+//!
+//! - **Between games**, whitespace, blank lines and `%` escape lines (a `%` in the first column:
+//!   the line is ignored, here and in movetext) are skipped, and a UTF-8 byte order mark at the
+//!   start of the input.
+//! - **Tags**: `[Name "value"]`, one or more per line, blanks allowed around the parts. Names are
+//!   letters, digits and `_`. In values, `\"` and `\\` are escapes ([`RawTag::decode`]); a value
+//!   may not span lines.
+//! - **Movetext** ends at a blank line, at a line whose first non-blank character is `[`, or at
+//!   the end of the input; not inside a comment, except as below.
+//! - **Tokens**: move numbers (`12.`, `12...`, `12` — not checked against the moves), SAN read by
+//!   [`SanPlus::from_ascii`](crate::san::SanPlus::from_ascii) with its leniencies (`0-0`, `Pe4`,
+//!   `Ng1f3`, `e8Q`, `--` for a null move, ...), glyphs `$0` to `$255` and the suffixes `!`, `?`,
+//!   `!!`, `??`, `!?`, `?!` (also attached: `Nf3!?` is a move and a glyph), `{...}` comments
+//!   (which may span lines), `;` comments to the end of the line, `(` and `)`, and the results
+//!   `1-0`, `0-1`, `1/2-1/2`, `*`. Stray dots are ignored.
+//! - A missing result is not an error. After the result only comments may follow.
+//!
+//! # Errors and recovery
+//!
+//! The first problem of a game is returned as [`PgnError`] with its line and byte column:
+//! a character or token that fits nowhere, a move that is not SAN, a malformed tag pair, an
+//! unterminated comment, tag value or variation, an unmatched `)`, a glyph or variation before
+//! any move of its line, a result inside a variation, or anything but comments after the
+//! result. The reader then skips to the end of that game (the same rules as above) and the next
+//! call reads the next game, so no game after a bad one is lost.
+//!
+//! A `{` comment that is never closed would otherwise swallow the rest of the file; so inside a
+//! comment, a line that starts like a tag pair (`[Name "`) ends the game: the comment is
+//! reported unterminated and the next game starts at that line.
+//!
+//! # Limits
+//!
+//! Memory is the buffer (64 KiB by default, [`Reader::with_capacity`]), whatever the input:
+//! tag values and comments longer than the buffer are cut ([`RawTag::is_truncated`],
+//! [`RawComment::is_truncated`]) and the rest is skipped; a token (move, number, glyph, tag
+//! name) longer than 256 bytes is an error. Nesting depth is a counter, not recursion. Every
+//! byte is looked at a bounded number of times, so reading takes linear time on any input.
+//! The visitors' memory is theirs: [`GameBuilder`] and [`Recorder`] grow with the game,
+//! [`Replayer`] replays variations to a depth of [`MAX_REPLAY_DEPTH`] and only reads deeper
+//! ones.
+
+pub mod commands;
+mod error;
+mod game;
+mod reader;
+mod replay;
+mod start;
+mod types;
+mod visitor;
+mod writer;
+
+pub use error::{Excerpt, PgnError, PgnErrorKind};
+pub use game::{Game, GameBuilder, GameInProgress, Node, NodeId, Tags};
+pub use reader::{DEFAULT_CAPACITY, MIN_CAPACITY, Reader};
+pub use replay::{
+    MAX_REPLAY_DEPTH, RecordedGame, RecordedToken, Recorder, Replay, ReplayError, ReplayErrorKind,
+    ReplayStats, Replayer,
+};
+pub use start::{StartError, StartErrorKind, StartTags};
+pub use types::{Location, Nag, Outcome, ParseOutcomeError, RawComment, RawTag, VariationChoice};
+pub use visitor::Visitor;
+pub use writer::{EXPORT_WIDTH, Layout, SEVEN_TAG_ROSTER};

@@ -1,0 +1,388 @@
+//! A game as a tree: tags, main line, variations, comments and glyphs. [`GameBuilder`] reads one.
+
+use core::fmt;
+use core::ops::ControlFlow;
+
+use caissa_movegen::Position;
+
+use super::start::{StartError, StartTags};
+use super::types::{Location, Nag, Outcome, RawComment, RawTag, VariationChoice};
+use super::visitor::Visitor;
+use crate::san::SanPlus;
+
+/// The tag pairs of a game, in order. Names are case-sensitive; a name may appear twice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tags(Vec<(String, String)>);
+
+impl Tags {
+    /// No tags.
+    #[must_use]
+    pub const fn new() -> Tags {
+        Tags(Vec::new())
+    }
+
+    /// The value of the first tag named `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets the first tag named `name`, or adds it at the end.
+    pub fn insert(&mut self, name: &str, value: &str) {
+        match self.0.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => value.clone_into(v),
+            None => self.0.push((name.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// Adds a tag at the end, even if one with that name exists.
+    pub fn push(&mut self, name: String, value: String) {
+        self.0.push((name, value));
+    }
+
+    /// Removes every tag named `name`.
+    pub fn remove(&mut self, name: &str) {
+        self.0.retain(|(n, _)| n != name);
+    }
+
+    /// The tags in order, as `(name, value)`.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// How many tags there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The start tags (`FEN`, `Variant`), collected for replaying.
+    #[must_use]
+    pub fn start(&self) -> StartTags {
+        let mut start = StartTags::default();
+        for (name, value) in self.iter() {
+            start.observe(
+                name.as_bytes(),
+                RawTag::new(value.as_bytes(), false),
+                Location::default(),
+            );
+        }
+        start
+    }
+}
+
+/// Identifies a move of a [`Game`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(u32);
+
+/// A move of a [`Game`] with its annotations and its continuations.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    /// The move as written.
+    pub san: SanPlus,
+    /// Its glyphs, in order.
+    pub nags: Vec<Nag>,
+    /// Comments before the move; only a line's first move has them (`( {Or} 1. d4 )`).
+    pub comments_before: Vec<String>,
+    /// Comments after the move.
+    pub comments: Vec<String>,
+    parent: Option<NodeId>,
+    children: Vec<NodeId>,
+}
+
+impl Node {
+    fn new(san: SanPlus, parent: Option<NodeId>) -> Node {
+        Node {
+            san,
+            nags: Vec::new(),
+            comments_before: Vec::new(),
+            comments: Vec::new(),
+            parent,
+            children: Vec::new(),
+        }
+    }
+
+    /// The move this one follows, `None` for a first move.
+    #[must_use]
+    pub const fn parent(&self) -> Option<NodeId> {
+        self.parent
+    }
+
+    /// The moves that follow: the first is the main continuation, the others are variations.
+    #[must_use]
+    pub fn children(&self) -> &[NodeId] {
+        &self.children
+    }
+}
+
+/// A game: tags, moves as a tree, comments, glyphs and the result.
+///
+/// The moves live in one flat arena ([`Game::node`]), so that no operation on a game, not even
+/// dropping it, recurses on the depth of its variations.
+///
+/// Comment text is kept with its whitespace normalized (each run of spaces, tabs and newlines
+/// made one space, ends trimmed; empty comments dropped), so that writing a game and reading it
+/// back gives the same game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Game {
+    /// The tag pairs.
+    pub tags: Tags,
+    /// Comments before the first move (all comments, if the game has no moves).
+    pub comments: Vec<String>,
+    /// The game termination marker, if the movetext has one.
+    pub outcome: Option<Outcome>,
+    nodes: Vec<Node>,
+    roots: Vec<NodeId>,
+}
+
+impl Game {
+    /// A game without tags or moves.
+    #[must_use]
+    pub fn new() -> Game {
+        Game::default()
+    }
+
+    /// The move `id`.
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    #[must_use]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+
+    /// The move `id`, to annotate it.
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.0 as usize]
+    }
+
+    /// The first moves: the first is the main line's, the others start variations.
+    #[must_use]
+    pub fn roots(&self) -> &[NodeId] {
+        &self.roots
+    }
+
+    /// The moves that follow `parent` (the first moves for `None`).
+    #[must_use]
+    pub fn children(&self, parent: Option<NodeId>) -> &[NodeId] {
+        match parent {
+            Some(id) => &self.node(id).children,
+            None => &self.roots,
+        }
+    }
+
+    /// How many moves the game has, in all lines.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the game has no moves.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Adds a move after `parent` (`None`: a first move), as the main continuation if it is the
+    /// first, else as a variation.
+    ///
+    /// # Panics
+    ///
+    /// If `parent` belongs to another game, or the game already has 2³² moves.
+    pub fn add_move(&mut self, parent: Option<NodeId>, san: SanPlus) -> NodeId {
+        let id = NodeId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 moves"));
+        self.nodes.push(Node::new(san, parent));
+        match parent {
+            Some(p) => self.nodes[p.0 as usize].children.push(id),
+            None => self.roots.push(id),
+        }
+        id
+    }
+
+    /// The main line's moves.
+    pub fn mainline(&self) -> impl Iterator<Item = &Node> {
+        core::iter::successors(self.roots.first(), |&&id| self.node(id).children.first())
+            .map(|&id| self.node(id))
+    }
+
+    /// The start position, from the `FEN` and `Variant` tags.
+    ///
+    /// # Errors
+    ///
+    /// [`StartError`] as [`StartTags::position`] gives it.
+    pub fn start_position(&self) -> Result<Position, StartError> {
+        self.tags.start().position()
+    }
+
+    /// Writes the game in PGN export format (see [`Game::write`]).
+    #[must_use]
+    pub fn to_export_string(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out, super::Layout::Export);
+        out
+    }
+}
+
+impl fmt::Display for Game {
+    /// The PGN export format.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_export_string())
+    }
+}
+
+/// A [`Visitor`] that builds a [`Game`] for each game read.
+///
+/// ```
+/// use caissa_notation::pgn::{GameBuilder, Reader};
+///
+/// let pgn = b"[Event \"Casual\"]\n\n1. e4 $1 {Best by test} (1. d4) 1... e5 *";
+/// let game = Reader::new(&pgn[..]).read_game(&mut GameBuilder)?.expect("a game")?;
+/// assert_eq!(game.tags.get("Event"), Some("Casual"));
+/// let e4 = game.node(game.roots()[0]);
+/// assert_eq!(e4.comments, ["Best by test"]);
+/// assert_eq!(game.node(game.roots()[1]).san.to_string(), "d4");
+/// assert_eq!(game.mainline().map(|n| n.san.to_string()).collect::<Vec<_>>(), ["e4", "e5"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameBuilder;
+
+/// The per-game state of [`GameBuilder`].
+#[derive(Debug)]
+pub struct GameInProgress {
+    game: Game,
+    /// The last move of the current line.
+    current: Option<NodeId>,
+    /// Whether the current line has a move yet.
+    line_started: bool,
+    /// For each open variation, the `current` of the line it interrupts.
+    stack: Vec<Option<NodeId>>,
+    /// Comments waiting for the first move of a variation.
+    pending: Vec<String>,
+}
+
+/// A comment's text with whitespace runs made single spaces and the ends trimmed.
+pub(crate) fn normalize_comment(text: &[u8]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in String::from_utf8_lossy(text).split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+impl Visitor for GameBuilder {
+    type Tags = Tags;
+    type Movetext = GameInProgress;
+    type Output = Game;
+
+    fn begin_game(&mut self, _at: Location) -> ControlFlow<Game, Tags> {
+        ControlFlow::Continue(Tags::new())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+        _at: Location,
+    ) -> ControlFlow<Game> {
+        tags.push(
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        );
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Game, GameInProgress> {
+        ControlFlow::Continue(GameInProgress {
+            game: Game {
+                tags,
+                ..Game::default()
+            },
+            current: None,
+            line_started: false,
+            stack: Vec::new(),
+            pending: Vec::new(),
+        })
+    }
+
+    fn san(
+        &mut self,
+        state: &mut GameInProgress,
+        san: SanPlus,
+        _at: Location,
+    ) -> ControlFlow<Game> {
+        let id = state.game.add_move(state.current, san);
+        state.game.node_mut(id).comments_before = core::mem::take(&mut state.pending);
+        state.current = Some(id);
+        state.line_started = true;
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, state: &mut GameInProgress, nag: Nag) -> ControlFlow<Game> {
+        if let Some(id) = state.current {
+            state.game.node_mut(id).nags.push(nag);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        state: &mut GameInProgress,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Game> {
+        let text = normalize_comment(comment.as_bytes());
+        if text.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        match state.current {
+            Some(id) if state.line_started => state.game.node_mut(id).comments.push(text),
+            _ if state.stack.is_empty() => state.game.comments.push(text),
+            _ => state.pending.push(text),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(
+        &mut self,
+        state: &mut GameInProgress,
+    ) -> ControlFlow<Game, VariationChoice> {
+        state.stack.push(state.current);
+        state.current = state.current.and_then(|id| state.game.node(id).parent);
+        state.line_started = false;
+        ControlFlow::Continue(VariationChoice::Enter)
+    }
+
+    fn end_variation(&mut self, state: &mut GameInProgress) -> ControlFlow<Game> {
+        state.pending.clear();
+        state.current = state.stack.pop().flatten();
+        state.line_started = true;
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, state: &mut GameInProgress, outcome: Outcome) -> ControlFlow<Game> {
+        state.game.outcome = Some(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, state: GameInProgress) -> Game {
+        state.game
+    }
+}

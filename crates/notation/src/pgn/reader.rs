@@ -1,0 +1,1002 @@
+//! The streaming [`Reader`]: a fixed buffer over any [`Read`], a tokenizer, and the game loop.
+
+use core::ops::ControlFlow;
+use std::io::{self, Read};
+
+use super::error::{Excerpt, PgnError, PgnErrorKind};
+use super::types::{Location, Nag, Outcome, RawComment, RawTag, VariationChoice};
+use super::visitor::Visitor;
+use crate::san::SanPlus;
+
+/// The buffer size of [`Reader::new`]: 64 KiB.
+pub const DEFAULT_CAPACITY: usize = 64 * 1024;
+
+/// The smallest buffer [`Reader::with_capacity`] makes.
+pub const MIN_CAPACITY: usize = 1024;
+
+/// Bytes kept ahead of the cursor while reading tokens. No move, number, glyph or tag name is
+/// this long, so a token that reaches this far is invalid.
+const LOOKAHEAD: usize = 256;
+
+/// How far past a newline inside a comment the reader looks to recognise the next game's tags.
+const TAG_PROBE: usize = 64;
+
+/// Reads PGN games from any [`Read`] (a file, a socket, a `&[u8]`), one [`Visitor`] call at a
+/// time.
+///
+/// The reader owns one buffer of fixed size (64 KiB unless [`Reader::with_capacity`] says
+/// otherwise) and never allocates more while reading, however large the input or any token in
+/// it: tag values and comments longer than the buffer reach the visitor cut at the buffer's end,
+/// flagged with [`RawTag::is_truncated`] and [`RawComment::is_truncated`], and the rest is
+/// skipped. It does its own buffering: do not wrap the input in a `BufReader`.
+///
+/// See the [module docs](super) for the grammar, what counts as an error, and how the reader
+/// recovers.
+#[derive(Debug)]
+pub struct Reader<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    /// The next unread byte of `buf`.
+    pos: usize,
+    /// The end of the valid bytes of `buf`.
+    end: usize,
+    /// Whether `inner` has reported its end.
+    eof: bool,
+    /// Offset in the input of `buf[0]`.
+    base: u64,
+    /// The line of `pos`, from 1.
+    line: u64,
+    /// Offset in the input of the first byte of that line.
+    line_start: u64,
+}
+
+/// How a phase of a game ended.
+enum Step<O> {
+    Continue,
+    Break(O),
+    Error(PgnError),
+}
+
+/// How the search for a comment's end ended. Indices are relative to `pos`.
+enum CommentEnd {
+    /// At the `}` at this index.
+    Closed(usize),
+    /// The buffer is full from `pos` on and holds no `}` (only when keeping the text).
+    Full,
+    /// At the end of the input, or at a line that starts the next game's tags (`pos` is there).
+    Unterminated,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader with a buffer of [`DEFAULT_CAPACITY`].
+    pub fn new(inner: R) -> Reader<R> {
+        Reader::with_capacity(inner, DEFAULT_CAPACITY)
+    }
+
+    /// A reader with a buffer of `capacity` bytes (at least [`MIN_CAPACITY`]): the longest tag
+    /// value or comment that reaches the visitor whole.
+    pub fn with_capacity(inner: R, capacity: usize) -> Reader<R> {
+        Reader {
+            inner,
+            buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            eof: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    /// Where the reader stands: the next byte it will read.
+    #[must_use]
+    pub fn location(&self) -> Location {
+        self.location_of(self.pos)
+    }
+
+    /// The input, given back.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Reads the next game and gives what the visitor made of it.
+    ///
+    /// Returns `Ok(None)` at the end of the input, `Ok(Some(Ok(output)))` for a game the visitor
+    /// saw to its end or stopped early, and `Ok(Some(Err(error)))` for a malformed game: the
+    /// reader has then skipped the rest of that game, and the next call reads the next one.
+    ///
+    /// # Errors
+    ///
+    /// An [`io::Error`] from the input; the reader should not be used after one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{GameBuilder, Reader};
+    ///
+    /// let pgn = b"[White \"A\"]\n\n1. e4 { good } e5 (1... c5) 2. Nf3 1-0\n\n1. e4 ) 0-1\n";
+    /// let mut reader = Reader::new(&pgn[..]);
+    /// let game = reader.read_game(&mut GameBuilder)?.expect("a game")?;
+    /// assert_eq!(game.mainline().count(), 3);
+    /// let error = reader.read_game(&mut GameBuilder)?.expect("a game").unwrap_err();
+    /// assert_eq!((error.line(), error.column()), (5, 7));
+    /// assert!(reader.read_game(&mut GameBuilder)?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> io::Result<Option<Result<V::Output, PgnError>>> {
+        if !self.skip_before_game()? {
+            return Ok(None);
+        }
+        let mut tags = match visitor.begin_game(self.location()) {
+            ControlFlow::Continue(tags) => tags,
+            ControlFlow::Break(output) => {
+                self.skip_game()?;
+                return Ok(Some(Ok(output)));
+            }
+        };
+        match self.read_tags(visitor, &mut tags)? {
+            Step::Continue => {}
+            Step::Break(output) => {
+                self.skip_game()?;
+                return Ok(Some(Ok(output)));
+            }
+            Step::Error(error) => {
+                self.skip_game()?;
+                return Ok(Some(Err(error)));
+            }
+        }
+        let mut movetext = match visitor.begin_movetext(tags) {
+            ControlFlow::Continue(movetext) => movetext,
+            ControlFlow::Break(output) => {
+                self.skip_movetext()?;
+                return Ok(Some(Ok(output)));
+            }
+        };
+        match self.read_movetext(visitor, &mut movetext)? {
+            Step::Continue => Ok(Some(Ok(visitor.end_game(movetext)))),
+            Step::Break(output) => {
+                self.skip_movetext()?;
+                Ok(Some(Ok(output)))
+            }
+            Step::Error(error) => {
+                self.skip_movetext()?;
+                Ok(Some(Err(error)))
+            }
+        }
+    }
+
+    /// Skips the next game without looking at it closely. Returns whether there was one.
+    ///
+    /// # Errors
+    ///
+    /// An [`io::Error`] from the input.
+    pub fn skip_next_game(&mut self) -> io::Result<bool> {
+        if !self.skip_before_game()? {
+            return Ok(false);
+        }
+        self.skip_game()?;
+        Ok(true)
+    }
+
+    // ---- The buffer ----
+
+    /// Makes at least `want` bytes available after `pos` unless the input ends first or the
+    /// buffer is full. Moves the unread bytes to the front of the buffer first.
+    #[cold]
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.base += self.pos as u64;
+            self.end -= self.pos;
+            self.pos = 0;
+        }
+        while self.end < want && !self.eof && self.end < self.buf.len() {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes at least `want` bytes available after `pos` if the input has them.
+    #[inline]
+    fn ensure(&mut self, want: usize) -> io::Result<()> {
+        if self.end - self.pos < want && !self.eof {
+            self.fill(want)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.buf[..self.end].get(self.pos).copied()
+    }
+
+    /// Discards the buffered bytes and reads more.
+    fn refill_after_all(&mut self) -> io::Result<()> {
+        self.pos = self.end;
+        self.fill(1)
+    }
+
+    // ---- Locations ----
+
+    fn location_of(&self, index: usize) -> Location {
+        let offset = self.base + index as u64;
+        Location {
+            line: self.line,
+            column: offset - self.line_start + 1,
+        }
+    }
+
+    /// Records the newline at `buf[index]`.
+    #[inline]
+    fn newline_at(&mut self, index: usize) {
+        self.line += 1;
+        self.line_start = self.base + index as u64 + 1;
+    }
+
+    /// Whether `pos` is the first byte of a line.
+    fn at_line_start(&self) -> bool {
+        self.base + self.pos as u64 == self.line_start
+    }
+
+    // ---- Between games ----
+
+    /// Skips whitespace, `%` lines and a byte order mark. Returns whether a game follows.
+    fn skip_before_game(&mut self) -> io::Result<bool> {
+        self.ensure(LOOKAHEAD)?;
+        if self.base == 0 && self.pos == 0 && self.buf[..self.end].starts_with(b"\xef\xbb\xbf") {
+            self.pos = 3;
+            self.line_start = 3;
+        }
+        self.skip_whitespace_lines()?;
+        Ok(self.peek().is_some())
+    }
+
+    /// Skips whitespace including newlines, and `%` escape lines.
+    fn skip_whitespace_lines(&mut self) -> io::Result<()> {
+        loop {
+            self.ensure(LOOKAHEAD)?;
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\r') => self.pos += 1,
+                Some(b'\n') => {
+                    self.newline_at(self.pos);
+                    self.pos += 1;
+                }
+                Some(b'%') if self.at_line_start() => self.skip_to_line_end()?,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Moves `pos` to the next `\n` (or the end of the input), counting nothing: the newline is
+    /// left for the caller.
+    fn skip_to_line_end(&mut self) -> io::Result<()> {
+        loop {
+            if let Some(i) = self.buf[self.pos..self.end]
+                .iter()
+                .position(|&b| b == b'\n')
+            {
+                self.pos += i;
+                return Ok(());
+            }
+            if self.eof {
+                self.pos = self.end;
+                return Ok(());
+            }
+            self.refill_after_all()?;
+        }
+    }
+
+    /// Called at the start of a line inside movetext: skips its leading blanks, and whole `%`
+    /// lines. Returns whether the movetext ends here: at a blank line, a line whose first
+    /// non-blank byte is `[`, or the end of the input.
+    fn movetext_ends_at_line(&mut self) -> io::Result<bool> {
+        loop {
+            self.ensure(LOOKAHEAD)?;
+            match self.peek() {
+                None | Some(b'[' | b'\n') => return Ok(true),
+                Some(b' ' | b'\t' | b'\r') => self.pos += 1,
+                Some(b'%') if self.at_line_start() => {
+                    self.skip_to_line_end()?;
+                    if self.peek().is_none() {
+                        return Ok(true);
+                    }
+                    self.newline_at(self.pos);
+                    self.pos += 1;
+                }
+                Some(_) => return Ok(false),
+            }
+        }
+    }
+
+    // ---- Skipping ----
+
+    /// Skips the rest of a game from its start or from anywhere in its tags. The rest of the
+    /// current line goes first: a game never starts in the middle of a line.
+    fn skip_game(&mut self) -> io::Result<()> {
+        self.skip_to_line_end()?;
+        loop {
+            self.skip_whitespace_lines()?;
+            if self.peek() != Some(b'[') {
+                return self.skip_movetext();
+            }
+            self.skip_to_line_end()?;
+        }
+    }
+
+    /// Skips to the end of the movetext (see [`Reader::movetext_ends_at_line`]), looking only at
+    /// comments, `%` lines and line starts.
+    fn skip_movetext(&mut self) -> io::Result<()> {
+        if self.at_line_start() && self.movetext_ends_at_line()? {
+            return Ok(());
+        }
+        loop {
+            let hay = &self.buf[self.pos..self.end];
+            match hay.iter().position(|&b| matches!(b, b'\n' | b'{' | b';')) {
+                None => {
+                    if self.eof {
+                        self.pos = self.end;
+                        return Ok(());
+                    }
+                    self.refill_after_all()?;
+                }
+                Some(i) => {
+                    self.pos += i;
+                    match hay[i] {
+                        b'\n' => {
+                            self.newline_at(self.pos);
+                            self.pos += 1;
+                            if self.movetext_ends_at_line()? {
+                                return Ok(());
+                            }
+                        }
+                        b'{' => match self.find_comment_end(1, false)? {
+                            CommentEnd::Closed(i) => self.pos += i + 1,
+                            CommentEnd::Full | CommentEnd::Unterminated => return Ok(()),
+                        },
+                        _ => self.skip_to_line_end()?,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Skips a variation whose `(` is just behind `pos`, to just after its `)`. Returns `false`
+    /// if the movetext ends first.
+    fn skip_variation(&mut self) -> io::Result<bool> {
+        let mut depth: u64 = 0;
+        loop {
+            let hay = &self.buf[self.pos..self.end];
+            match hay
+                .iter()
+                .position(|&b| matches!(b, b'\n' | b'{' | b';' | b'(' | b')'))
+            {
+                None => {
+                    if self.eof {
+                        self.pos = self.end;
+                        return Ok(false);
+                    }
+                    self.refill_after_all()?;
+                }
+                Some(i) => {
+                    self.pos += i;
+                    match hay[i] {
+                        b'\n' => {
+                            self.newline_at(self.pos);
+                            self.pos += 1;
+                            if self.movetext_ends_at_line()? {
+                                return Ok(false);
+                            }
+                        }
+                        b'{' => match self.find_comment_end(1, false)? {
+                            CommentEnd::Closed(i) => self.pos += i + 1,
+                            CommentEnd::Full | CommentEnd::Unterminated => return Ok(false),
+                        },
+                        b';' => self.skip_to_line_end()?,
+                        b'(' => {
+                            depth += 1;
+                            self.pos += 1;
+                        }
+                        _ => {
+                            self.pos += 1;
+                            match depth.checked_sub(1) {
+                                Some(d) => depth = d,
+                                None => return Ok(true),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- Comments ----
+
+    /// Finds the `}` of a comment whose text starts at `pos + rel`, counting its newlines. A line
+    /// inside the comment that looks like a tag pair (`[Name "`) is taken as the next game's
+    /// start: the comment is then unterminated and `pos` is left at that line.
+    ///
+    /// With `keep`, the comment's bytes stay in the buffer from `pos` on (until it is full);
+    /// without, they are dropped as the search goes.
+    fn find_comment_end(&mut self, mut rel: usize, keep: bool) -> io::Result<CommentEnd> {
+        loop {
+            let start = self.pos + rel;
+            match find_either(&self.buf[start..self.end], b'}', b'\n') {
+                Some(k) => {
+                    let at = start + k;
+                    if self.buf[at] == b'}' {
+                        return Ok(CommentEnd::Closed(at - self.pos));
+                    }
+                    self.newline_at(at);
+                    rel = at + 1 - self.pos;
+                    if !keep {
+                        self.pos += rel;
+                        rel = 0;
+                    }
+                    if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
+                        self.fill(rel + TAG_PROBE)?;
+                    }
+                    if looks_like_tag_line(&self.buf[self.pos + rel..self.end]) {
+                        self.pos += rel;
+                        return Ok(CommentEnd::Unterminated);
+                    }
+                }
+                None => {
+                    if self.eof {
+                        self.pos = self.end;
+                        return Ok(CommentEnd::Unterminated);
+                    }
+                    if keep {
+                        if self.pos == 0 && self.end == self.buf.len() {
+                            return Ok(CommentEnd::Full);
+                        }
+                        rel = self.end - self.pos;
+                        self.fill(rel + 1)?;
+                    } else {
+                        self.refill_after_all()?;
+                        rel = 0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the `{` comment at `pos` and hands it to the visitor.
+    fn read_brace_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<Step<V::Output>> {
+        let at = self.location();
+        match self.find_comment_end(1, true)? {
+            CommentEnd::Closed(i) => {
+                let text = &self.buf[self.pos + 1..self.pos + i];
+                let flow = visitor.comment(movetext, RawComment::new(text, false, false));
+                self.pos += i + 1;
+                Ok(step(flow))
+            }
+            CommentEnd::Unterminated => Ok(Step::Error(PgnError {
+                location: at,
+                kind: PgnErrorKind::UnterminatedComment,
+            })),
+            CommentEnd::Full => {
+                let text = utf8_prefix(&self.buf[self.pos + 1..self.end]);
+                let flow = visitor.comment(movetext, RawComment::new(text, true, false));
+                match self.find_comment_end(self.end - self.pos, false)? {
+                    CommentEnd::Closed(i) => {
+                        self.pos += i + 1;
+                        Ok(step(flow))
+                    }
+                    CommentEnd::Full | CommentEnd::Unterminated => Ok(Step::Error(PgnError {
+                        location: at,
+                        kind: PgnErrorKind::UnterminatedComment,
+                    })),
+                }
+            }
+        }
+    }
+
+    /// Reads the `;` comment at `pos` (up to, not including, the newline) and hands it to the
+    /// visitor.
+    fn read_line_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<ControlFlow<V::Output>> {
+        let mut rel = 1;
+        loop {
+            let start = self.pos + rel;
+            if let Some(k) = self.buf[start..self.end].iter().position(|&b| b == b'\n') {
+                let text = trim_cr(&self.buf[self.pos + 1..start + k]);
+                let flow = visitor.comment(movetext, RawComment::new(text, false, true));
+                self.pos = start + k;
+                return Ok(flow);
+            }
+            if self.eof {
+                let text = trim_cr(&self.buf[self.pos + 1..self.end]);
+                let flow = visitor.comment(movetext, RawComment::new(text, false, true));
+                self.pos = self.end;
+                return Ok(flow);
+            }
+            if self.pos == 0 && self.end == self.buf.len() {
+                let text = utf8_prefix(&self.buf[1..self.end]);
+                let flow = visitor.comment(movetext, RawComment::new(text, true, true));
+                self.skip_to_line_end()?;
+                return Ok(flow);
+            }
+            rel = self.end - self.pos;
+            self.fill(rel + 1)?;
+        }
+    }
+
+    // ---- Tags ----
+
+    fn read_tags<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: &mut V::Tags,
+    ) -> io::Result<Step<V::Output>> {
+        loop {
+            self.skip_whitespace_lines()?;
+            if self.peek() != Some(b'[') {
+                return Ok(Step::Continue);
+            }
+            match self.read_tag(visitor, tags)? {
+                Step::Continue => {}
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// Reads the tag pair whose `[` is at `pos`.
+    fn read_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: &mut V::Tags,
+    ) -> io::Result<Step<V::Output>> {
+        let at = self.location();
+        self.ensure(LOOKAHEAD)?;
+        let malformed = |reader: &Reader<R>, i: usize, what: &'static str| {
+            Step::Error(PgnError {
+                location: reader.location_of(reader.pos + i),
+                kind: PgnErrorKind::MalformedTag(what),
+            })
+        };
+        let data = &self.buf[self.pos..self.end];
+        let name_start = 1 + count_blanks(&data[1..]);
+        let name_len = data[name_start..]
+            .iter()
+            .take_while(|&&b| is_tag_name_byte(b))
+            .count();
+        if name_len == 0 {
+            return Ok(malformed(self, name_start, "expected a tag name"));
+        }
+        if name_len >= LOOKAHEAD / 2 {
+            return Ok(malformed(self, name_start, "tag name too long"));
+        }
+        let name_end = name_start + name_len;
+        let quote = name_end + count_blanks(&data[name_end..]);
+        if data.get(quote) != Some(&b'"') {
+            return Ok(malformed(self, quote, "expected '\"' before the value"));
+        }
+        let value_start = quote + 1;
+        // Find the closing quote (indices relative to `pos`), keeping the value in the buffer
+        // while it fits. `None`: the buffer is full and the value goes on.
+        let mut j = value_start;
+        let close = loop {
+            let data = &self.buf[self.pos..self.end];
+            let found = data
+                .get(j..)
+                .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')));
+            match found {
+                Some(k) if data[j + k] == b'"' => break Some(j + k),
+                Some(k) if data[j + k] == b'\\' => j += k + 2,
+                Some(k) => return Ok(malformed(self, j + k, "unterminated tag value")),
+                None if self.eof => {
+                    return Ok(malformed(self, data.len(), "unterminated tag value"));
+                }
+                None if self.pos == 0 && self.end == self.buf.len() => break None,
+                None => {
+                    j = j.min(data.len());
+                    let want = data.len() + 1;
+                    self.fill(want)?;
+                }
+            }
+        };
+        let flow = match close {
+            Some(close) => {
+                let data = &self.buf[self.pos..self.end];
+                let flow = visitor.tag(
+                    tags,
+                    &data[name_start..name_end],
+                    RawTag::new(&data[value_start..close], false),
+                    at,
+                );
+                self.pos += close + 1;
+                flow
+            }
+            None => {
+                // `pos` is 0: the whole buffer is this tag.
+                let value = utf8_prefix(&self.buf[value_start..self.end]);
+                let flow = visitor.tag(
+                    tags,
+                    &self.buf[name_start..name_end],
+                    RawTag::new(value, true),
+                    at,
+                );
+                let mut escaped = j > self.end;
+                loop {
+                    self.refill_after_all()?;
+                    let data = &self.buf[self.pos..self.end];
+                    if data.is_empty() {
+                        return Ok(malformed(self, 0, "unterminated tag value"));
+                    }
+                    let mut found = None;
+                    for (k, &b) in data.iter().enumerate() {
+                        if escaped {
+                            escaped = false;
+                        } else if b == b'\\' {
+                            escaped = true;
+                        } else if b == b'"' {
+                            found = Some(k);
+                            break;
+                        } else if b == b'\n' {
+                            return Ok(malformed(self, k, "unterminated tag value"));
+                        }
+                    }
+                    if let Some(k) = found {
+                        self.pos += k + 1;
+                        break flow;
+                    }
+                }
+            }
+        };
+        self.ensure(LOOKAHEAD)?;
+        let data = &self.buf[self.pos..self.end];
+        let i = count_blanks(data);
+        if data.get(i) != Some(&b']') {
+            return Ok(malformed(self, i, "expected ']' after the value"));
+        }
+        self.pos += i + 1;
+        Ok(step(flow))
+    }
+
+    // ---- Movetext ----
+
+    fn read_movetext<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<Step<V::Output>> {
+        // Variation depth; whether the current line has a move; whether the result was read;
+        // where the outermost open variation began.
+        let mut depth: u64 = 0;
+        let mut has_move = false;
+        let mut ended = false;
+        let mut open_at = Location::default();
+        macro_rules! flow {
+            ($flow:expr) => {
+                if let ControlFlow::Break(output) = $flow {
+                    return Ok(Step::Break(output));
+                }
+            };
+        }
+        macro_rules! fail {
+            ($at:expr, $kind:expr) => {
+                return Ok(Step::Error(PgnError {
+                    location: $at,
+                    kind: $kind,
+                }))
+            };
+        }
+        loop {
+            if self.end - self.pos < LOOKAHEAD {
+                self.ensure(LOOKAHEAD)?;
+            }
+            let Some(b) = self.peek() else { break };
+            match b {
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                b'\n' => {
+                    self.newline_at(self.pos);
+                    self.pos += 1;
+                    if self.movetext_ends_at_line()? {
+                        break;
+                    }
+                }
+                b'{' => match self.read_brace_comment(visitor, movetext)? {
+                    Step::Continue => {}
+                    other => return Ok(other),
+                },
+                b';' => flow!(self.read_line_comment(visitor, movetext)?),
+                b'0'..=b'9' => {
+                    let data = &self.buf[self.pos..self.end];
+                    let digits = data.iter().take_while(|b| b.is_ascii_digit()).count();
+                    if !data.get(digits).copied().is_some_and(is_token_byte) {
+                        // A move number, with its dots.
+                        let dots = data[digits..].iter().take_while(|&&b| b == b'.').count();
+                        self.pos += digits + dots;
+                        continue;
+                    }
+                    let len = token_len(data);
+                    let token = &data[..len];
+                    let at = self.location();
+                    if len == data.len() && !self.eof {
+                        fail!(at, PgnErrorKind::InvalidToken(Excerpt::new(token)));
+                    }
+                    if let Some(outcome) = Outcome::from_ascii(token) {
+                        if depth > 0 {
+                            fail!(at, PgnErrorKind::ResultInVariation);
+                        }
+                        if ended {
+                            fail!(at, PgnErrorKind::AfterResult(Excerpt::new(token)));
+                        }
+                        ended = true;
+                        self.pos += len;
+                        flow!(visitor.outcome(movetext, outcome));
+                    } else if token.starts_with(b"0-0") {
+                        match SanPlus::from_ascii(token) {
+                            Ok(san) => {
+                                if ended {
+                                    fail!(at, PgnErrorKind::AfterResult(Excerpt::new(token)));
+                                }
+                                has_move = true;
+                                self.pos += len;
+                                flow!(visitor.san(movetext, san, at));
+                            }
+                            Err(_) => fail!(at, PgnErrorKind::InvalidSan(Excerpt::new(token))),
+                        }
+                    } else {
+                        fail!(at, PgnErrorKind::InvalidToken(Excerpt::new(token)));
+                    }
+                }
+                b'a'..=b'z' | b'A'..=b'Z' | b'-' => {
+                    let data = &self.buf[self.pos..self.end];
+                    let len = token_len(data);
+                    let token = &data[..len];
+                    let at = self.location();
+                    if len == data.len() && !self.eof {
+                        fail!(at, PgnErrorKind::InvalidToken(Excerpt::new(token)));
+                    }
+                    match SanPlus::from_ascii(token) {
+                        Ok(san) => {
+                            if ended {
+                                fail!(at, PgnErrorKind::AfterResult(Excerpt::new(token)));
+                            }
+                            has_move = true;
+                            self.pos += len;
+                            flow!(visitor.san(movetext, san, at));
+                        }
+                        Err(_) => fail!(at, PgnErrorKind::InvalidSan(Excerpt::new(token))),
+                    }
+                }
+                b'$' | b'!' | b'?' => {
+                    let data = &self.buf[self.pos..self.end];
+                    let at = self.location();
+                    let (nag, len) = if b == b'$' {
+                        let digits = data[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                        let number = &data[1..1 + digits];
+                        let nag = if digits == 0 || digits > 3 {
+                            None
+                        } else {
+                            number
+                                .iter()
+                                .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+                                .try_into()
+                                .ok()
+                                .map(Nag)
+                        };
+                        (nag, 1 + digits)
+                    } else {
+                        let len = data.iter().take_while(|&&b| b == b'!' || b == b'?').count();
+                        (Nag::from_suffix(&data[..len]), len)
+                    };
+                    let Some(nag) = nag else {
+                        let extra = data[len..]
+                            .iter()
+                            .take_while(|&&b| is_token_byte(b))
+                            .count();
+                        fail!(
+                            at,
+                            PgnErrorKind::InvalidNag(Excerpt::new(&data[..len + extra]))
+                        );
+                    };
+                    if ended {
+                        fail!(at, PgnErrorKind::AfterResult(Excerpt::new(&data[..len])));
+                    }
+                    if !has_move {
+                        fail!(at, PgnErrorKind::NagBeforeMove);
+                    }
+                    self.pos += len;
+                    flow!(visitor.nag(movetext, nag));
+                }
+                b'(' => {
+                    let at = self.location();
+                    if ended {
+                        fail!(at, PgnErrorKind::AfterResult(Excerpt::new(b"(")));
+                    }
+                    if !has_move {
+                        fail!(at, PgnErrorKind::VariationBeforeMove);
+                    }
+                    self.pos += 1;
+                    match visitor.begin_variation(movetext) {
+                        ControlFlow::Break(output) => return Ok(Step::Break(output)),
+                        ControlFlow::Continue(VariationChoice::Enter) => {
+                            if depth == 0 {
+                                open_at = at;
+                            }
+                            depth += 1;
+                            has_move = false;
+                        }
+                        ControlFlow::Continue(VariationChoice::Skip) => {
+                            if !self.skip_variation()? {
+                                fail!(at, PgnErrorKind::UnterminatedVariation);
+                            }
+                        }
+                    }
+                }
+                b')' => {
+                    let at = self.location();
+                    let Some(d) = depth.checked_sub(1) else {
+                        fail!(at, PgnErrorKind::UnmatchedParenthesis);
+                    };
+                    depth = d;
+                    has_move = true;
+                    self.pos += 1;
+                    flow!(visitor.end_variation(movetext));
+                }
+                b'*' => {
+                    let at = self.location();
+                    if depth > 0 {
+                        fail!(at, PgnErrorKind::ResultInVariation);
+                    }
+                    if ended {
+                        fail!(at, PgnErrorKind::AfterResult(Excerpt::new(b"*")));
+                    }
+                    ended = true;
+                    self.pos += 1;
+                    flow!(visitor.outcome(movetext, Outcome::Unknown));
+                }
+                b'.' => self.pos += 1,
+                _ => fail!(self.location(), PgnErrorKind::UnexpectedByte(b)),
+            }
+        }
+        if depth > 0 {
+            fail!(open_at, PgnErrorKind::UnterminatedVariation);
+        }
+        Ok(Step::Continue)
+    }
+}
+
+fn step<O>(flow: ControlFlow<O>) -> Step<O> {
+    match flow {
+        ControlFlow::Continue(()) => Step::Continue,
+        ControlFlow::Break(output) => Step::Break(output),
+    }
+}
+
+/// Whether `b` continues a move, number or result token.
+const fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'=' | b'+' | b'#' | b'/' | b':' | b'@')
+}
+
+/// The length of the token at the start of `data` (at least 1 if `data` is not empty).
+fn token_len(data: &[u8]) -> usize {
+    data.iter()
+        .skip(1)
+        .position(|&b| !is_token_byte(b))
+        .map_or(data.len(), |n| n + 1)
+}
+
+const fn is_tag_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn count_blanks(data: &[u8]) -> usize {
+    data.iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t'))
+        .count()
+}
+
+/// Whether `line` starts like a tag pair: `[`, a name, blanks, `"`.
+fn looks_like_tag_line(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"[") else {
+        return false;
+    };
+    let name = rest.iter().take_while(|&&b| is_tag_name_byte(b)).count();
+    if name == 0 || !rest[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let rest = &rest[name..];
+    rest.get(count_blanks(rest)) == Some(&b'"')
+}
+
+fn trim_cr(text: &[u8]) -> &[u8] {
+    text.strip_suffix(b"\r").unwrap_or(text)
+}
+
+/// `bytes` without a UTF-8 character cut at its end.
+fn utf8_prefix(bytes: &[u8]) -> &[u8] {
+    // Look back over at most three continuation bytes for the start of the last character.
+    let tail = bytes.len().saturating_sub(4);
+    for i in (tail..bytes.len()).rev() {
+        let b = bytes[i];
+        if b & 0xc0 != 0x80 {
+            let width = match b {
+                0x00..=0x7f => 1,
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                _ => 4,
+            };
+            return if i + width <= bytes.len() {
+                bytes
+            } else {
+                &bytes[..i]
+            };
+        }
+    }
+    bytes
+}
+
+/// The index of the first `a` or `b` in `hay`. Scans 16 bytes at a time, which the compiler
+/// turns into vector compares.
+#[inline]
+fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+    const CHUNK: usize = 16;
+    let mut i = 0;
+    while i + CHUNK <= hay.len() {
+        let chunk = &hay[i..i + CHUNK];
+        if chunk
+            .iter()
+            .fold(false, |hit, &x| hit | (x == a) | (x == b))
+        {
+            break;
+        }
+        i += CHUNK;
+    }
+    hay[i..]
+        .iter()
+        .position(|&x| x == a || x == b)
+        .map(|p| i + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_either_finds_the_first() {
+        let mut hay = vec![b'x'; 100];
+        assert_eq!(find_either(&hay, b'}', b'\n'), None);
+        hay[70] = b'\n';
+        hay[90] = b'}';
+        assert_eq!(find_either(&hay, b'}', b'\n'), Some(70));
+        hay[3] = b'}';
+        assert_eq!(find_either(&hay, b'}', b'\n'), Some(3));
+    }
+
+    #[test]
+    fn utf8_prefix_drops_a_cut_character() {
+        let text = "aé€😀".as_bytes();
+        for cut in 0..=text.len() {
+            let prefix = utf8_prefix(&text[..cut]);
+            assert!(core::str::from_utf8(prefix).is_ok(), "cut at {cut}");
+            assert!(cut - prefix.len() < 4);
+        }
+    }
+
+    #[test]
+    fn tag_lines_are_recognised() {
+        assert!(looks_like_tag_line(b"[Event \"x\"]"));
+        assert!(looks_like_tag_line(b"[Event\"x\"]"));
+        assert!(!looks_like_tag_line(b"[%clk 0:01:00]"));
+        assert!(!looks_like_tag_line(b"[see the game]"));
+        assert!(!looks_like_tag_line(b" [Event \"x\"]"));
+    }
+}

@@ -1,0 +1,301 @@
+//! The small values a [`Reader`](super::Reader) hands to a [`Visitor`](super::Visitor).
+
+use core::fmt;
+use core::str::FromStr;
+use std::borrow::Cow;
+
+/// Where something is in the input: a line and a column, both counted from 1.
+///
+/// The column counts bytes, not characters: a `é` before the place counts two. A UTF-8 byte order
+/// mark at the start of the input is not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// The line, from 1.
+    pub line: u64,
+    /// The byte column, from 1.
+    pub column: u64,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// The game termination marker of the movetext: `1-0`, `0-1`, `1/2-1/2` or `*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unknown, the game goes on, or the result was not given.
+    Unknown,
+}
+
+impl Outcome {
+    /// The marker as written in PGN.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+    }
+
+    /// Reads a marker: exactly one of `1-0`, `0-1`, `1/2-1/2` and `*`.
+    #[must_use]
+    pub fn from_ascii(bytes: &[u8]) -> Option<Outcome> {
+        match bytes {
+            b"1-0" => Some(Outcome::WhiteWins),
+            b"0-1" => Some(Outcome::BlackWins),
+            b"1/2-1/2" => Some(Outcome::Draw),
+            b"*" => Some(Outcome::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The text is not a game termination marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("not a game result (expected 1-0, 0-1, 1/2-1/2 or *)")]
+pub struct ParseOutcomeError;
+
+impl FromStr for Outcome {
+    type Err = ParseOutcomeError;
+
+    fn from_str(s: &str) -> Result<Outcome, ParseOutcomeError> {
+        Outcome::from_ascii(s.as_bytes()).ok_or(ParseOutcomeError)
+    }
+}
+
+/// A numeric annotation glyph: `$1` or its short form `!`.
+///
+/// The six move-assessment glyphs have suffix forms that the reader accepts and that
+/// [`Nag::suffix`] gives back: `!` (1), `?` (2), `!!` (3), `??` (4), `!?` (5), `?!` (6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Nag(pub u8);
+
+impl Nag {
+    /// `!`: a good move.
+    pub const GOOD_MOVE: Nag = Nag(1);
+    /// `?`: a mistake.
+    pub const MISTAKE: Nag = Nag(2);
+    /// `!!`: a brilliant move.
+    pub const BRILLIANT_MOVE: Nag = Nag(3);
+    /// `??`: a blunder.
+    pub const BLUNDER: Nag = Nag(4);
+    /// `!?`: a speculative move.
+    pub const SPECULATIVE_MOVE: Nag = Nag(5);
+    /// `?!`: a dubious move.
+    pub const DUBIOUS_MOVE: Nag = Nag(6);
+
+    /// The glyph for a move suffix (`!`, `?`, `!!`, `??`, `!?`, `?!`), if it is one.
+    #[must_use]
+    pub fn from_suffix(bytes: &[u8]) -> Option<Nag> {
+        match bytes {
+            b"!" => Some(Nag::GOOD_MOVE),
+            b"?" => Some(Nag::MISTAKE),
+            b"!!" => Some(Nag::BRILLIANT_MOVE),
+            b"??" => Some(Nag::BLUNDER),
+            b"!?" => Some(Nag::SPECULATIVE_MOVE),
+            b"?!" => Some(Nag::DUBIOUS_MOVE),
+            _ => None,
+        }
+    }
+
+    /// The suffix form of glyphs 1 to 6, `None` for the others.
+    #[must_use]
+    pub const fn suffix(self) -> Option<&'static str> {
+        match self.0 {
+            1 => Some("!"),
+            2 => Some("?"),
+            3 => Some("!!"),
+            4 => Some("??"),
+            5 => Some("!?"),
+            6 => Some("?!"),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Nag {
+    /// Writes the `$n` form, which every PGN reader understands.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "${}", self.0)
+    }
+}
+
+/// A tag value as it stands between the quotes, escapes not yet undone.
+///
+/// Values longer than the reader's buffer are cut at its end (at a UTF-8 character boundary)
+/// and say so with [`RawTag::is_truncated`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RawTag<'a> {
+    bytes: &'a [u8],
+    truncated: bool,
+}
+
+impl<'a> RawTag<'a> {
+    /// A tag value from the bytes between the quotes.
+    #[must_use]
+    pub const fn new(bytes: &'a [u8], truncated: bool) -> RawTag<'a> {
+        RawTag { bytes, truncated }
+    }
+
+    /// The bytes between the quotes, escapes included.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether the value was longer than the reader's buffer and was cut.
+    #[must_use]
+    pub const fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// The value with `\\` and `\"` undone. Allocates only when there is an escape.
+    #[must_use]
+    pub fn decode(&self) -> Cow<'a, [u8]> {
+        if !self.bytes.contains(&b'\\') {
+            return Cow::Borrowed(self.bytes);
+        }
+        let mut out = Vec::with_capacity(self.bytes.len());
+        let mut bytes = self.bytes.iter();
+        while let Some(&b) = bytes.next() {
+            match (b, bytes.as_slice().first()) {
+                (b'\\', Some(&next @ (b'\\' | b'"'))) => {
+                    out.push(next);
+                    bytes.next();
+                }
+                _ => out.push(b),
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// The decoded value as text; bytes that are not UTF-8 become `U+FFFD`.
+    #[must_use]
+    pub fn decode_utf8_lossy(&self) -> Cow<'a, str> {
+        match self.decode() {
+            Cow::Borrowed(bytes) => String::from_utf8_lossy(bytes),
+            Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
+        }
+    }
+}
+
+/// The text of a comment: what stands between `{` and `}`, or after `;` up to the end of the
+/// line. Whitespace is kept as written.
+///
+/// Comments longer than the reader's buffer are cut at its end (at a UTF-8 character boundary)
+/// and say so with [`RawComment::is_truncated`]; the rest is skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RawComment<'a> {
+    bytes: &'a [u8],
+    truncated: bool,
+    line_comment: bool,
+}
+
+impl<'a> RawComment<'a> {
+    /// A comment from its bytes.
+    #[must_use]
+    pub const fn new(bytes: &'a [u8], truncated: bool, line_comment: bool) -> RawComment<'a> {
+        RawComment {
+            bytes,
+            truncated,
+            line_comment,
+        }
+    }
+
+    /// The bytes of the comment, without the braces or the semicolon.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether the comment was longer than the reader's buffer and was cut.
+    #[must_use]
+    pub const fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Whether this was a `;` comment (to the end of the line) rather than `{...}`.
+    #[must_use]
+    pub const fn is_line_comment(&self) -> bool {
+        self.line_comment
+    }
+
+    /// The comment as text; bytes that are not UTF-8 become `U+FFFD`.
+    #[must_use]
+    pub fn to_str_lossy(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.bytes)
+    }
+
+    /// The commands (`[%clk 0:03:00]`, `[%eval 0.25]`, ...) embedded in the comment.
+    pub fn commands(&self) -> super::commands::Commands<'a> {
+        super::commands::Commands::new(self.bytes)
+    }
+}
+
+/// What the reader does with a variation, as answered by
+/// [`Visitor::begin_variation`](super::Visitor::begin_variation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariationChoice {
+    /// Read the variation: its moves, comments and inner variations reach the visitor, then
+    /// [`Visitor::end_variation`](super::Visitor::end_variation).
+    Enter,
+    /// Skip to the matching `)` without telling the visitor anything (not even
+    /// `end_variation`). The skipped text is only checked for balanced parentheses and closed
+    /// comments.
+    Skip,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_undoes_escapes_only() {
+        let tag = RawTag::new(br#"a \"b\" c\\d \x"#, false);
+        assert_eq!(&*tag.decode(), br#"a "b" c\d \x"#);
+        assert!(matches!(
+            RawTag::new(b"plain", false).decode(),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn outcome_round_trips() {
+        for o in [
+            Outcome::WhiteWins,
+            Outcome::BlackWins,
+            Outcome::Draw,
+            Outcome::Unknown,
+        ] {
+            assert_eq!(o.as_str().parse::<Outcome>(), Ok(o));
+        }
+        assert_eq!("1-1".parse::<Outcome>(), Err(ParseOutcomeError));
+    }
+
+    #[test]
+    fn nag_suffixes() {
+        for n in 1..=6 {
+            let nag = Nag(n);
+            let suffix = nag.suffix().expect("1..=6 have suffixes");
+            assert_eq!(Nag::from_suffix(suffix.as_bytes()), Some(nag));
+        }
+        assert_eq!(Nag(7).suffix(), None);
+        assert_eq!(Nag(10).to_string(), "$10");
+    }
+}

@@ -1,0 +1,278 @@
+//! Writing a [`Game`] as PGN.
+
+use caissa_board::Color;
+
+use super::game::{Game, NodeId};
+use super::types::Outcome;
+
+/// The line width of the export format.
+pub const EXPORT_WIDTH: usize = 80;
+
+/// The names of the seven tag roster, in the order the export format writes them, with the
+/// value written when a game lacks the tag (`Result` takes the movetext's result instead, if
+/// there is one).
+pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// How [`Game::write`] lays a game out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// The PGN export format: the seven tag roster first and in order (with placeholder values
+    /// for missing ones), then the other tags in their order, one per line; a blank line; the
+    /// movetext in lines of at most 80 columns (a longer comment word gets a line of its own);
+    /// a final newline.
+    #[default]
+    Export,
+    /// The whole game on one line without a final newline: the tags as they are (no roster
+    /// added), then the movetext. A comment containing `}` has it replaced by `)`, since the
+    /// line leaves no room for a `;` comment.
+    Compact,
+}
+
+/// Appends tokens with spaces between them, wrapping lines at [`EXPORT_WIDTH`] in the export
+/// layout.
+struct Tokens<'a> {
+    out: &'a mut String,
+    layout: Layout,
+    /// Length of the current line; `None` right after a `;` comment, which forces a new line.
+    column: Option<usize>,
+}
+
+impl Tokens<'_> {
+    fn push(&mut self, token: &str) {
+        self.push_with(token, true);
+    }
+
+    /// Appends `token`; `breakable` says whether a new line may start before it.
+    fn push_with(&mut self, token: &str, breakable: bool) {
+        match self.column {
+            None => {
+                self.out.push('\n');
+                self.column = Some(0);
+            }
+            Some(0) => {}
+            Some(column) => {
+                let fits = column + 1 + token.chars().count() <= EXPORT_WIDTH;
+                if self.layout == Layout::Export && breakable && !fits {
+                    self.out.push('\n');
+                    self.column = Some(0);
+                } else {
+                    self.out.push(' ');
+                    self.column = Some(column + 1);
+                }
+            }
+        }
+        self.out.push_str(token);
+        self.column = self.column.map(|c| c + token.chars().count());
+    }
+
+    /// Appends a comment as `{ words }`, wrapped between words; or as `; text` followed by a
+    /// line break when it contains `}` (export layout only).
+    fn comment(&mut self, text: &str) {
+        if text.contains('}') {
+            if self.layout == Layout::Export {
+                self.push(&format!("; {text}"));
+                self.column = None;
+            } else {
+                self.push(&format!("{{ {} }}", text.replace('}', ")")));
+            }
+            return;
+        }
+        let words: Vec<&str> = text.split(' ').collect();
+        let last = words.len() - 1;
+        for (i, word) in words.iter().enumerate() {
+            let open = if i == 0 { "{ " } else { "" };
+            let close = if i == last { " }" } else { "" };
+            // A line starting with `%` would be an escape line, and one starting like a tag pair
+            // would end the comment: keep such words on the current line.
+            let breakable = !(word.starts_with('%')
+                || word.starts_with('[')
+                    && word[1..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+            self.push_with(&format!("{open}{word}{close}"), i == 0 || breakable);
+        }
+    }
+}
+
+/// One pending step of the writer's walk over the tree.
+enum Step {
+    /// Write this move (ply: half-moves since the start of the game's numbering), then its
+    /// alternatives if it is a main continuation, then its own continuation.
+    Move {
+        id: NodeId,
+        ply: u32,
+        force_number: bool,
+    },
+    Open,
+    Close,
+}
+
+fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
+    if layout == Layout::Compact && !out.is_empty() {
+        out.push(' ');
+    }
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]");
+    if layout == Layout::Export {
+        out.push('\n');
+    }
+}
+
+impl Game {
+    /// Appends the game as PGN to `out`, laid out as `layout` says.
+    ///
+    /// Move numbers are written before every White move, and before a Black move that starts a
+    /// line or follows a comment or a variation (`3... Nf6`). Glyphs are written as `$n`. The
+    /// termination marker is the movetext's result, else the `Result` tag's, else `*`.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{GameBuilder, Layout, Reader};
+    ///
+    /// let pgn = b"1.e4 e5 {Open game} 2.Nf3 (2.f4!? exf4) Nc6 1-0";
+    /// let game = Reader::new(&pgn[..]).read_game(&mut GameBuilder)?.expect("a game")?;
+    /// let mut line = String::new();
+    /// game.write(&mut line, Layout::Compact);
+    /// assert_eq!(line, "1. e4 e5 { Open game } 2. Nf3 ( 2. f4 $5 exf4 ) 2... Nc6 1-0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write(&self, out: &mut String, layout: Layout) {
+        let tags_start = out.len();
+        if layout == Layout::Export {
+            for (name, default) in SEVEN_TAG_ROSTER {
+                let value = match (self.tags.get(name), name, self.outcome) {
+                    (Some(value), _, _) => value,
+                    (None, "Result", Some(outcome)) => outcome.as_str(),
+                    (None, _, _) => default,
+                };
+                write_tag(out, layout, name, value);
+            }
+            for (name, value) in self.tags.iter() {
+                if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name) {
+                    write_tag(out, layout, name, value);
+                }
+            }
+            out.push('\n');
+        } else {
+            let mut tags = String::new();
+            for (name, value) in self.tags.iter() {
+                write_tag(&mut tags, layout, name, value);
+            }
+            out.push_str(&tags);
+        }
+        let column = if layout == Layout::Compact && out.len() > tags_start {
+            Some(1)
+        } else {
+            Some(0)
+        };
+        let mut tokens = Tokens {
+            out,
+            layout,
+            column,
+        };
+        self.write_movetext(&mut tokens);
+        if layout == Layout::Export {
+            tokens.out.push('\n');
+        }
+    }
+
+    fn write_movetext(&self, tokens: &mut Tokens<'_>) {
+        let start_ply = self.tags.start().fen().map_or(0, |fen| {
+            let setup = &fen.0;
+            (setup.fullmoves.get() - 1) * 2 + u32::from(setup.turn == Color::Black)
+        });
+        for comment in &self.comments {
+            tokens.comment(comment);
+        }
+        let mut stack: Vec<Step> = Vec::new();
+        if let Some(&first) = self.roots().first() {
+            stack.push(Step::Move {
+                id: first,
+                ply: start_ply,
+                force_number: true,
+            });
+        }
+        let mut token = String::new();
+        while let Some(step) = stack.pop() {
+            let (id, ply, mut force_number) = match step {
+                Step::Open => {
+                    tokens.push("(");
+                    continue;
+                }
+                Step::Close => {
+                    tokens.push(")");
+                    continue;
+                }
+                Step::Move {
+                    id,
+                    ply,
+                    force_number,
+                } => (id, ply, force_number),
+            };
+            let node = self.node(id);
+            for comment in &node.comments_before {
+                tokens.comment(comment);
+                force_number = true;
+            }
+            // The move number and the move form one token, so that no line break parts them.
+            let white = ply % 2 == 0;
+            token.clear();
+            if white || force_number {
+                token.push_str(&(ply / 2 + 1).to_string());
+                token.push_str(if white { ". " } else { "... " });
+            }
+            node.san.append_to(&mut token);
+            tokens.push(&token);
+            for nag in &node.nags {
+                tokens.push(&nag.to_string());
+            }
+            for comment in &node.comments {
+                tokens.comment(comment);
+            }
+            let siblings = self.children(node.parent());
+            let alternatives = if siblings.first() == Some(&id) {
+                &siblings[1..]
+            } else {
+                &[]
+            };
+            if let Some(&next) = node.children().first() {
+                stack.push(Step::Move {
+                    id: next,
+                    ply: ply + 1,
+                    force_number: !node.comments.is_empty() || !alternatives.is_empty(),
+                });
+            }
+            for &alternative in alternatives.iter().rev() {
+                stack.push(Step::Close);
+                stack.push(Step::Move {
+                    id: alternative,
+                    ply,
+                    force_number: true,
+                });
+                stack.push(Step::Open);
+            }
+        }
+        let outcome = self
+            .outcome
+            .or_else(|| self.tags.get("Result").and_then(|r| r.parse().ok()))
+            .unwrap_or(Outcome::Unknown);
+        tokens.push(outcome.as_str());
+    }
+}

@@ -1,0 +1,214 @@
+//! Speed of reading and replaying PGN, single-threaded, against pgn-reader with shakmaty doing
+//! the same work. Prints MB/s; asserts only that both sides agree on the counts.
+//!
+//! `cargo test --release -p caissa-testsuite --test pgn_speed -- --nocapture --test-threads 1`
+//! measures the lichess sample repeated to about 10 MB. Set `PGN_SPEED_FILE` to a file to measure
+//! that instead (a ~100 MB one, say), and `PGN_SPEED_ROUNDS` to change the number of timed rounds
+//! (the best is kept).
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use caissa_notation::pgn::{Location, Reader, Replayer, Visitor};
+
+/// The input: `PGN_SPEED_FILE`, or the lichess sample repeated ten times.
+fn input() -> Vec<u8> {
+    match std::env::var_os("PGN_SPEED_FILE") {
+        Some(path) => std::fs::read(&path).expect("PGN_SPEED_FILE is readable"),
+        None => caissa_testsuite::read_data("pgn/lichess-2025-05-sample.pgn")
+            .repeat(10)
+            .into_bytes(),
+    }
+}
+
+/// The best MB/s of `f` over a few rounds, after a warm-up.
+fn mbps(bytes: &[u8], f: impl Fn(&[u8]) -> (u64, u64)) -> f64 {
+    f(bytes);
+    let rounds = std::env::var("PGN_SPEED_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
+    let mut best = f64::MAX;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        std::hint::black_box(f(bytes));
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    bytes.len() as f64 / 1e6 / best
+}
+
+/// caissa: read and replay every move (variations too), counting games and moves.
+fn caissa_replay(bytes: &[u8]) -> (u64, u64) {
+    let mut reader = Reader::new(bytes);
+    let mut replayer = Replayer::new();
+    let (mut games, mut moves) = (0, 0);
+    while let Some(game) = reader
+        .read_game(&mut replayer)
+        .expect("reading from memory")
+    {
+        moves += game.expect("well-formed").expect("legal").moves;
+        games += 1;
+    }
+    (games, moves)
+}
+
+/// caissa: read only (tokens and SAN syntax), counting games and moves.
+fn caissa_parse(bytes: &[u8]) -> (u64, u64) {
+    struct Count;
+    impl Visitor for Count {
+        type Tags = ();
+        type Movetext = u64;
+        type Output = u64;
+        fn begin_game(&mut self, _: Location) -> ControlFlow<u64> {
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, (): ()) -> ControlFlow<u64, u64> {
+            ControlFlow::Continue(0)
+        }
+        fn san(
+            &mut self,
+            n: &mut u64,
+            _: caissa_notation::san::SanPlus,
+            _: Location,
+        ) -> ControlFlow<u64> {
+            *n += 1;
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, n: u64) -> u64 {
+            n
+        }
+    }
+    let mut reader = Reader::new(bytes);
+    let (mut games, mut moves) = (0, 0);
+    while let Some(n) = reader.read_game(&mut Count).expect("reading from memory") {
+        moves += n.expect("well-formed");
+        games += 1;
+    }
+    (games, moves)
+}
+
+mod peer {
+    use std::ops::ControlFlow;
+
+    use pgn_reader::{RawTag, SanPlus, Skip, Visitor};
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    struct Replay;
+
+    impl Visitor for Replay {
+        type Tags = Option<Chess>;
+        type Movetext = (Chess, u64);
+        type Output = u64;
+
+        fn begin_tags(&mut self) -> ControlFlow<u64, Option<Chess>> {
+            ControlFlow::Continue(None)
+        }
+
+        fn tag(
+            &mut self,
+            tags: &mut Option<Chess>,
+            name: &[u8],
+            value: RawTag<'_>,
+        ) -> ControlFlow<u64> {
+            if name == b"FEN" {
+                let fen = Fen::from_ascii(value.as_bytes()).expect("FEN");
+                *tags = Some(fen.into_position(CastlingMode::Standard).expect("legal"));
+            }
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<u64, (Chess, u64)> {
+            ControlFlow::Continue((tags.unwrap_or_default(), 0))
+        }
+
+        fn begin_variation(&mut self, _: &mut (Chess, u64)) -> ControlFlow<u64, Skip> {
+            ControlFlow::Continue(Skip(true))
+        }
+
+        fn san(&mut self, (pos, n): &mut (Chess, u64), san: SanPlus) -> ControlFlow<u64> {
+            let m = san.san.to_move(pos).expect("legal SAN");
+            pos.play_unchecked(m);
+            *n += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn end_game(&mut self, (_, n): (Chess, u64)) -> u64 {
+            n
+        }
+    }
+
+    struct Count;
+
+    impl Visitor for Count {
+        type Tags = ();
+        type Movetext = u64;
+        type Output = u64;
+
+        fn begin_tags(&mut self) -> ControlFlow<u64> {
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, (): ()) -> ControlFlow<u64, u64> {
+            ControlFlow::Continue(0)
+        }
+
+        fn san(&mut self, n: &mut u64, _: SanPlus) -> ControlFlow<u64> {
+            *n += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn end_game(&mut self, n: u64) -> u64 {
+            n
+        }
+    }
+
+    fn run(bytes: &[u8], visitor: &mut impl Visitor<Output = u64>) -> (u64, u64) {
+        let mut reader = pgn_reader::Reader::new(bytes);
+        let (mut games, mut moves) = (0, 0);
+        while let Some(n) = reader.read_game(visitor).expect("reading from memory") {
+            moves += n;
+            games += 1;
+        }
+        (games, moves)
+    }
+
+    /// pgn-reader with shakmaty: read and replay the main line.
+    pub(crate) fn replay(bytes: &[u8]) -> (u64, u64) {
+        run(bytes, &mut Replay)
+    }
+
+    /// pgn-reader: read only.
+    pub(crate) fn parse(bytes: &[u8]) -> (u64, u64) {
+        run(bytes, &mut Count)
+    }
+}
+
+#[test]
+fn pgn_speed_read_and_replay() {
+    let bytes = input();
+    assert_eq!(caissa_replay(&bytes), peer::replay(&bytes));
+    assert_eq!(caissa_parse(&bytes), peer::parse(&bytes));
+    let (games, moves) = caissa_replay(&bytes);
+    println!(
+        "{:.1} MB, {games} games, {moves} moves",
+        bytes.len() as f64 / 1e6
+    );
+    // Interleave the measurements so that load from other processes hits both sides alike.
+    let ours = mbps(&bytes, caissa_replay);
+    let theirs = mbps(&bytes, peer::replay);
+    let ours_parse = mbps(&bytes, caissa_parse);
+    let theirs_parse = mbps(&bytes, peer::parse);
+    println!("read + replay: caissa {ours:.0} MB/s, pgn-reader + shakmaty {theirs:.0} MB/s");
+    println!("read only:     caissa {ours_parse:.0} MB/s, pgn-reader {theirs_parse:.0} MB/s");
+}
+
+/// For profiling one side alone: `-- pgn_speed_profile_caissa`.
+#[test]
+fn pgn_speed_profile_caissa() {
+    let bytes = input();
+    println!(
+        "caissa read + replay: {:.0} MB/s",
+        mbps(&bytes, caissa_replay)
+    );
+    println!("caissa read only: {:.0} MB/s", mbps(&bytes, caissa_parse));
+}
