@@ -1,10 +1,11 @@
 //! `caissa moves`: the legal moves of a position.
 //!
-//! Output on stdout: each legal move in UCI notation, one per line, sorted by that text. Nothing
-//! is printed for a position without legal moves (checkmate or stalemate).
+//! Output on stdout: each legal move in UCI notation (in SAN with `--san`), one per line, sorted
+//! by that text. Nothing is printed for a position without legal moves (checkmate or stalemate).
 
 use std::io::{BufWriter, Write};
 
+use caissa::notation::san::SanPlus;
 use clap::Args;
 
 use crate::error::CliError;
@@ -18,6 +19,9 @@ pub(crate) struct MovesArgs {
     fen: String,
     #[command(flatten)]
     variant: VariantArgs,
+    /// Write the moves in SAN (`Nf3`, `O-O`, `e8=Q+`) instead of UCI.
+    #[arg(long)]
+    san: bool,
 }
 
 /// Runs `caissa moves`.
@@ -31,7 +35,13 @@ pub(crate) fn run(args: &MovesArgs) -> Result<(), CliError> {
     let mut moves: Vec<String> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| uci(&pos, m))
+        .map(|m| {
+            if args.san {
+                SanPlus::from_move(&pos, m).to_string()
+            } else {
+                uci(&pos, m)
+            }
+        })
         .collect();
     moves.sort_unstable();
     let mut out = BufWriter::new(std::io::stdout().lock());
