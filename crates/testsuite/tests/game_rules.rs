@@ -1,6 +1,7 @@
 //! The game layer against the rule vectors of `docs/rules-spec.md`, sections 3 (completion of
-//! the game) and 6 (drawn games), and a few more cases around them: FEN + moves → outcome,
-//! repetition count, claims on the board and claims with a written move.
+//! the game) and 6 (drawn games), and a few more cases around them: FEN + moves (SAN as the
+//! spec writes them, or UCI) → outcome, repetition count, claims on the board and claims with a
+//! written move.
 //!
 //! The vectors the game layer does not own are the arbitration layer's: draw offers (6.1,
 //! O1–O5), agreement before both players moved (G6), and the time penalties for incorrect
@@ -10,11 +11,12 @@ use caissa_game::dead::{Winnability, can_win};
 use caissa_game::{Claims, Game, GameResult, Ground, PerpetualCheck};
 use caissa_movegen::{CastlingMode, Move, Position};
 use caissa_notation::fen::Fen;
+use caissa_notation::san::SanPlus;
 use caissa_notation::uci::UciMove;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// One vector: a start, moves (UCI), and what must hold afterwards.
+/// One vector: a start, moves (SAN or UCI), and what must hold afterwards.
 struct Vector {
     id: &'static str,
     fen: &'static str,
@@ -34,7 +36,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "G1 checkmate",
         fen: "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
-        moves: "a1a8",
+        moves: "Ra8#",
         outcome: "1-0 (checkmate, 5.1.1)",
         repetitions: 1,
         claims: "none",
@@ -52,7 +54,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "G3 dead position after Bxc2",
         fen: "8/8/8/4k3/8/8/2n5/1B2K3 w - - 0 1",
-        moves: "b1c2",
+        moves: "Bxc2",
         outcome: "1/2-1/2 (dead_position, 5.2.2)",
         repetitions: 1,
         claims: "none",
@@ -70,7 +72,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "P2 promotion to a queen stalemates",
         fen: "8/6P1/8/8/8/8/2K5/k7 w - - 0 1",
-        moves: "g7g8q",
+        moves: "g8=Q",
         outcome: "1/2-1/2 (stalemate, 5.2.1)",
         repetitions: 1,
         claims: "none",
@@ -79,7 +81,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "P3 promotion to a rook goes on",
         fen: "8/6P1/8/8/8/8/2K5/k7 w - - 0 1",
-        moves: "g7g8r",
+        moves: "g8=R",
         outcome: "*",
         repetitions: 1,
         claims: "none",
@@ -89,7 +91,7 @@ const VECTORS: &[Vector] = &[
         // Stalemate and dead at once: the precedence of section 3 names the dead position.
         id: "P4 promotion to a bishop stalemates a dead position",
         fen: "8/6P1/8/8/8/8/2K5/k7 w - - 0 1",
-        moves: "g7g8b",
+        moves: "g8=B",
         outcome: "1/2-1/2 (dead_position, 5.2.2)",
         repetitions: 1,
         claims: "none",
@@ -98,7 +100,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "P4 promotion to a knight makes K+N v K",
         fen: "8/6P1/8/8/8/8/2K5/k7 w - - 0 1",
-        moves: "g7g8n",
+        moves: "g8=N",
         outcome: "1/2-1/2 (dead_position, 5.2.2)",
         repetitions: 1,
         claims: "none",
@@ -108,7 +110,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "R1 the start a third time",
         fen: START,
-        moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+        moves: "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
         outcome: "*",
         repetitions: 3,
         claims: "threefold_repetition 9.2.1.2 plies 0 4 8",
@@ -117,47 +119,47 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "R2 Black writes Ng8",
         fen: START,
-        moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1",
+        moves: "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1",
         outcome: "*",
         repetitions: 2,
         claims: "none",
         intended: &[
-            ("f6g8", "threefold_repetition 9.2.1.1 f6g8 plies 0 4 8"),
-            ("b8c6", "none"),
+            ("Ng8", "threefold_repetition 9.2.1.1 Ng8 plies 0 4 8"),
+            ("Nc6", "none"),
         ],
     },
     Vector {
         // Black played the move instead of claiming: now White has the move and the claim.
         id: "R3 Black plays Ng8 without claiming",
         fen: START,
-        moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+        moves: "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
         outcome: "*",
         repetitions: 3,
         claims: "threefold_repetition 9.2.1.2 plies 0 4 8",
-        intended: &[("g1f3", "threefold_repetition 9.2.1.1 g1f3 plies 1 5 9")],
+        intended: &[("Nf3", "threefold_repetition 9.2.1.1 Nf3 plies 1 5 9")],
     },
     Vector {
         id: "R4 the second occurrence is not enough",
         fen: START,
-        moves: "g1f3 g8f6 f3g1 f6g8 g1f3",
+        moves: "Nf3 Nf6 Ng1 Ng8 Nf3",
         outcome: "*",
         repetitions: 2,
         claims: "none",
-        intended: &[("g8f6", "none")],
+        intended: &[("Nf6", "none")],
     },
     Vector {
         id: "R5 castling rights make the first occurrence differ",
         fen: START,
-        moves: "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8",
+        moves: "e4 e5 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8",
         outcome: "*",
         repetitions: 2,
         claims: "none",
-        intended: &[("e1e2", "none")],
+        intended: &[("Ke2", "none")],
     },
     Vector {
         id: "R6 the position after 2...Ke7 a third time",
         fen: START,
-        moves: "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7",
+        moves: "e4 e5 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7",
         outcome: "*",
         repetitions: 3,
         claims: "threefold_repetition 9.2.1.2 plies 4 8 12",
@@ -184,13 +186,13 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "R9 only the written Kd8 makes a third occurrence",
         fen: "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",
-        moves: "a2a4 e8d8 e1d1 d8e8 d1e1 e8d8 e1d1 d8e8 d1e1",
+        moves: "a4 Kd8 Kd1 Ke8 Ke1 Kd8 Kd1 Ke8 Ke1",
         outcome: "*",
         repetitions: 2,
         claims: "none",
         intended: &[
-            ("e8d8", "threefold_repetition 9.2.1.1 e8d8 plies 2 6 10"),
-            ("e8f8", "none"),
+            ("Kd8", "threefold_repetition 9.2.1.1 Kd8 plies 2 6 10"),
+            ("Kf8", "none"),
         ],
     },
     // Section 6.3: fifty moves.
@@ -201,21 +203,21 @@ const VECTORS: &[Vector] = &[
         outcome: "*",
         repetitions: 1,
         claims: "none",
-        intended: &[("a1a2", "fifty_moves 9.3.1 a1a2 halfmoves 100")],
+        intended: &[("Ra2", "fifty_moves 9.3.1 Ra2 halfmoves 100")],
     },
     Vector {
         id: "F2 White plays Ra2: Black may claim",
         fen: "8/8/8/8/8/4k3/8/R3K3 w - - 99 80",
-        moves: "a1a2",
+        moves: "Ra2",
         outcome: "*",
         repetitions: 1,
         claims: "fifty_moves 9.3.2 halfmoves 100",
-        intended: &[("e3d3", "fifty_moves 9.3.1 e3d3 halfmoves 101")],
+        intended: &[("Kd3", "fifty_moves 9.3.1 Kd3 halfmoves 101")],
     },
     Vector {
         id: "F2 White's next turn: still valid",
         fen: "8/8/8/8/8/4k3/8/R3K3 w - - 99 80",
-        moves: "a1a2 e3d3",
+        moves: "Ra2 Kd3",
         outcome: "*",
         repetitions: 1,
         claims: "fifty_moves 9.3.2 halfmoves 101",
@@ -229,18 +231,17 @@ const VECTORS: &[Vector] = &[
         repetitions: 1,
         claims: "none",
         intended: &[
-            ("a1a8", "none"),
-            ("h2h3", "none"),
-            ("h2h4", "none"),
-            ("a1a2", "fifty_moves 9.3.1 a1a2 halfmoves 100"),
+            ("Rxa8", "none"),
+            ("h3", "none"),
+            ("h4", "none"),
+            ("Ra2", "fifty_moves 9.3.1 Ra2 halfmoves 100"),
         ],
     },
     // Section 6.4: automatic draws.
     Vector {
         id: "A1 the start a fifth time",
         fen: START,
-        moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 \
-                g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+        moves: "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
         outcome: "1/2-1/2 (fivefold_repetition, 9.6.1)",
         repetitions: 5,
         claims: "none",
@@ -249,20 +250,16 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "A1 one ply earlier",
         fen: START,
-        moves: "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 \
-                g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1",
+        moves: "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1",
         outcome: "*",
         repetitions: 4,
         claims: "threefold_repetition 9.2.1.2 plies 3 7 11 15",
-        intended: &[(
-            "f6g8",
-            "threefold_repetition 9.2.1.1 f6g8 plies 0 4 8 12 16",
-        )],
+        intended: &[("Ng8", "threefold_repetition 9.2.1.1 Ng8 plies 0 4 8 12 16")],
     },
     Vector {
         id: "A2 seventy-five moves",
         fen: "8/8/8/8/8/4k3/8/R3K3 w - - 149 100",
-        moves: "a1a2",
+        moves: "Ra2",
         outcome: "1/2-1/2 (seventy_five_moves, 9.6.2)",
         repetitions: 1,
         claims: "none",
@@ -275,12 +272,12 @@ const VECTORS: &[Vector] = &[
         outcome: "*",
         repetitions: 1,
         claims: "fifty_moves 9.3.2 halfmoves 149",
-        intended: &[("a1a2", "fifty_moves 9.3.1 a1a2 halfmoves 150")],
+        intended: &[("Ra2", "fifty_moves 9.3.1 Ra2 halfmoves 150")],
     },
     Vector {
         id: "A3 mate on the 150th half-move stands",
         fen: "7k/8/6K1/8/8/8/8/R7 w - - 149 100",
-        moves: "a1a8",
+        moves: "Ra8#",
         outcome: "1-0 (checkmate, 5.1.1)",
         repetitions: 1,
         claims: "none",
@@ -290,8 +287,7 @@ const VECTORS: &[Vector] = &[
         // Both automatic draws with the same move: the precedence names seventy-five moves.
         id: "seventy-five moves and fivefold repetition at once",
         fen: "8/8/8/8/8/4k3/8/R3K3 w - - 134 100",
-        moves: "a1a2 e3d3 a2a1 d3e3 a1a2 e3d3 a2a1 d3e3 \
-                a1a2 e3d3 a2a1 d3e3 a1a2 e3d3 a2a1 d3e3",
+        moves: "Ra2 Kd3 Ra1 Ke3 Ra2 Kd3 Ra1 Ke3 Ra2 Kd3 Ra1 Ke3 Ra2 Kd3 Ra1 Ke3",
         outcome: "1/2-1/2 (seventy_five_moves, 9.6.2)",
         repetitions: 5,
         claims: "none",
@@ -300,7 +296,7 @@ const VECTORS: &[Vector] = &[
     Vector {
         id: "Chess960 start #0, knights out and back twice",
         fen: "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
-        moves: "d1c3 d8c6 c3d1 c6d8 d1c3 d8c6 c3d1 c6d8",
+        moves: "Nc3 Nc6 Nd1 Nd8 Nc3 Nc6 Nd1 Nd8",
         outcome: "*",
         repetitions: 3,
         claims: "threefold_repetition 9.2.1.2 plies 0 4 8",
@@ -317,11 +313,21 @@ fn rule_vectors() {
             .map_or_else(|| "*".to_owned(), |o| o.to_string());
         assert_eq!(outcome, v.outcome, "{}: outcome", v.id);
         assert_eq!(game.repetitions(), v.repetitions, "{}: repetitions", v.id);
-        assert_eq!(describe(&game.claims()), v.claims, "{}: claims", v.id);
-        for &(uci, expected) in v.intended {
-            let m = uci_move(game.position(), uci);
+        assert_eq!(
+            describe(&game.claims(), game.position()),
+            v.claims,
+            "{}: claims",
+            v.id
+        );
+        for &(written, expected) in v.intended {
+            let m = parse_move(game.position(), written);
             let claims = game.claims_with(m).expect("the game goes on");
-            assert_eq!(describe(&claims), expected, "{}: claims with {uci}", v.id);
+            assert_eq!(
+                describe(&claims, game.position()),
+                expected,
+                "{}: claims with {written}",
+                v.id
+            );
         }
         if v.outcome != "*" {
             let any = game.position().legal_moves().first().copied();
@@ -366,14 +372,14 @@ fn resignation_vectors() {
 
 #[test]
 fn claims_after_the_end_are_refused() {
-    let game = game("8/8/8/8/8/4k3/8/R3K3 w - - 149 100", "a1a2");
+    let game = game("8/8/8/8/8/4k3/8/R3K3 w - - 149 100", "Ra2");
     let m = game.position().legal_moves()[0];
     let error = game.claims_with(m).expect_err("the game is over");
     assert_eq!(
         error.to_string(),
         "the game is over: 1/2-1/2 (seventy_five_moves, 9.6.2)"
     );
-    let game = game_from_start("g1f3 g8f6");
+    let game = game_from_start("Nf3 Nf6");
     let illegal = Move::normal(caissa_board::Square::E2, caissa_board::Square::E5);
     assert!(matches!(
         game.claims_with(illegal),
@@ -383,14 +389,14 @@ fn claims_after_the_end_are_refused() {
 
 #[test]
 fn claims_lead_to_draws_citing_their_article() {
-    let repeated = game_from_start("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    let repeated = game_from_start("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
     let claim = repeated.claims().threefold.expect("threefold");
     assert_eq!(
         claim.outcome().to_string(),
         "1/2-1/2 (threefold_repetition, 9.2.1.2)"
     );
     let game = game("8/8/8/8/8/4k3/8/R3K3 w - - 99 80", "");
-    let m = uci_move(game.position(), "a1a2");
+    let m = parse_move(game.position(), "Ra2");
     let claim = game.claims_with(m).expect("on").fifty_moves.expect("fifty");
     assert_eq!(claim.outcome().to_string(), "1/2-1/2 (fifty_moves, 9.3.1)");
 }
@@ -402,13 +408,13 @@ fn perpetual_check() {
     let cases: [(&str, Option<PerpetualCheck>); 6] = [
         ("", None),
         // One check, nothing repeated yet.
-        ("e1e8", None),
+        ("Qe8+", None),
         // The last move (Black's) is no check.
-        ("e1e8 h8h7", None),
-        ("e1e8 h8h7 e8e4 h7h8", None),
+        ("Qe8+ Kh7", None),
+        ("Qe8+ Kh7 Qe4+ Kh8", None),
         // The third check brings back the position after the first.
         (
-            "e1e8 h8h7 e8e4 h7h8 e4e8",
+            "Qe8+ Kh7 Qe4+ Kh8 Qe8+",
             Some(PerpetualCheck {
                 checker: caissa_board::Color::White,
                 checks: 3,
@@ -417,7 +423,7 @@ fn perpetual_check() {
             }),
         ),
         (
-            "e1e8 h8h7 e8e4 h7h8 e4e8 h8h7 e8e4 h7h8 e4e8",
+            "Qe8+ Kh7 Qe4+ Kh8 Qe8+ Kh7 Qe4+ Kh8 Qe8+",
             Some(PerpetualCheck {
                 checker: caissa_board::Color::White,
                 checks: 5,
@@ -432,7 +438,7 @@ fn perpetual_check() {
     // A quiet move before the checks starts the run afresh.
     let game = game(
         "7k/6p1/7p/8/8/8/8/4Q1K1 w - - 0 1",
-        "g1f1 h8g8 e1e8 g8h7 e8e4 h7h8 e4e8 h8h7 e8e4",
+        "Kf1 Kg8 Qe8+ Kh7 Qe4+ Kh8 Qe8+ Kh7 Qe4+",
     );
     let run = game.perpetual_check().expect("a perpetual");
     assert_eq!((run.first_ply, run.checks, run.repetitions), (3, 4, 2));
@@ -454,7 +460,7 @@ fn chess960_games_start_where_asked() {
 
 /// The claims as text: `none`, or for each claim its reason, article, written move and
 /// grounds, joined by `; `.
-fn describe(claims: &Claims) -> String {
+fn describe(claims: &Claims, pos: &Position) -> String {
     if claims.is_empty() {
         return "none".to_owned();
     }
@@ -463,10 +469,7 @@ fn describe(claims: &Claims) -> String {
         .map(|claim| {
             let mut text = format!("{} {}", claim.reason(), claim.article);
             if let Some(m) = claim.intended {
-                text.push_str(&format!(
-                    " {}",
-                    UciMove::from_move_in_mode(m, CastlingMode::Standard)
-                ));
+                text.push_str(&format!(" {}", SanPlus::from_move(pos, m)));
             }
             match &claim.ground {
                 Ground::Repetition { plies } => {
@@ -502,8 +505,8 @@ fn position(fen: &str) -> Position {
 
 fn game(fen: &str, moves: &str) -> Game {
     let mut game = Game::new(position(fen));
-    for uci in moves.split_whitespace() {
-        let m = uci_move(game.position(), uci);
+    for text in moves.split_whitespace() {
+        let m = parse_move(game.position(), text);
         game.play(m).expect("a legal move");
     }
     game
@@ -513,7 +516,14 @@ fn game_from_start(moves: &str) -> Game {
     game(START, moves)
 }
 
-fn uci_move(pos: &Position, uci: &str) -> Move {
-    let parsed: UciMove = uci.parse().unwrap_or_else(|e| panic!("{uci}: {e}"));
-    parsed.to_move(pos).unwrap_or_else(|e| panic!("{uci}: {e}"))
+/// A move in SAN, or else in UCI.
+fn parse_move(pos: &Position, text: &str) -> Move {
+    let san = SanPlus::from_ascii(text.as_bytes()).map(|san| san.san.to_move(pos));
+    match san {
+        Ok(Ok(m)) => m,
+        _ => {
+            let uci: UciMove = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            uci.to_move(pos).unwrap_or_else(|e| panic!("{text}: {e}"))
+        }
+    }
 }
