@@ -1,7 +1,11 @@
 //! Shared helpers for caissa's cross-layer tests: locating the test data in `data/` at the
-//! workspace root and reading perft suites. The tests themselves live in `tests/`.
+//! workspace root, reading perft suites, and seeded random games ([`random`]). The tests
+//! themselves live in `tests/`.
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod random;
 
 use std::path::PathBuf;
 
