@@ -434,7 +434,7 @@ impl Position {
         let mover = role.of(us);
         let old_rights = self.castling_rights;
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
 
         if m.is_castle() {
             let side = m.castling_side().expect("castling moves name a side");
@@ -494,7 +494,7 @@ impl Position {
                 ^ zobrist::castling_rights(&self.castling_rights);
         }
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         self.key ^= zobrist::black_to_move();
@@ -511,9 +511,9 @@ impl Position {
         }
         let mut next = *self;
         next.ep_square = None;
-        next.halfmoves += 1;
+        next.halfmoves = next.halfmoves.saturating_add(1);
         if next.turn == Color::Black {
-            next.fullmoves += 1;
+            next.fullmoves = next.fullmoves.saturating_add(1);
         }
         next.turn = !next.turn;
         next.key ^= zobrist::black_to_move();

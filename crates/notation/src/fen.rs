@@ -255,20 +255,16 @@ fn parse_castling(
         let king_file = (board.by_piece(Role::King.of(color)) & Bitboard::back_rank(color))
             .first()
             .map(Square::file);
-        let rooks = board.by_piece(Role::Rook.of(color)) & Bitboard::back_rank(color);
         let (side, file) = match c.to_ascii_lowercase() {
-            b'k' => {
-                // The outermost rook on the king's h side; H if there is none.
-                let file = king_file
-                    .and_then(|k| rooks.into_iter().rev().map(Square::file).find(|&f| f > k))
-                    .unwrap_or(File::H);
-                (CastlingSide::KingSide, file)
-            }
-            b'q' => {
-                let file = king_file
-                    .and_then(|k| rooks.into_iter().map(Square::file).find(|&f| f < k))
-                    .unwrap_or(File::A);
-                (CastlingSide::QueenSide, file)
+            letter @ (b'k' | b'q') => {
+                // The outermost rook on that side of the king; the standard file if there is none.
+                let side = if letter == b'k' {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                let file = outermost_rook(board, color, side).unwrap_or(side.standard_rook_file());
+                (side, file)
             }
             lower @ b'a'..=b'h' => {
                 let file = File::new(u32::from(lower - b'a')).expect("a..=h");
@@ -291,6 +287,22 @@ fn parse_castling(
         rights.set(color, side, Some(file));
     }
     Ok(rights)
+}
+
+/// The file of `color`'s rook furthest from its king on `side`, on the back rank; `None` without
+/// a king on the back rank or without such a rook. X-FEN's `K` and `Q` name this rook.
+fn outermost_rook(board: &Board, color: Color, side: CastlingSide) -> Option<File> {
+    let back_rank = Bitboard::back_rank(color);
+    let king = (board.by_piece(Role::King.of(color)) & back_rank)
+        .first()?
+        .file();
+    let mut files = (board.by_piece(Role::Rook.of(color)) & back_rank)
+        .into_iter()
+        .map(Square::file);
+    match side {
+        CastlingSide::KingSide => files.rev().find(|&f| f > king),
+        CastlingSide::QueenSide => files.find(|&f| f < king),
+    }
 }
 
 fn parse_number(field: FenField, start: usize, text: &[u8]) -> Result<u32, ParseFenError> {
@@ -462,19 +474,15 @@ impl fmt::Display for FenDisplay<'_> {
             f.write_str("-")?;
         }
         for (color, side, file) in setup.castling_rights.iter() {
-            let rooks = setup.board.by_piece(Role::Rook.of(color)) & Bitboard::back_rank(color);
-            let outermost = match side {
-                CastlingSide::KingSide => rooks.last(),
-                CastlingSide::QueenSide => rooks.first(),
-            };
-            let letter = if !self.shredder && outermost.map(Square::file) == Some(file) {
-                match side {
-                    CastlingSide::KingSide => 'k',
-                    CastlingSide::QueenSide => 'q',
-                }
-            } else {
-                file.char()
-            };
+            let letter =
+                if !self.shredder && outermost_rook(&setup.board, color, side) == Some(file) {
+                    match side {
+                        CastlingSide::KingSide => 'k',
+                        CastlingSide::QueenSide => 'q',
+                    }
+                } else {
+                    file.char()
+                };
             let letter = color.fold(letter.to_ascii_uppercase(), letter);
             write!(f, "{letter}")?;
         }
