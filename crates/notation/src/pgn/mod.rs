@@ -53,7 +53,8 @@
 //!   start of the input.
 //! - **Tags**: `[Name "value"]`, one or more per line, blanks allowed around the parts. Names are
 //!   letters, digits and `_`. In values, `\"` and `\\` are escapes ([`RawTag::decode`]); a value
-//!   may not span lines.
+//!   may not span lines. Blank lines between tag lines are skipped, except that a blank line
+//!   followed by a tag line after a game's tags starts a new game (the first had no movetext).
 //! - **Movetext** ends at a blank line, at a line whose first non-blank character is `[`, or at
 //!   the end of the input; not inside a comment, except as below.
 //! - **Tokens**: move numbers (`12.`, `12...`, `12` — not checked against the moves), SAN read by

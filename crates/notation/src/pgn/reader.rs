@@ -162,6 +162,7 @@ impl<R: Read> Reader<R> {
                 Ok(Some(Ok(output)))
             }
             Step::Error(error) => {
+                visitor.end_malformed_game(movetext, &error);
                 self.skip_movetext()?;
                 Ok(Some(Err(error)))
             }
@@ -259,18 +260,26 @@ impl<R: Read> Reader<R> {
         Ok(self.peek().is_some())
     }
 
-    /// Skips whitespace including newlines, and `%` escape lines.
-    fn skip_whitespace_lines(&mut self) -> io::Result<()> {
+    /// Skips whitespace including newlines, and `%` escape lines. Returns whether a blank line
+    /// (a whole line of nothing but blanks) was among them.
+    fn skip_whitespace_lines(&mut self) -> io::Result<bool> {
+        let mut line_so_far_blank = self.at_line_start();
+        let mut blank_line = false;
         loop {
             self.ensure(LOOKAHEAD)?;
             match self.peek() {
                 Some(b' ' | b'\t' | b'\r') => self.pos += 1,
                 Some(b'\n') => {
+                    blank_line |= line_so_far_blank;
+                    line_so_far_blank = true;
                     self.newline_at(self.pos);
                     self.pos += 1;
                 }
-                Some(b'%') if self.at_line_start() => self.skip_to_line_end()?,
-                _ => return Ok(()),
+                Some(b'%') if self.at_line_start() => {
+                    line_so_far_blank = false;
+                    self.skip_to_line_end()?;
+                }
+                _ => return Ok(blank_line),
             }
         }
     }
@@ -323,9 +332,12 @@ impl<R: Read> Reader<R> {
     fn skip_game(&mut self) -> io::Result<()> {
         self.skip_to_line_end()?;
         loop {
-            self.skip_whitespace_lines()?;
+            let blank_line = self.skip_whitespace_lines()?;
             if self.peek() != Some(b'[') {
                 return self.skip_movetext();
+            }
+            if blank_line {
+                return Ok(());
             }
             self.skip_to_line_end()?;
         }
@@ -543,11 +555,14 @@ impl<R: Read> Reader<R> {
         visitor: &mut V,
         tags: &mut V::Tags,
     ) -> io::Result<Step<V::Output>> {
+        let mut first = true;
         loop {
-            self.skip_whitespace_lines()?;
-            if self.peek() != Some(b'[') {
+            let blank_line = self.skip_whitespace_lines()?;
+            // A blank line before a `[` ends a game that has tags and no movetext.
+            if self.peek() != Some(b'[') || (blank_line && !first) {
                 return Ok(Step::Continue);
             }
+            first = false;
             match self.read_tag(visitor, tags)? {
                 Step::Continue => {}
                 other => return Ok(other),
@@ -587,6 +602,10 @@ impl<R: Read> Reader<R> {
             return Ok(malformed(self, quote, "expected '\"' before the value"));
         }
         let value_start = quote + 1;
+        let unterminated = Step::Error(PgnError {
+            location: self.location_of(self.pos + quote),
+            kind: PgnErrorKind::MalformedTag("unterminated tag value"),
+        });
         // Find the closing quote (indices relative to `pos`), keeping the value in the buffer
         // while it fits. `None`: the buffer is full and the value goes on.
         let mut j = value_start;
@@ -598,10 +617,8 @@ impl<R: Read> Reader<R> {
             match found {
                 Some(k) if data[j + k] == b'"' => break Some(j + k),
                 Some(k) if data[j + k] == b'\\' => j += k + 2,
-                Some(k) => return Ok(malformed(self, j + k, "unterminated tag value")),
-                None if self.eof => {
-                    return Ok(malformed(self, data.len(), "unterminated tag value"));
-                }
+                Some(_) => return Ok(unterminated),
+                None if self.eof => return Ok(unterminated),
                 None if self.pos == 0 && self.end == self.buf.len() => break None,
                 None => {
                     j = j.min(data.len());
@@ -636,7 +653,7 @@ impl<R: Read> Reader<R> {
                     self.refill_after_all()?;
                     let data = &self.buf[self.pos..self.end];
                     if data.is_empty() {
-                        return Ok(malformed(self, 0, "unterminated tag value"));
+                        return Ok(unterminated);
                     }
                     let mut found = None;
                     for (k, &b) in data.iter().enumerate() {
@@ -648,7 +665,7 @@ impl<R: Read> Reader<R> {
                             found = Some(k);
                             break;
                         } else if b == b'\n' {
-                            return Ok(malformed(self, k, "unterminated tag value"));
+                            return Ok(unterminated);
                         }
                     }
                     if let Some(k) = found {
@@ -681,6 +698,9 @@ impl<R: Read> Reader<R> {
         let mut has_move = false;
         let mut ended = false;
         let mut open_at = Location::default();
+        if self.at_line_start() && self.movetext_ends_at_line()? {
+            return Ok(Step::Continue);
+        }
         macro_rules! flow {
             ($flow:expr) => {
                 if let ControlFlow::Break(output) = $flow {

@@ -9,6 +9,7 @@ use core::ops::ControlFlow;
 
 use caissa_movegen::Position;
 
+use super::error::PgnError;
 use super::start::{StartError, StartErrorKind, StartTags};
 use super::types::{Location, RawTag, VariationChoice};
 use super::visitor::Visitor;
@@ -119,23 +120,24 @@ impl Replay {
         if self.ignored > 0 {
             return Ok(());
         }
-        let next = match san.san {
-            San::Null => self.pos.pass().ok_or(ReplayError {
-                location: at,
-                kind: ReplayErrorKind::NullMoveInCheck,
-            })?,
+        match san.san {
+            San::Null => {
+                let next = self.pos.pass().ok_or(ReplayError {
+                    location: at,
+                    kind: ReplayErrorKind::NullMoveInCheck,
+                })?;
+                self.before = self.pos;
+                self.pos = next;
+            }
             _ => {
                 let m = san.san.to_move(&self.pos).map_err(|error| ReplayError {
                     location: at,
                     kind: ReplayErrorKind::San { san, error },
                 })?;
-                let mut next = self.pos;
-                next.play_unchecked(m);
-                next
+                self.before = self.pos;
+                self.pos.play_unchecked(m);
             }
-        };
-        self.before = self.pos;
-        self.pos = next;
+        }
         self.moves += 1;
         if self.stack.is_empty() {
             self.mainline_moves += 1;
@@ -320,8 +322,28 @@ impl RecordedGame {
 
 /// A [`Visitor`] that records each game as a [`RecordedGame`]: start position, moves and
 /// variations, no comments. Its memory is proportional to the game's moves.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Recorder;
+///
+/// For a malformed game it keeps what it recorded before the error: [`Recorder::take_malformed`]
+/// gives it back, so that replaying it can tell whether an illegal move comes before the error,
+/// as [`Replayer`] would have reported.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    malformed: Option<RecordedGame>,
+}
+
+impl Recorder {
+    /// A recorder.
+    #[must_use]
+    pub const fn new() -> Recorder {
+        Recorder { malformed: None }
+    }
+
+    /// The moves recorded before the error, for the last game that
+    /// [`Reader::read_game`](super::Reader::read_game) reported malformed (once).
+    pub fn take_malformed(&mut self) -> Option<RecordedGame> {
+        self.malformed.take()
+    }
+}
 
 impl Visitor for Recorder {
     type Tags = (Location, StartTags);
@@ -329,6 +351,7 @@ impl Visitor for Recorder {
     type Output = RecordedGame;
 
     fn begin_game(&mut self, at: Location) -> ControlFlow<RecordedGame, Self::Tags> {
+        self.malformed = None;
         ControlFlow::Continue((at, StartTags::default()))
     }
 
@@ -379,5 +402,9 @@ impl Visitor for Recorder {
 
     fn end_game(&mut self, game: RecordedGame) -> RecordedGame {
         game
+    }
+
+    fn end_malformed_game(&mut self, game: RecordedGame, _error: &PgnError) {
+        self.malformed = Some(game);
     }
 }

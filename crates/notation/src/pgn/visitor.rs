@@ -2,6 +2,7 @@
 
 use core::ops::ControlFlow;
 
+use super::error::PgnError;
 use super::types::{Location, Nag, Outcome, RawComment, RawTag, VariationChoice};
 use crate::san::SanPlus;
 
@@ -20,13 +21,14 @@ use crate::san::SanPlus;
 ///    matching [`end_variation`](Visitor::end_variation) (calls between them belong to the
 ///    variation), and [`outcome`](Visitor::outcome) at most once, last but for comments;
 /// 5. [`end_game`](Visitor::end_game) once, which turns the `Movetext` into the
-///    [`Output`](Visitor::Output).
+///    [`Output`](Visitor::Output); or, if the movetext is malformed,
+///    [`end_malformed_game`](Visitor::end_malformed_game), and the reader returns the error.
 ///
 /// The reader has checked the syntax up to each call: a `nag` or `begin_variation` always follows
 /// a move of the same line, and every `begin_variation` that the visitor enters gets its
 /// `end_variation`. But a call does not mean the game is well-formed to its end: if the reader
-/// later finds an error, it drops the `Movetext` without calling `end_game` and returns the
-/// error instead.
+/// later finds an error, it hands the `Movetext` to `end_malformed_game` (or drops the `Tags`, for
+/// an error in the tags) instead of calling `end_game`, and returns the error.
 ///
 /// # Stopping early
 ///
@@ -120,4 +122,14 @@ pub trait Visitor {
 
     /// Called last for a well-formed game.
     fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output;
+
+    /// Called instead of [`end_game`](Visitor::end_game) when the movetext turns out to be
+    /// malformed, with the state so far and the error that [`Reader::read_game`] is about to
+    /// return. The default drops the state; a visitor may keep what it needs (the moves before
+    /// the error, say). Not called for errors in the tags.
+    ///
+    /// [`Reader::read_game`]: super::Reader::read_game
+    fn end_malformed_game(&mut self, movetext: Self::Movetext, error: &PgnError) {
+        let _ = (movetext, error);
+    }
 }

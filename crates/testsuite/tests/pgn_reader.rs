@@ -1,0 +1,407 @@
+//! The PGN reader, token by token: what each input produces, which errors it reports and where,
+//! and that buffer boundaries change nothing.
+
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use caissa_notation::pgn::{
+    Location, Nag, Outcome, PgnErrorKind, RawComment, RawTag, Reader, VariationChoice, Visitor,
+};
+use caissa_notation::san::SanPlus;
+
+/// Records every call as a line of text, and enters every variation.
+struct Events;
+
+impl Visitor for Events {
+    type Tags = Vec<String>;
+    type Movetext = Vec<String>;
+    type Output = Vec<String>;
+
+    fn begin_game(&mut self, at: Location) -> ControlFlow<Vec<String>, Vec<String>> {
+        ControlFlow::Continue(vec![format!("game@{at}")])
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Vec<String>,
+        name: &[u8],
+        value: RawTag<'_>,
+        at: Location,
+    ) -> ControlFlow<Vec<String>> {
+        let cut = if value.is_truncated() { "…" } else { "" };
+        tags.push(format!(
+            "[{}={}{cut}]@{at}",
+            String::from_utf8_lossy(name),
+            value.decode_utf8_lossy()
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Vec<String>) -> ControlFlow<Vec<String>, Vec<String>> {
+        ControlFlow::Continue(tags)
+    }
+
+    fn san(
+        &mut self,
+        ev: &mut Vec<String>,
+        san: SanPlus,
+        at: Location,
+    ) -> ControlFlow<Vec<String>> {
+        ev.push(format!("{san}@{at}"));
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, ev: &mut Vec<String>, nag: Nag) -> ControlFlow<Vec<String>> {
+        ev.push(nag.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        ev: &mut Vec<String>,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Vec<String>> {
+        let kind = if comment.is_line_comment() { ";" } else { "{" };
+        let cut = if comment.is_truncated() { "…" } else { "" };
+        ev.push(format!("{kind}{}{cut}", comment.to_str_lossy()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(
+        &mut self,
+        ev: &mut Vec<String>,
+    ) -> ControlFlow<Vec<String>, VariationChoice> {
+        ev.push("(".to_owned());
+        ControlFlow::Continue(VariationChoice::Enter)
+    }
+
+    fn end_variation(&mut self, ev: &mut Vec<String>) -> ControlFlow<Vec<String>> {
+        ev.push(")".to_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, ev: &mut Vec<String>, outcome: Outcome) -> ControlFlow<Vec<String>> {
+        ev.push(outcome.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, ev: Vec<String>) -> Vec<String> {
+        ev
+    }
+}
+
+/// Every game of `input` as one line: its events joined by spaces, or `error@L:C: reason`.
+fn read_all(input: impl Read, capacity: usize) -> Vec<String> {
+    let mut reader = Reader::with_capacity(input, capacity);
+    let mut out = Vec::new();
+    while let Some(game) = reader.read_game(&mut Events).expect("no I/O error") {
+        out.push(match game {
+            Ok(events) => events.join(" "),
+            Err(error) => format!("error@{error}"),
+        });
+    }
+    out
+}
+
+/// Reads `input` whole, then in one-byte reads with the smallest buffer, and checks that both
+/// give `expected`.
+#[track_caller]
+fn check(input: &str, expected: &[&str]) {
+    let whole = read_all(input.as_bytes(), 64 * 1024);
+    assert_eq!(whole, expected, "input: {input:?}");
+    let trickled = read_all(OneByte(input.as_bytes()), 1024);
+    assert_eq!(trickled, expected, "input read a byte at a time: {input:?}");
+}
+
+/// A `Read` that gives one byte per call.
+struct OneByte<'a>(&'a [u8]);
+
+impl Read for OneByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+#[test]
+fn pgn_reader_tokens() {
+    check(
+        "[Event \"A \\\"B\\\" \\\\ C\"]\n[Site\"x\"]\n\n1.e4 e5 2. Nf3!? Nc6 $14 *\n",
+        &[
+            "game@1:1 [Event=A \"B\" \\ C]@1:1 [Site=x]@2:1 e4@4:3 e5@4:6 Nf3@4:12 $5 Nc6@4:18 $14 *",
+        ],
+    );
+    check(
+        "1. e4 {a\nb} e5 ; rest of line\n2. O-O-O+ 0-0 e8=Q# 1/2-1/2",
+        &["game@1:1 e4@1:4 {a\nb e5@2:4 ; rest of line O-O-O+@3:4 O-O@3:11 e8=Q#@3:15 1/2-1/2"],
+    );
+    check(
+        "1. e4 (1. d4 d5 (1... Nf6)) (1. c4) e5 1-0",
+        &["game@1:1 e4@1:4 ( d4@1:11 d5@1:14 ( Nf6@1:23 ) ) ( c4@1:33 ) e5@1:37 1-0"],
+    );
+    // Glyphs in all forms; suffixes attached to moves.
+    check(
+        "1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5?! a6 $0 $255 *",
+        &["game@1:1 e4@1:4 $1 e5@1:8 $2 Nf3@1:15 $3 Nc6@1:21 $4 Bb5@1:30 $6 a6@1:36 $0 $255 *"],
+    );
+    // Null moves, lenient SAN, move numbers in all forms, stray dots.
+    check(
+        "12... Nf6 13.Nc3 -- 14 . Ng1f3 *",
+        &["game@1:1 Nf6@1:7 Nc3@1:14 --@1:18 Ng1f3@1:26 *"],
+    );
+}
+
+#[test]
+fn pgn_reader_game_boundaries() {
+    // A blank line, a tag line, or the end of input ends the movetext; results are optional.
+    check(
+        "1. e4 e5\n\n1. d4\n[Event \"x\"]\n1. c4 *\n\n\n",
+        &[
+            "game@1:1 e4@1:4 e5@1:7",
+            "game@3:1 d4@3:4",
+            "game@4:1 [Event=x]@4:1 c4@5:4 *",
+        ],
+    );
+    // Blank lines inside a comment do not end the game; blanks-only lines do.
+    check(
+        "1. e4 { one\n\ntwo } e5\n   \t\n1. d4",
+        &["game@1:1 e4@1:4 { one\n\ntwo  e5@3:7", "game@5:1 d4@5:4"],
+    );
+    // `%` lines are skipped everywhere; a byte order mark is skipped at the start.
+    check(
+        "\u{feff}% header\n[A \"1\"]\n% between\n1. e4\n% inside\ne5 *\n%last",
+        &["game@2:1 [A=1]@2:1 e4@4:4 e5@6:1 *"],
+    );
+    // Tags on one line, and movetext after the last tag on the same line (the compact form).
+    check(
+        "[A \"1\"] [B \"2\"] 1. e4 *",
+        &["game@1:1 [A=1]@1:1 [B=2]@1:9 e4@1:20 *"],
+    );
+    // Comments may follow the result; CRLF line ends.
+    check(
+        "1. e4 1-0 {won on time}\r\n\r\n1. d4 *\r\n",
+        &["game@1:1 e4@1:4 1-0 {won on time", "game@3:1 d4@3:4 *"],
+    );
+}
+
+#[test]
+fn pgn_reader_errors() {
+    let cases: &[(&str, &str)] = &[
+        ("1. e4 @", "1:7: unexpected character '@'"),
+        ("1. e4 \u{1}", "1:7: unexpected character byte 0x01"),
+        ("1. e4 Nf9", "1:7: invalid SAN \"Nf9\""),
+        ("1. e4 12x", "1:7: invalid token \"12x\""),
+        ("1. e4 0-0-0-0", "1:7: invalid SAN \"0-0-0-0\""),
+        ("1. e4 $256", "1:7: invalid annotation glyph \"$256\""),
+        ("1. e4 $", "1:7: invalid annotation glyph \"$\""),
+        ("1. e4 !!!", "1:7: invalid annotation glyph \"!!!\""),
+        ("$1 1. e4", "1:1: annotation glyph before any move"),
+        ("1. e4 {never closed", "1:7: unterminated comment"),
+        ("1. e4 (1. d4", "1:7: unterminated variation"),
+        ("1. e4 (1. d4 (1. c4) e5", "1:7: unterminated variation"),
+        ("1. e4 )", "1:7: unmatched ')'"),
+        ("(1. e4) 1. d4", "1:1: variation before any move"),
+        ("1. e4 ((1. d4))", "1:8: variation before any move"),
+        ("1. e4 (1. d4 1-0)", "1:14: result inside a variation"),
+        ("1. e4 1-0 e5", "1:11: \"e5\" after the game result"),
+        ("1. e4 * *", "1:9: \"*\" after the game result"),
+        (
+            "[Event \"x]\n1. e4",
+            "1:8: malformed tag pair: unterminated tag value",
+        ),
+        ("[\"x\"]", "1:2: malformed tag pair: expected a tag name"),
+        (
+            "[Event x]",
+            "1:8: malformed tag pair: expected '\"' before the value",
+        ),
+        (
+            "[Event \"x\" y]",
+            "1:12: malformed tag pair: expected ']' after the value",
+        ),
+        (
+            "[Event \"x\"",
+            "1:11: malformed tag pair: expected ']' after the value",
+        ),
+    ];
+    for (input, expected) in cases {
+        check(input, &[&format!("error@{expected}")]);
+    }
+}
+
+#[test]
+fn pgn_reader_error_kinds_are_typed() {
+    let mut reader = Reader::new(&b"1. e4 Nf9 *"[..]);
+    let error = reader
+        .read_game(&mut Events)
+        .expect("no I/O error")
+        .expect("a game")
+        .unwrap_err();
+    assert!(matches!(error.kind, PgnErrorKind::InvalidSan(ref e) if e.as_str() == "Nf9"));
+    assert_eq!((error.line(), error.column()), (1, 7));
+}
+
+#[test]
+fn pgn_reader_recovers_at_the_next_game() {
+    // An unterminated comment ends at the next line that starts like a tag pair.
+    check(
+        "[Event \"a\"]\n\n1. e4 { oops\n1... e5\n\n[Event \"b\"]\n\n1. d4 *\n",
+        &[
+            "error@3:7: unterminated comment",
+            "game@6:1 [Event=b]@6:1 d4@8:4 *",
+        ],
+    );
+    // After an error, the rest of the game is skipped, comments and all.
+    check(
+        "1. e4 Qx9 { [Event \"not a tag\"] } e5 (2. d4\n\n1. d4 *",
+        &["error@1:7: invalid SAN \"Qx9\"", "game@3:1 d4@3:4 *"],
+    );
+    // An unterminated variation is reported at its `(`, and the next game is intact.
+    check(
+        "1. e4 (1. d4 {x}\n[Event \"b\"]\n1. c4 *",
+        &[
+            "error@1:7: unterminated variation",
+            "game@2:1 [Event=b]@2:1 c4@3:4 *",
+        ],
+    );
+    // A broken tag skips the whole game, tags and movetext.
+    check(
+        "[Event \"a\"]\n[Bad tag]\n[Site \"s\"]\n\n1. e4 *\n\n[Event \"c\"]\n1. d4 *",
+        &[
+            "error@2:6: malformed tag pair: expected '\"' before the value",
+            "game@7:1 [Event=c]@7:1 d4@8:4 *",
+        ],
+    );
+    // Binary junk between games is one bad game; the next one is read.
+    check(
+        "1. e4 *\n\n\u{7f}\u{0}\u{1}junk\n\n1. d4 *",
+        &[
+            "game@1:1 e4@1:4 *",
+            "error@3:1: unexpected character byte 0x7f",
+            "game@5:1 d4@5:4 *",
+        ],
+    );
+}
+
+/// A visitor that stops at the first move, or skips every variation.
+struct Stopper {
+    skip_variations: bool,
+}
+
+impl Visitor for Stopper {
+    type Tags = ();
+    type Movetext = Vec<String>;
+    type Output = Vec<String>;
+
+    fn begin_game(&mut self, _: Location) -> ControlFlow<Vec<String>> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, (): ()) -> ControlFlow<Vec<String>, Vec<String>> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn san(
+        &mut self,
+        moves: &mut Vec<String>,
+        san: SanPlus,
+        _: Location,
+    ) -> ControlFlow<Vec<String>> {
+        moves.push(san.to_string());
+        if self.skip_variations {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(core::mem::take(moves))
+        }
+    }
+
+    fn end_game(&mut self, moves: Vec<String>) -> Vec<String> {
+        moves
+    }
+}
+
+#[test]
+fn pgn_reader_stops_and_skips() {
+    let input = "1. e4 (1. d4 {)} ;)\n (1... x)) e5 {(} 1-0\n\n1. c4 ( ( ) ) *\n\n1. Nf3 *";
+    let mut reader = Reader::new(input.as_bytes());
+    let mut stop = Stopper {
+        skip_variations: false,
+    };
+    let mut firsts = Vec::new();
+    while let Some(game) = reader.read_game(&mut stop).expect("no I/O error") {
+        firsts.push(game.expect("stopped before any error").join(" "));
+    }
+    assert_eq!(firsts, ["e4", "c4", "Nf3"]);
+
+    // Skipped variations are only checked for balance and closed comments.
+    let mut reader = Reader::new(input.as_bytes());
+    let mut skip = Stopper {
+        skip_variations: true,
+    };
+    let mut all = Vec::new();
+    while let Some(game) = reader.read_game(&mut skip).expect("no I/O error") {
+        all.push(game.expect("well-formed").join(" "));
+    }
+    assert_eq!(all, ["e4 e5", "c4", "Nf3"]);
+}
+
+#[test]
+fn pgn_reader_truncates_long_tokens_at_the_buffer() {
+    let long = "x".repeat(5000);
+    let input = format!("[Annotator \"{long}\"]\n1. e4 {{{long}}} e5 ;{long}\n*");
+    let games = read_all(input.as_bytes(), 1024);
+    assert_eq!(games.len(), 1);
+    let events: Vec<&str> = games[0].split(' ').collect();
+    // The tag value and the comments arrive cut, flagged, with the rest skipped.
+    assert!(events[1].starts_with("[Annotator=xxx") && events[1].contains('…'));
+    assert!(events[1].len() < 1100);
+    assert!(events[3].starts_with("{xxx") && events[3].ends_with('…'));
+    assert_eq!(events[4], "e5@2:5010");
+    assert!(events[5].starts_with(";xxx") && events[5].ends_with('…'));
+    assert_eq!(events[6], "*");
+    // With a large enough buffer they arrive whole.
+    let games = read_all(input.as_bytes(), 16 * 1024);
+    assert!(!games[0].contains('…'));
+}
+
+#[test]
+fn pgn_reader_truncated_values_stay_utf8() {
+    let long = "é".repeat(3000);
+    let input = format!("[Annotator \"{long}\"]\n1. e4 {{{long}}} *");
+    let mut reader = Reader::with_capacity(input.as_bytes(), 1025);
+    struct Utf8Check;
+    impl Visitor for Utf8Check {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_game(&mut self, _: Location) -> ControlFlow<()> {
+            ControlFlow::Continue(())
+        }
+        fn tag(
+            &mut self,
+            (): &mut (),
+            _: &[u8],
+            value: RawTag<'_>,
+            _: Location,
+        ) -> ControlFlow<()> {
+            assert!(value.is_truncated());
+            assert!(std::str::from_utf8(value.as_bytes()).is_ok());
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, (): ()) -> ControlFlow<()> {
+            ControlFlow::Continue(())
+        }
+        fn comment(&mut self, (): &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+            assert!(comment.is_truncated());
+            assert!(std::str::from_utf8(comment.as_bytes()).is_ok());
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, (): ()) {}
+    }
+    assert!(matches!(reader.read_game(&mut Utf8Check), Ok(Some(Ok(())))));
+}
