@@ -17,6 +17,7 @@
 mod error;
 mod moves;
 mod perft;
+mod pgn;
 mod position;
 
 use std::process::ExitCode;
@@ -39,6 +40,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of a position, in UCI notation.
     Moves(moves::MovesArgs),
+    /// Check PGN files (replay every move) or rewrite them in the export format.
+    Pgn(pgn::PgnArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
+        Command::Pgn(args) => pgn::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

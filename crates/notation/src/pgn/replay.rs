@@ -110,6 +110,12 @@ impl Replay {
         &self.pos
     }
 
+    /// The moves replayed so far, in all lines.
+    #[must_use]
+    pub const fn moves(&self) -> u64 {
+        self.moves
+    }
+
     /// Plays a move of the current line.
     ///
     /// # Errors
@@ -309,6 +315,17 @@ impl RecordedGame {
     /// The first [`ReplayError`].
     pub fn replay(&self) -> Result<ReplayStats, ReplayError> {
         let mut replay = Replay::new(self.start.clone()?);
+        self.replay_into(&mut replay)?;
+        Ok(replay.finish())
+    }
+
+    /// Replays the recorded moves into `replay` (made from [`RecordedGame::start`]), which
+    /// keeps what was replayed up to an error ([`Replay::moves`]).
+    ///
+    /// # Errors
+    ///
+    /// The first [`ReplayError`].
+    pub fn replay_into(&self, replay: &mut Replay) -> Result<(), ReplayError> {
         for token in &self.tokens {
             match *token {
                 RecordedToken::Move(san, at) => replay.play(san, at)?,
@@ -316,7 +333,7 @@ impl RecordedGame {
                 RecordedToken::EndVariation => replay.end_variation(),
             }
         }
-        Ok(replay.finish())
+        Ok(())
     }
 }
 
