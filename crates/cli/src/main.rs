@@ -19,6 +19,7 @@ mod moves;
 mod perft;
 mod pgn;
 mod position;
+mod status;
 
 use std::process::ExitCode;
 
@@ -42,6 +43,9 @@ enum Command {
     Moves(moves::MovesArgs),
     /// Check PGN files (replay every move) or rewrite them in the export format.
     Pgn(pgn::PgnArgs),
+    /// Where a game stands after some moves: check, mate, dead position, who can win, draw
+    /// claims, and the result.
+    Status(status::StatusArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,10 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
         Command::Pgn(args) => pgn::run(&args),
+        Command::Status(args) => match status::run(&args) {
+            Ok(()) => Ok(()),
+            Err(error) => return error.report(),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

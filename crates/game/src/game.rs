@@ -1,6 +1,7 @@
 //! [`Game`]: a start position, the moves played, and what the Laws make of them.
 
 use core::cmp::Ordering;
+use std::sync::OnceLock;
 
 use caissa_board::Color;
 use caissa_movegen::{IllegalMoveError, Move, Position};
@@ -41,6 +42,9 @@ pub struct Game {
     earlier: Vec<Position>,
     /// `moves[i]` was played in `earlier[i]`.
     moves: Vec<Move>,
+    /// [`Game::outcome`] of the current position, once asked for: the dead-position analysis
+    /// may take a while, and claims ask for the outcome too.
+    outcome: OnceLock<Option<Outcome>>,
 }
 
 /// A run of consecutive checks by one side that repeats a position: see
@@ -66,6 +70,7 @@ impl Game {
             current: start,
             earlier: Vec::new(),
             moves: Vec::new(),
+            outcome: OnceLock::new(),
         }
     }
 
@@ -167,6 +172,7 @@ impl Game {
         self.earlier.push(self.current);
         self.current.play_unchecked(m);
         self.moves.push(m);
+        self.outcome = OnceLock::new();
     }
 
     /// Takes back the last move and returns it, or `None` at the start. Everything (position,
@@ -174,6 +180,7 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
         self.current = self.earlier.pop().expect("a position for each move");
+        self.outcome = OnceLock::new();
         Some(m)
     }
 
@@ -183,6 +190,7 @@ impl Game {
             self.current = self.earlier[ply];
             self.earlier.truncate(ply);
             self.moves.truncate(ply);
+            self.outcome = OnceLock::new();
         }
     }
 
@@ -205,25 +213,32 @@ impl Game {
         plies
     }
 
-    /// How the game has ended automatically, if it has: checkmate (5.1.1), a dead position
-    /// (5.2.2), stalemate (5.2.1), seventy-five moves (9.6.2), or fivefold repetition (9.6.1).
+    /// How the game has ended automatically, if it has: checkmate (5.1.1), stalemate (5.2.1),
+    /// a dead position (5.2.2), seventy-five moves (9.6.2), or fivefold repetition (9.6.1).
     ///
     /// When several apply at once they are tried in that order, so checkmate by the 150th
-    /// half-move without progress stands (9.6.2). Dead positions are those
-    /// [`dead::is_dead`] proves dead.
+    /// half-move without progress stands (9.6.2). Stalemate comes before the dead position
+    /// because a stalemated position is always dead too (no move can lead to a mate); so a
+    /// stalemate with insufficient material is recorded as stalemate, where python-chess
+    /// records insufficient material. Dead positions are those [`dead::is_dead`] proves dead.
+    ///
+    /// The answer is kept until the next move or take-back, so asking again (or asking for
+    /// claims, which need it) costs nothing.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
+        *self.outcome.get_or_init(|| self.find_outcome())
+    }
+
+    fn find_outcome(&self) -> Option<Outcome> {
         let pos = self.position();
-        let has_moves = pos.has_legal_moves();
-        if !has_moves && pos.is_check() {
-            Some(Outcome::new(
-                GameResult::win(!pos.turn()),
-                Reason::Checkmate,
-            ))
+        if !pos.has_legal_moves() {
+            Some(if pos.is_check() {
+                Outcome::new(GameResult::win(!pos.turn()), Reason::Checkmate)
+            } else {
+                Outcome::draw(Reason::Stalemate)
+            })
         } else if dead::is_dead(pos) {
             Some(Outcome::draw(Reason::DeadPosition))
-        } else if !has_moves {
-            Some(Outcome::draw(Reason::Stalemate))
         } else if pos.halfmoves() >= SEVENTY_FIVE_MOVES {
             Some(Outcome::draw(Reason::SeventyFiveMoves))
         } else if self.repetitions() >= FIVEFOLD {

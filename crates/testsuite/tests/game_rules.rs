@@ -88,11 +88,12 @@ const VECTORS: &[Vector] = &[
         intended: &[],
     },
     Vector {
-        // Stalemate and dead at once: the precedence of section 3 names the dead position.
+        // Stalemate and dead at once: stalemate is named (every stalemate is dead; see
+        // `Game::outcome`).
         id: "P4 promotion to a bishop stalemates a dead position",
         fen: "8/6P1/8/8/8/8/2K5/k7 w - - 0 1",
         moves: "g8=B",
-        outcome: "1/2-1/2 (dead_position, 5.2.2)",
+        outcome: "1/2-1/2 (stalemate, 5.2.1)",
         repetitions: 1,
         claims: "none",
         intended: &[],
