@@ -405,3 +405,22 @@ fn pgn_reader_truncated_values_stay_utf8() {
     }
     assert!(matches!(reader.read_game(&mut Utf8Check), Ok(Some(Ok(())))));
 }
+
+#[test]
+fn pgn_reader_finds_the_next_game_in_a_comment_wherever_the_buffer_ends() {
+    // An unterminated comment that fills the buffer, with the next game's tag line at every
+    // offset around the buffer's end.
+    for len in 900..1100 {
+        let input = format!("1. e4 {{{}\n[Event \"b\"]\n1. d4 *", "x".repeat(len));
+        let games = read_all(input.as_bytes(), 1024);
+        assert_eq!(
+            games,
+            [
+                "error@1:7: unterminated comment",
+                "game@2:1 [Event=b]@2:1 d4@3:4 *"
+            ],
+            "comment of {len} bytes"
+        );
+        assert_eq!(read_all(OneByte(input.as_bytes()), 1024), games);
+    }
+}

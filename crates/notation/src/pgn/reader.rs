@@ -61,8 +61,9 @@ enum Step<O> {
 enum CommentEnd {
     /// At the `}` at this index.
     Closed(usize),
-    /// The buffer is full from `pos` on and holds no `}` (only when keeping the text).
-    Full,
+    /// The buffer is full from `pos` on and holds no `}` (only when keeping the text); the
+    /// search goes on from `resume`, which starts a line to check if `line_start`.
+    Full { resume: usize, line_start: bool },
     /// At the end of the input, or at a line that starts the next game's tags (`pos` is there).
     Unterminated,
 }
@@ -369,9 +370,9 @@ impl<R: Read> Reader<R> {
                                 return Ok(());
                             }
                         }
-                        b'{' => match self.find_comment_end(1, false)? {
+                        b'{' => match self.find_comment_end(1, false, false)? {
                             CommentEnd::Closed(i) => self.pos += i + 1,
-                            CommentEnd::Full | CommentEnd::Unterminated => return Ok(()),
+                            CommentEnd::Full { .. } | CommentEnd::Unterminated => return Ok(()),
                         },
                         _ => self.skip_to_line_end()?,
                     }
@@ -407,9 +408,11 @@ impl<R: Read> Reader<R> {
                                 return Ok(false);
                             }
                         }
-                        b'{' => match self.find_comment_end(1, false)? {
+                        b'{' => match self.find_comment_end(1, false, false)? {
                             CommentEnd::Closed(i) => self.pos += i + 1,
-                            CommentEnd::Full | CommentEnd::Unterminated => return Ok(false),
+                            CommentEnd::Full { .. } | CommentEnd::Unterminated => {
+                                return Ok(false);
+                            }
                         },
                         b';' => self.skip_to_line_end()?,
                         b'(' => {
@@ -433,12 +436,39 @@ impl<R: Read> Reader<R> {
 
     /// Finds the `}` of a comment whose text starts at `pos + rel`, counting its newlines. A line
     /// inside the comment that looks like a tag pair (`[Name "`) is taken as the next game's
-    /// start: the comment is then unterminated and `pos` is left at that line.
+    /// start: the comment is then unterminated and `pos` is left at that line. `line_start` says
+    /// that `pos + rel` starts such a line, to be checked first.
     ///
     /// With `keep`, the comment's bytes stay in the buffer from `pos` on (until it is full);
     /// without, they are dropped as the search goes.
-    fn find_comment_end(&mut self, mut rel: usize, keep: bool) -> io::Result<CommentEnd> {
+    fn find_comment_end(
+        &mut self,
+        mut rel: usize,
+        keep: bool,
+        mut line_start: bool,
+    ) -> io::Result<CommentEnd> {
+        if !keep {
+            self.pos += rel;
+            rel = 0;
+        }
         loop {
+            if line_start {
+                line_start = false;
+                if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
+                    self.fill(rel + TAG_PROBE)?;
+                    // Still short: the buffer is full of the comment (only when keeping it).
+                    if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
+                        return Ok(CommentEnd::Full {
+                            resume: rel,
+                            line_start: true,
+                        });
+                    }
+                }
+                if looks_like_tag_line(&self.buf[self.pos + rel..self.end]) {
+                    self.pos += rel;
+                    return Ok(CommentEnd::Unterminated);
+                }
+            }
             let start = self.pos + rel;
             match find_either(&self.buf[start..self.end], b'}', b'\n') {
                 Some(k) => {
@@ -452,29 +482,25 @@ impl<R: Read> Reader<R> {
                         self.pos += rel;
                         rel = 0;
                     }
-                    if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
-                        self.fill(rel + TAG_PROBE)?;
+                    line_start = true;
+                }
+                None if self.eof => {
+                    self.pos = self.end;
+                    return Ok(CommentEnd::Unterminated);
+                }
+                None if keep => {
+                    rel = self.end - self.pos;
+                    if self.pos == 0 && self.end == self.buf.len() {
+                        return Ok(CommentEnd::Full {
+                            resume: rel,
+                            line_start: false,
+                        });
                     }
-                    if looks_like_tag_line(&self.buf[self.pos + rel..self.end]) {
-                        self.pos += rel;
-                        return Ok(CommentEnd::Unterminated);
-                    }
+                    self.fill(rel + 1)?;
                 }
                 None => {
-                    if self.eof {
-                        self.pos = self.end;
-                        return Ok(CommentEnd::Unterminated);
-                    }
-                    if keep {
-                        if self.pos == 0 && self.end == self.buf.len() {
-                            return Ok(CommentEnd::Full);
-                        }
-                        rel = self.end - self.pos;
-                        self.fill(rel + 1)?;
-                    } else {
-                        self.refill_after_all()?;
-                        rel = 0;
-                    }
+                    self.refill_after_all()?;
+                    rel = 0;
                 }
             }
         }
@@ -487,7 +513,7 @@ impl<R: Read> Reader<R> {
         movetext: &mut V::Movetext,
     ) -> io::Result<Step<V::Output>> {
         let at = self.location();
-        match self.find_comment_end(1, true)? {
+        match self.find_comment_end(1, true, false)? {
             CommentEnd::Closed(i) => {
                 let text = &self.buf[self.pos + 1..self.pos + i];
                 let flow = visitor.comment(movetext, RawComment::new(text, false, false));
@@ -498,18 +524,20 @@ impl<R: Read> Reader<R> {
                 location: at,
                 kind: PgnErrorKind::UnterminatedComment,
             })),
-            CommentEnd::Full => {
+            CommentEnd::Full { resume, line_start } => {
                 let text = utf8_prefix(&self.buf[self.pos + 1..self.end]);
                 let flow = visitor.comment(movetext, RawComment::new(text, true, false));
-                match self.find_comment_end(self.end - self.pos, false)? {
+                match self.find_comment_end(resume, false, line_start)? {
                     CommentEnd::Closed(i) => {
                         self.pos += i + 1;
                         Ok(step(flow))
                     }
-                    CommentEnd::Full | CommentEnd::Unterminated => Ok(Step::Error(PgnError {
-                        location: at,
-                        kind: PgnErrorKind::UnterminatedComment,
-                    })),
+                    CommentEnd::Full { .. } | CommentEnd::Unterminated => {
+                        Ok(Step::Error(PgnError {
+                            location: at,
+                            kind: PgnErrorKind::UnterminatedComment,
+                        }))
+                    }
                 }
             }
         }
@@ -741,7 +769,9 @@ impl<R: Read> Reader<R> {
                     if !data.get(digits).copied().is_some_and(is_token_byte) {
                         // A move number, with its dots.
                         let dots = data[digits..].iter().take_while(|&&b| b == b'.').count();
-                        self.pos += digits + dots;
+                        // And the space that usually follows, saving a turn of the loop.
+                        let space = usize::from(data.get(digits + dots) == Some(&b' '));
+                        self.pos += digits + dots + space;
                         continue;
                     }
                     let len = token_len(data);
@@ -790,7 +820,8 @@ impl<R: Read> Reader<R> {
                                 fail!(at, PgnErrorKind::AfterResult(Excerpt::new(token)));
                             }
                             has_move = true;
-                            self.pos += len;
+                            let space = usize::from(data.get(len) == Some(&b' '));
+                            self.pos += len + space;
                             flow!(visitor.san(movetext, san, at));
                         }
                         Err(_) => fail!(at, PgnErrorKind::InvalidSan(Excerpt::new(token))),
@@ -902,11 +933,28 @@ fn step<O>(flow: ControlFlow<O>) -> Step<O> {
 }
 
 /// Whether `b` continues a move, number or result token.
-const fn is_token_byte(b: u8) -> bool {
+const fn is_token_byte_slow(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'=' | b'+' | b'#' | b'/' | b':' | b'@')
 }
 
+/// [`is_token_byte_slow`] as a table.
+static TOKEN_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_token_byte_slow(b as u8);
+        b += 1;
+    }
+    table
+};
+
+#[inline]
+fn is_token_byte(b: u8) -> bool {
+    TOKEN_BYTES[usize::from(b)]
+}
+
 /// The length of the token at the start of `data` (at least 1 if `data` is not empty).
+#[inline]
 fn token_len(data: &[u8]) -> usize {
     data.iter()
         .skip(1)
@@ -925,7 +973,7 @@ fn count_blanks(data: &[u8]) -> usize {
 }
 
 /// Whether `line` starts like a tag pair: `[`, a name, blanks, `"`.
-fn looks_like_tag_line(line: &[u8]) -> bool {
+pub(super) fn looks_like_tag_line(line: &[u8]) -> bool {
     let Some(rest) = line.strip_prefix(b"[") else {
         return false;
     };
@@ -964,23 +1012,29 @@ fn utf8_prefix(bytes: &[u8]) -> &[u8] {
     bytes
 }
 
-/// The index of the first `a` or `b` in `hay`. Scans 16 bytes at a time, which the compiler
-/// turns into vector compares.
+/// The index of the first `a` or `b` in `hay`. Looks at eight bytes at a time: a byte of a
+/// word `x` is zero exactly where `(x - 0x01..01) & !x & 0x80..80` has its lowest set bit, or
+/// lower (a borrow only propagates upwards, so the lowest flag is always a true zero).
 #[inline]
 fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
-    const CHUNK: usize = 16;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let (a_word, b_word) = (ONES * u64::from(a), ONES * u64::from(b));
+    let mut chunks = hay.chunks_exact(8);
     let mut i = 0;
-    while i + CHUNK <= hay.len() {
-        let chunk = &hay[i..i + CHUNK];
-        if chunk
-            .iter()
-            .fold(false, |hit, &x| hit | (x == a) | (x == b))
-        {
-            break;
+    for chunk in &mut chunks {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(bytes);
+        let (x, y) = (word ^ a_word, word ^ b_word);
+        let zeros = (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS;
+        if zeros != 0 {
+            return Some(i + (zeros.trailing_zeros() / 8) as usize);
         }
-        i += CHUNK;
+        i += 8;
     }
-    hay[i..]
+    chunks
+        .remainder()
         .iter()
         .position(|&x| x == a || x == b)
         .map(|p| i + p)
@@ -992,13 +1046,32 @@ mod tests {
 
     #[test]
     fn find_either_finds_the_first() {
-        let mut hay = vec![b'x'; 100];
-        assert_eq!(find_either(&hay, b'}', b'\n'), None);
-        hay[70] = b'\n';
-        hay[90] = b'}';
-        assert_eq!(find_either(&hay, b'}', b'\n'), Some(70));
-        hay[3] = b'}';
-        assert_eq!(find_either(&hay, b'}', b'\n'), Some(3));
+        // Every position, with bytes around that could fool the word trick (0x7c, 0x7e, 0x09,
+        // 0x0b, 0x00, 0xff, 0x80).
+        let noise = [b'x', 0x7c, 0x7e, 0x09, 0x0b, 0x00, 0xff, 0x80, 0x7d ^ 0x80];
+        for len in 0..40 {
+            for n in 0..noise.len() {
+                let mut hay: Vec<u8> = (0..len).map(|i| noise[(i + n) % noise.len()]).collect();
+                assert_eq!(find_either(&hay, b'}', b'\n'), None);
+                for first in 0..len {
+                    for (k, &target) in [b'}', b'\n'].iter().enumerate() {
+                        hay[first] = target;
+                        if first + 3 < len {
+                            hay[first + 3] = [b'\n', b'}'][k];
+                        }
+                        assert_eq!(find_either(&hay, b'}', b'\n'), Some(first));
+                        hay = (0..len).map(|i| noise[(i + n) % noise.len()]).collect();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn token_table_matches() {
+        for b in 0..=255 {
+            assert_eq!(is_token_byte(b), is_token_byte_slow(b));
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use caissa_board::Color;
 
 use super::game::{Game, NodeId};
+use super::reader::looks_like_tag_line;
 use super::types::Outcome;
 
 /// The line width of the export format.
@@ -92,9 +93,9 @@ impl Tokens<'_> {
             let close = if i == last { " }" } else { "" };
             // A line starting with `%` would be an escape line, and one starting like a tag pair
             // would end the comment: keep such words on the current line.
+            let next = words.get(i + 1).copied().unwrap_or_default();
             let breakable = !(word.starts_with('%')
-                || word.starts_with('[')
-                    && word[1..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+                || looks_like_tag_line(format!("{word} {next}").as_bytes()));
             self.push_with(&format!("{open}{word}{close}"), i == 0 || breakable);
         }
     }
