@@ -1,0 +1,608 @@
+//! The event log as JSON lines, and the verdict as JSON (feature `serde`).
+//!
+//! # The event log
+//!
+//! One JSON object per line; blank lines are skipped. Every object has `type` and may have
+//! `t_ms` (milliseconds, an integer from 0 to [`MAX_TIME_MS`](crate::MAX_TIME_MS); when
+//! missing, the previous event's time). Colours are `white`/`black` (or `w`/`b`), squares
+//! `e4`, pieces `q`, `r`, `b`, `n` (or `queen`, ...), moves SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`)
+//! or UCI (`g1f3`, `e7e8q`). A field that the event's type does not take, or that no event
+//! takes, is an error.
+//!
+//! | `type` | fields | meaning |
+//! |---|---|---|
+//! | `start` | `time_control` (PGN syntax, `-` or absent for none), `rules` (a [`Rules`] text, default `fide-standard`), `fen`, `chess960`, `presses` (`with_move` or `separate`; absent: separate if the log has `press` events), `white`, `black` (names) | must be the first event; the clock of the side to move starts |
+//! | `touch` | `by`, `square` | a deliberate touch of the piece on `square` (4.3) |
+//! | `adjust` | `by`, `square` | "j'adoube" and adjusting (4.2.1) |
+//! | `release` | `by`, `square`, `from` (optional: the last own piece touched) | a piece let go on `square` (4.7) |
+//! | `promote` | `by`, `piece`, `square` | the new piece put on the promotion square (4.4.4) |
+//! | `move` | `by`, `move`, `two_hands` (optional) | a move made, and the clock pressed unless presses are separate |
+//! | `press` | `by` | the clock pressed |
+//! | `offer_draw`, `accept_draw`, `decline_draw`, `withdraw_draw` | `by` | draw offers (9.1) |
+//! | `claim` | `by`, `kind` (`threefold`, `fifty`, `touch_move`, `flag`, `illegal_move`), `move` (the written move, threefold and fifty only) | a claim |
+//! | `resign` | `by` | resignation (5.1.2) |
+//! | `flag` | `by` | the arbiter sees `by`'s flag down (6.8) |
+//! | `ruling` | `ruling`: `add_time` (`player`, `ms`), `warning` (`player`), `illegal_move` (`player`: who made it), `colours_reversed`, `wrong_setup` (`misplaced`: optional square), `declare` (`result`: `1-0`, `0-1`, `1/2-1/2`, `0-0`, `*`; `article` optional) | the arbiter acts |
+//!
+//! # The verdict
+//!
+//! [`verdict_to_json`] gives one object with: `result` (`1-0`, `0-1`, `1/2-1/2`, `0-0`, or `*`
+//! while the game goes on or when cancelled), `termination` (the reason: `checkmate`,
+//! `time_forfeit`, `illegal_moves`, ..., or `unterminated`), `article` (or `null`),
+//! `ended_at_ms`, `penalties` (`line`, `t_ms`, `offender`, `to`, `ms`, `article`), `decisions`
+//! (`line`, `t_ms`, `player`, `article`, `ruling` in words), `notes` (`line`, `t_ms`, `text`),
+//! `illegal_moves` and `clock_ms` (`white`, `black`; `clock_ms` is `null` without a clock) and
+//! `pgn`.
+
+use core::str::FromStr;
+
+use caissa_board::{Color, Role, Square};
+use caissa_game::{Article, GameResult};
+use caissa_notation::fen::Fen;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::arbiter::{EventError, replay};
+use crate::events::{ArbiterAction, ClaimKind, Event, EventKind, MoveText, Presses, Start};
+use crate::rules::Rules;
+use crate::time_control::{PgnTimeControl, TimeControl};
+use crate::verdict::Verdict;
+
+/// A line of the log that cannot be read or applied, with its number (from 1).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct JsonLineError {
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: LineErrorKind,
+}
+
+/// What is wrong with a line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LineErrorKind {
+    /// Not a JSON object of the event schema (serde's message, with the column).
+    #[error("malformed event: {0}")]
+    Json(String),
+    /// A `type` that names no event.
+    #[error("unknown event type {0:?}")]
+    UnknownType(String),
+    /// A field the event needs is missing.
+    #[error("{kind} event without {field}")]
+    Missing {
+        /// The event type.
+        kind: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+    /// A field the event's type does not take.
+    #[error("{kind} event with a {field} field, which it does not take")]
+    Unexpected {
+        /// The event type.
+        kind: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+    /// A field's value cannot be read.
+    #[error("field {field}: {problem}")]
+    Invalid {
+        /// The field.
+        field: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The log has no events.
+    #[error("no events: the log must begin with a start event")]
+    Empty,
+    /// The event is well-formed but cannot be applied where it stands.
+    #[error(transparent)]
+    Event(#[from] EventError),
+}
+
+/// An event line as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    t_ms: Option<u64>,
+    #[serde(rename = "type")]
+    event_type: String,
+    by: Option<String>,
+    square: Option<String>,
+    from: Option<String>,
+    piece: Option<String>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    two_hands: Option<bool>,
+    time_control: Option<String>,
+    rules: Option<String>,
+    fen: Option<String>,
+    chess960: Option<bool>,
+    presses: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    #[serde(rename = "kind")]
+    claim: Option<String>,
+    ruling: Option<String>,
+    player: Option<String>,
+    ms: Option<u64>,
+    result: Option<String>,
+    article: Option<String>,
+    misplaced: Option<String>,
+}
+
+/// The event types and the fields each takes (besides `type` and `t_ms`).
+const TYPES: [(&str, &[&str]); 15] = [
+    (
+        "start",
+        &[
+            "time_control",
+            "rules",
+            "fen",
+            "chess960",
+            "presses",
+            "white",
+            "black",
+        ],
+    ),
+    ("touch", &["by", "square"]),
+    ("adjust", &["by", "square"]),
+    ("release", &["by", "square", "from"]),
+    ("promote", &["by", "piece", "square"]),
+    ("move", &["by", "move", "two_hands"]),
+    ("press", &["by"]),
+    ("offer_draw", &["by"]),
+    ("accept_draw", &["by"]),
+    ("decline_draw", &["by"]),
+    ("withdraw_draw", &["by"]),
+    ("claim", &["by", "kind", "move"]),
+    ("resign", &["by"]),
+    ("flag", &["by"]),
+    (
+        "ruling",
+        &["ruling", "player", "ms", "result", "article", "misplaced"],
+    ),
+];
+
+impl RawEvent {
+    /// The fields given, by name.
+    fn present(&self) -> [(&'static str, bool); 20] {
+        [
+            ("by", self.by.is_some()),
+            ("square", self.square.is_some()),
+            ("from", self.from.is_some()),
+            ("piece", self.piece.is_some()),
+            ("move", self.mv.is_some()),
+            ("two_hands", self.two_hands.is_some()),
+            ("time_control", self.time_control.is_some()),
+            ("rules", self.rules.is_some()),
+            ("fen", self.fen.is_some()),
+            ("chess960", self.chess960.is_some()),
+            ("presses", self.presses.is_some()),
+            ("white", self.white.is_some()),
+            ("black", self.black.is_some()),
+            ("kind", self.claim.is_some()),
+            ("ruling", self.ruling.is_some()),
+            ("player", self.player.is_some()),
+            ("ms", self.ms.is_some()),
+            ("result", self.result.is_some()),
+            ("article", self.article.is_some()),
+            ("misplaced", self.misplaced.is_some()),
+        ]
+    }
+}
+
+/// Reads a field with `parse`, naming it in the error.
+fn field<T, E: core::fmt::Display>(
+    kind: &'static str,
+    name: &'static str,
+    value: Option<&str>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<T, LineErrorKind> {
+    let text = value.ok_or(LineErrorKind::Missing { kind, field: name })?;
+    parse(text).map_err(|e| LineErrorKind::Invalid {
+        field: name,
+        problem: format!("{e} in {text:?}"),
+    })
+}
+
+/// Like [`field`], for an optional field.
+fn optional<T, E: core::fmt::Display>(
+    name: &'static str,
+    value: Option<&str>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<Option<T>, LineErrorKind> {
+    value
+        .map(|text| {
+            parse(text).map_err(|e| LineErrorKind::Invalid {
+                field: name,
+                problem: format!("{e} in {text:?}"),
+            })
+        })
+        .transpose()
+}
+
+fn color(text: &str) -> Result<Color, &'static str> {
+    text.parse().map_err(|_| "expected white or black")
+}
+
+fn square(text: &str) -> Result<Square, &'static str> {
+    text.parse().map_err(|_| "expected a square such as e4")
+}
+
+fn role(text: &str) -> Result<Role, &'static str> {
+    let role = match text {
+        "q" | "Q" | "queen" => Role::Queen,
+        "r" | "R" | "rook" => Role::Rook,
+        "b" | "B" | "bishop" => Role::Bishop,
+        "n" | "N" | "knight" => Role::Knight,
+        _ => return Err("expected a promotion piece: q, r, b or n"),
+    };
+    Ok(role)
+}
+
+fn result(text: &str) -> Result<GameResult, &'static str> {
+    Ok(match text {
+        "1-0" => GameResult::WhiteWins,
+        "0-1" => GameResult::BlackWins,
+        "1/2-1/2" => GameResult::Draw,
+        "0-0" => GameResult::BothLose,
+        "*" => GameResult::Cancelled,
+        _ => return Err("expected 1-0, 0-1, 1/2-1/2, 0-0 or *"),
+    })
+}
+
+fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
+    match TimeControl::from_pgn(text).map_err(|e| e.to_string())? {
+        PgnTimeControl::Control(control) => Ok(Some(control)),
+        PgnTimeControl::None => Ok(None),
+        PgnTimeControl::Unknown => Err("an unknown time control (?) cannot be run".to_owned()),
+    }
+}
+
+impl RawEvent {
+    fn into_kind(self) -> Result<EventKind, LineErrorKind> {
+        let Some(&(kind, fields)) = TYPES.iter().find(|(name, _)| *name == self.event_type) else {
+            return Err(LineErrorKind::UnknownType(self.event_type));
+        };
+        if let Some((name, _)) = self
+            .present()
+            .into_iter()
+            .find(|&(name, given)| given && !fields.contains(&name))
+        {
+            return Err(LineErrorKind::Unexpected { kind, field: name });
+        }
+        let by = || field(kind, "by", self.by.as_deref(), color);
+        let sq = || field(kind, "square", self.square.as_deref(), square);
+        Ok(match kind {
+            "start" => EventKind::Start(Start {
+                time_control: optional("time_control", self.time_control.as_deref(), time_control)?
+                    .flatten(),
+                rules: optional("rules", self.rules.as_deref(), Rules::from_str)?
+                    .unwrap_or_default(),
+                fen: optional("fen", self.fen.as_deref(), Fen::from_str)?,
+                chess960: self.chess960.unwrap_or(false),
+                presses: optional("presses", self.presses.as_deref(), |p| match p {
+                    "with_move" => Ok(Presses::WithMove),
+                    "separate" => Ok(Presses::Separate),
+                    _ => Err("expected with_move or separate"),
+                })?,
+                white: self.white,
+                black: self.black,
+            }),
+            "touch" => EventKind::Touch {
+                by: by()?,
+                square: sq()?,
+            },
+            "adjust" => EventKind::Adjust {
+                by: by()?,
+                square: sq()?,
+            },
+            "release" => EventKind::Release {
+                by: by()?,
+                from: optional("from", self.from.as_deref(), square)?,
+                to: sq()?,
+            },
+            "promote" => EventKind::Promote {
+                by: by()?,
+                role: field(kind, "piece", self.piece.as_deref(), role)?,
+                square: sq()?,
+            },
+            "move" => EventKind::Move {
+                by: by()?,
+                mv: field(kind, "move", self.mv.as_deref(), MoveText::from_str)?,
+                two_hands: self.two_hands.unwrap_or(false),
+            },
+            "press" => EventKind::Press { by: by()? },
+            "offer_draw" => EventKind::OfferDraw { by: by()? },
+            "accept_draw" => EventKind::AcceptDraw { by: by()? },
+            "decline_draw" => EventKind::DeclineDraw { by: by()? },
+            "withdraw_draw" => EventKind::WithdrawDraw { by: by()? },
+            "claim" => {
+                let written = optional("move", self.mv.as_deref(), MoveText::from_str)?;
+                let claim = field(kind, "kind", self.claim.as_deref(), |k| match k {
+                    "threefold" => Ok(ClaimKind::Threefold(written)),
+                    "fifty" => Ok(ClaimKind::Fifty(written)),
+                    "touch_move" | "flag" | "illegal_move" if written.is_some() => {
+                        Err("only threefold and fifty claims take a move")
+                    }
+                    "touch_move" => Ok(ClaimKind::TouchMove),
+                    "flag" => Ok(ClaimKind::Flag),
+                    "illegal_move" => Ok(ClaimKind::IllegalMove),
+                    _ => Err("expected threefold, fifty, touch_move, flag or illegal_move"),
+                })?;
+                EventKind::Claim { by: by()?, claim }
+            }
+            "resign" => EventKind::Resign { by: by()? },
+            "flag" => EventKind::Flag { by: by()? },
+            _ => EventKind::Arbiter(self.into_action()?),
+        })
+    }
+
+    fn into_action(self) -> Result<ArbiterAction, LineErrorKind> {
+        const KIND: &str = "ruling";
+        let player = || field(KIND, "player", self.player.as_deref(), color);
+        let name = self.ruling.as_deref().ok_or(LineErrorKind::Missing {
+            kind: KIND,
+            field: "ruling",
+        })?;
+        let action = match name {
+            "add_time" => ArbiterAction::AddTime {
+                player: player()?,
+                ms: self.ms.ok_or(LineErrorKind::Missing {
+                    kind: KIND,
+                    field: "ms",
+                })?,
+            },
+            "warning" => ArbiterAction::Warning { player: player()? },
+            "illegal_move" => ArbiterAction::IllegalMove { player: player()? },
+            "colours_reversed" => ArbiterAction::ColoursReversed,
+            "wrong_setup" => ArbiterAction::WrongSetup {
+                misplaced: optional("misplaced", self.misplaced.as_deref(), square)?,
+            },
+            "declare" => ArbiterAction::Declare {
+                result: field(KIND, "result", self.result.as_deref(), result)?,
+                article: optional("article", self.article.as_deref(), Article::parse)?,
+            },
+            _ => {
+                return Err(LineErrorKind::Invalid {
+                    field: "ruling",
+                    problem: format!(
+                        "unknown ruling {name:?} (add_time, warning, illegal_move, \
+                         colours_reversed, wrong_setup, declare)"
+                    ),
+                });
+            }
+        };
+        Ok(action)
+    }
+}
+
+/// Reads one event line; `previous_t_ms` is used when the line has no `t_ms`.
+///
+/// # Errors
+///
+/// [`LineErrorKind`] for a line that is not an event of the schema (see the module docs).
+pub fn parse_event(line: &str, previous_t_ms: u64) -> Result<Event, LineErrorKind> {
+    let raw: RawEvent =
+        serde_json::from_str(line).map_err(|e| LineErrorKind::Json(e.to_string()))?;
+    let t_ms = raw.t_ms.unwrap_or(previous_t_ms);
+    Ok(Event {
+        t_ms,
+        kind: raw.into_kind()?,
+    })
+}
+
+/// Reads a whole log: the events, and for each the number of its line (from 1).
+///
+/// # Errors
+///
+/// [`JsonLineError`] naming the first line that is not an event (blank lines are skipped).
+pub fn parse_json_lines(text: &str) -> Result<(Vec<Event>, Vec<usize>), JsonLineError> {
+    let mut events = Vec::new();
+    let mut lines = Vec::new();
+    let mut t_ms = 0;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let event = parse_event(line, t_ms).map_err(|kind| JsonLineError { line: i + 1, kind })?;
+        t_ms = event.t_ms;
+        events.push(event);
+        lines.push(i + 1);
+    }
+    Ok((events, lines))
+}
+
+/// Reads a log and replays it: the verdict, and the line of each event. This is the entry
+/// point for `caissa arbitrate` and for fuzzing: no input makes it panic.
+///
+/// # Errors
+///
+/// [`JsonLineError`] naming the line of the first event that cannot be read or applied.
+pub fn arbitrate(text: &str) -> Result<(Verdict, Vec<usize>), JsonLineError> {
+    let (events, lines) = parse_json_lines(text)?;
+    if events.is_empty() {
+        return Err(JsonLineError {
+            line: 1,
+            kind: LineErrorKind::Empty,
+        });
+    }
+    let verdict = replay(&events).map_err(|e| JsonLineError {
+        line: lines.get(e.index).copied().unwrap_or(1),
+        kind: LineErrorKind::Event(e.error),
+    })?;
+    Ok((verdict, lines))
+}
+
+/// The verdict as one JSON object (see the module docs); `lines[i]` is the line of event `i`,
+/// written as `line` (without it, events are named by their index, as `event`).
+#[must_use]
+pub fn verdict_to_json(verdict: &Verdict, lines: Option<&[usize]>) -> Value {
+    let at = |event: usize| match lines.and_then(|l| l.get(event)) {
+        Some(&line) => ("line", line),
+        None => ("event", event),
+    };
+    let with_place = |event: usize, mut value: Value| {
+        let (key, n) = at(event);
+        if let Some(map) = value.as_object_mut() {
+            map.insert(key.to_owned(), json!(n));
+        }
+        value
+    };
+    let pair = |white: u64, black: u64| json!({ "white": white, "black": black });
+    let outcome = verdict.outcome;
+    json!({
+        "result": outcome.map_or("*", |o| o.result.as_str()),
+        "termination": outcome.map_or("unterminated", |o| o.reason.name()),
+        "article": outcome.map(|o| o.article.as_str().to_owned()),
+        "ended_at_ms": verdict.ended_at_ms,
+        "penalties": verdict.penalties.iter().map(|p| with_place(p.event, json!({
+            "t_ms": p.t_ms,
+            "offender": p.offender.name(),
+            "to": (!p.offender).name(),
+            "ms": p.ms,
+            "article": p.article.as_str(),
+        }))).collect::<Vec<_>>(),
+        "decisions": verdict.decisions.iter().map(|d| with_place(d.event, json!({
+            "t_ms": d.t_ms,
+            "player": d.player.map(Color::name),
+            "article": d.article.as_str(),
+            "ruling": d.ruling.to_string(),
+        }))).collect::<Vec<_>>(),
+        "notes": verdict.notes.iter().map(|n| with_place(n.event, json!({
+            "t_ms": n.t_ms,
+            "text": n.text,
+        }))).collect::<Vec<_>>(),
+        "illegal_moves": pair(
+            u64::from(verdict.illegal_moves.white),
+            u64::from(verdict.illegal_moves.black),
+        ),
+        "clock_ms": verdict.clock_ms.map(|c| pair(c.white, c.black)),
+        "pgn": verdict.pgn,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> JsonLineError {
+        arbitrate(text).expect_err(text)
+    }
+
+    #[test]
+    fn malformed_lines_are_named() {
+        let start = r#"{"t_ms": 0, "type": "start"}"#;
+        let cases = [
+            ("", 1, "no events"),
+            ("{", 1, "malformed event"),
+            ("[1, 2]", 1, "malformed event"),
+            (r#"{"type": "dance"}"#, 1, "unknown event type"),
+            (r#"{"type": "start", "colour": "red"}"#, 1, "unknown field"),
+            (r#"{"type": "start", "t_ms": -1}"#, 1, "malformed event"),
+            (r#"{"type": "start", "t_ms": 1.5}"#, 1, "malformed event"),
+            (r#"{"type": "start", "rules": "fide"}"#, 1, "field rules"),
+            (
+                r#"{"type": "start", "time_control": "?"}"#,
+                1,
+                "field time_control",
+            ),
+            (r#"{"type": "start", "fen": "8/8 w"}"#, 1, "field fen"),
+            (r#"{"type": "start", "by": "white"}"#, 1, "does not take"),
+            (
+                r#"{"type": "move", "by": "white", "move": "e4"}"#,
+                1,
+                "has not started",
+            ),
+            (
+                &format!("{start}\n\n{{\"type\": \"move\", \"by\": \"white\"}}"),
+                3,
+                "without move",
+            ),
+            (
+                &format!("{start}\n{{\"type\": \"move\", \"by\": \"red\", \"move\": \"e4\"}}"),
+                2,
+                "field by",
+            ),
+            (
+                &format!("{start}\n{{\"type\": \"move\", \"by\": \"white\", \"move\": \"xyz\"}}"),
+                2,
+                "field move",
+            ),
+            (
+                &format!("{start}\n{{\"type\": \"touch\", \"by\": \"white\", \"square\": \"i9\"}}"),
+                2,
+                "field square",
+            ),
+            (
+                &format!(
+                    "{start}\n{{\"type\": \"claim\", \"by\": \"white\", \"kind\": \"flag\", \"move\": \"e4\"}}"
+                ),
+                2,
+                "only threefold",
+            ),
+            (
+                &format!("{start}\n{{\"type\": \"ruling\", \"ruling\": \"dance\"}}"),
+                2,
+                "unknown ruling",
+            ),
+            (
+                &format!(
+                    "{start}\n{{\"type\": \"ruling\", \"ruling\": \"add_time\", \"player\": \"white\"}}"
+                ),
+                2,
+                "without ms",
+            ),
+            (
+                &format!(
+                    "{start}\n{{\"type\": \"promote\", \"by\": \"white\", \"piece\": \"k\", \"square\": \"e8\"}}"
+                ),
+                2,
+                "promotion piece",
+            ),
+            (&format!("{start}\n{start}"), 2, "already started"),
+            (
+                "{\"t_ms\": 10, \"type\": \"start\"}\n{\"t_ms\": 5, \"type\": \"resign\", \"by\": \"white\"}",
+                2,
+                "backwards",
+            ),
+            (
+                &format!(
+                    "{start}\n{{\"t_ms\": 99999999999999, \"type\": \"resign\", \"by\": \"white\"}}"
+                ),
+                2,
+                "limit",
+            ),
+            (
+                &format!("{start}\n{{\"type\": \"move\", \"by\": \"white\", \"move\": \"Nd2\"}}"),
+                2,
+                "ambiguous",
+            ),
+        ];
+        for (text, line, words) in cases {
+            // The last case: Nd2 is ambiguous only with both knights able to go there.
+            let text = if words == "ambiguous" {
+                text.replace(
+                    r#""type": "start"}"#,
+                    r#""type": "start", "fen": "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"}"#,
+                )
+            } else {
+                text.to_owned()
+            };
+            let e = error(&text);
+            assert_eq!(e.line, line, "{text}: {e}");
+            assert!(e.to_string().contains(words), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn missing_times_repeat_the_previous_one() {
+        let (events, lines) = parse_json_lines(
+            "{\"t_ms\": 7, \"type\": \"start\"}\n\n{\"type\": \"offer_draw\", \"by\": \"w\"}\n",
+        )
+        .unwrap();
+        assert_eq!(events[1].t_ms, 7);
+        assert_eq!(lines, [1, 3]);
+    }
+}

@@ -1,0 +1,135 @@
+//! The game's record: the moves that stand, each with the mover's clock after it, written as PGN
+//! with the notation crate's writer.
+//!
+//! Tags: the seven tag roster (`Event`, `Site`, `Date` and `Round` as unknown, the players'
+//! names if given), `Result`, `Termination`, `TimeControl` (the PGN form, `-` without a clock),
+//! and `SetUp`/`FEN` (plus `Variant "Chess960"`) for a game that does not start from the standard
+//! position. Each move has a `[%clk h:mm:ss]` comment with the mover's time after it (with
+//! decimals when the time is not whole seconds); a move that stood although illegal (A.5.2)
+//! has a comment saying so. A cancelled game (7.2.1, 7.3) and a game both players lost (11.8)
+//! have the result `*`, PGN having no token for them.
+
+use std::time::Duration;
+
+use caissa_game::{GameResult, Outcome, Reason};
+use caissa_movegen::Position;
+use caissa_notation::fen::{EnPassantMode, Fen};
+use caissa_notation::pgn::{self, commands::Command};
+use caissa_notation::san::SanPlus;
+
+use crate::time_control::TimeControl;
+
+/// One move of the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    san: SanPlus,
+    /// The mover's time after the move, once the move is completed.
+    clock_ms: Option<u64>,
+    /// A note for the reader.
+    note: Option<&'static str>,
+}
+
+/// The moves that stand, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Record {
+    entries: Vec<Entry>,
+}
+
+/// What the record is written with besides its moves.
+pub(crate) struct Header<'a> {
+    pub(crate) start: &'a Position,
+    pub(crate) chess960: bool,
+    pub(crate) time_control: Option<&'a TimeControl>,
+    pub(crate) names: [Option<&'a str>; 2],
+    pub(crate) outcome: Option<Outcome>,
+}
+
+impl Record {
+    /// Adds a move.
+    pub(crate) fn push(&mut self, san: SanPlus, note: Option<&'static str>) {
+        self.entries.push(Entry {
+            san,
+            clock_ms: None,
+            note,
+        });
+    }
+
+    /// The number of moves.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Keeps the first `len` moves (a move taken back under 7.5.1 or 4.8).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.entries.truncate(len);
+    }
+
+    /// Sets the clock of the last move.
+    pub(crate) fn set_clock(&mut self, ms: u64) {
+        if let Some(last) = self.entries.last_mut() {
+            last.clock_ms = Some(ms);
+        }
+    }
+
+    /// Whether the last move's clock is still unknown (its press is pending).
+    pub(crate) fn last_clock_missing(&self) -> bool {
+        self.entries.last().is_some_and(|e| e.clock_ms.is_none())
+    }
+
+    /// The game as PGN (export format).
+    pub(crate) fn to_pgn(&self, header: &Header<'_>) -> String {
+        let mut game = pgn::Game::new();
+        let [white, black] = header.names;
+        game.tags.insert("White", white.unwrap_or("?"));
+        game.tags.insert("Black", black.unwrap_or("?"));
+        let (result, marker) = match header.outcome.map(|o| o.result) {
+            Some(GameResult::WhiteWins) => ("1-0", pgn::Outcome::WhiteWins),
+            Some(GameResult::BlackWins) => ("0-1", pgn::Outcome::BlackWins),
+            Some(GameResult::Draw) => ("1/2-1/2", pgn::Outcome::Draw),
+            _ => ("*", pgn::Outcome::Unknown),
+        };
+        game.tags.insert("Result", result);
+        game.outcome = Some(marker);
+        if *header.start != Position::standard() || header.chess960 {
+            if header.chess960 {
+                game.tags.insert("Variant", "Chess960");
+            }
+            game.tags.insert("SetUp", "1");
+            let fen = Fen::from_position(header.start, EnPassantMode::Legal);
+            game.tags.insert("FEN", &fen.to_string());
+        }
+        game.tags.insert(
+            "TimeControl",
+            &header
+                .time_control
+                .map_or_else(|| "-".to_owned(), TimeControl::to_pgn),
+        );
+        game.tags.insert("Termination", termination(header.outcome));
+        let mut parent = None;
+        for entry in &self.entries {
+            let id = game.add_move(parent, entry.san);
+            let node = game.node_mut(id);
+            if let Some(note) = entry.note {
+                node.comments.push(note.to_owned());
+            }
+            if let Some(ms) = entry.clock_ms {
+                node.comments
+                    .push(Command::Clock(Duration::from_millis(ms)).to_string());
+            }
+            parent = Some(id);
+        }
+        game.to_export_string()
+    }
+}
+
+/// The PGN `Termination` tag for an outcome (the standard's values).
+fn termination(outcome: Option<Outcome>) -> &'static str {
+    match outcome.map(|o| (o.result, o.reason)) {
+        None => "unterminated",
+        Some((GameResult::Cancelled, _)) => "abandoned",
+        Some((_, Reason::TimeForfeit)) => "time forfeit",
+        Some((_, Reason::IllegalMoves)) | Some((GameResult::BothLose, _)) => "rules infraction",
+        Some((_, Reason::ArbiterDecision)) => "adjudication",
+        Some(_) => "normal",
+    }
+}

@@ -1,0 +1,210 @@
+//! A small builder for event logs in tests: `Log::new(rules, control).fen(..).mv(t, W, "e4")`.
+
+#![allow(dead_code, unreachable_pub)]
+
+use caissa_arbiter::{
+    ArbiterAction, ClaimKind, Event, EventKind, MoveText, PgnTimeControl, Presses, Rules, Start,
+    TimeControl, Verdict, replay,
+};
+use caissa_board::{Color, Role, Square};
+use caissa_notation::fen::Fen;
+
+pub use caissa_board::Color::{Black as B, White as W};
+
+/// A log under construction.
+#[derive(Clone, Debug)]
+pub struct Log {
+    pub events: Vec<Event>,
+}
+
+pub fn sq(name: &str) -> Square {
+    name.parse().expect("a square")
+}
+
+pub fn text(mv: &str) -> MoveText {
+    mv.parse().expect("SAN or UCI")
+}
+
+pub fn control(pgn: &str) -> Option<TimeControl> {
+    match TimeControl::from_pgn(pgn).expect("a time control") {
+        PgnTimeControl::Control(tc) => Some(tc),
+        _ => None,
+    }
+}
+
+impl Log {
+    /// A game under `rules` (a rules text) with `control` (PGN syntax, `-` for none), from the
+    /// standard position, starting at 0 ms.
+    pub fn new(rules: &str, time_control: &str) -> Log {
+        let start = Start {
+            time_control: control(time_control),
+            rules: rules.parse::<Rules>().expect("rules"),
+            ..Start::default()
+        };
+        Log {
+            events: vec![Event::new(0, EventKind::Start(start))],
+        }
+    }
+
+    fn start(&mut self) -> &mut Start {
+        match &mut self.events[0].kind {
+            EventKind::Start(start) => start,
+            _ => unreachable!("the first event is the start"),
+        }
+    }
+
+    pub fn fen(mut self, fen: &str) -> Log {
+        self.start().fen = Some(fen.parse::<Fen>().expect("a FEN"));
+        self
+    }
+
+    pub fn separate_presses(mut self) -> Log {
+        self.start().presses = Some(Presses::Separate);
+        self
+    }
+
+    pub fn event(mut self, t_ms: u64, kind: EventKind) -> Log {
+        self.events.push(Event::new(t_ms, kind));
+        self
+    }
+
+    /// Moves in SAN or UCI, separated by spaces, each 1 s after the previous event, alternating
+    /// from `by`.
+    pub fn moves(mut self, mut by: Color, moves: &str) -> Log {
+        for mv in moves.split_whitespace() {
+            let t = self.events.last().map_or(0, |e| e.t_ms) + 1_000;
+            self = self.mv(t, by, mv);
+            by = !by;
+        }
+        self
+    }
+
+    pub fn mv(self, t: u64, by: Color, mv: &str) -> Log {
+        self.event(
+            t,
+            EventKind::Move {
+                by,
+                mv: text(mv),
+                two_hands: false,
+            },
+        )
+    }
+
+    pub fn two_hands(self, t: u64, by: Color, mv: &str) -> Log {
+        self.event(
+            t,
+            EventKind::Move {
+                by,
+                mv: text(mv),
+                two_hands: true,
+            },
+        )
+    }
+
+    pub fn press(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::Press { by })
+    }
+
+    pub fn touch(self, t: u64, by: Color, square: &str) -> Log {
+        self.event(
+            t,
+            EventKind::Touch {
+                by,
+                square: sq(square),
+            },
+        )
+    }
+
+    pub fn adjust(self, t: u64, by: Color, square: &str) -> Log {
+        self.event(
+            t,
+            EventKind::Adjust {
+                by,
+                square: sq(square),
+            },
+        )
+    }
+
+    pub fn release(self, t: u64, by: Color, from: &str, to: &str) -> Log {
+        self.event(
+            t,
+            EventKind::Release {
+                by,
+                from: Some(sq(from)),
+                to: sq(to),
+            },
+        )
+    }
+
+    pub fn promote(self, t: u64, by: Color, role: Role, square: &str) -> Log {
+        self.event(
+            t,
+            EventKind::Promote {
+                by,
+                role,
+                square: sq(square),
+            },
+        )
+    }
+
+    pub fn offer(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::OfferDraw { by })
+    }
+
+    pub fn accept(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::AcceptDraw { by })
+    }
+
+    pub fn decline(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::DeclineDraw { by })
+    }
+
+    pub fn withdraw(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::WithdrawDraw { by })
+    }
+
+    pub fn claim(self, t: u64, by: Color, claim: ClaimKind) -> Log {
+        self.event(t, EventKind::Claim { by, claim })
+    }
+
+    pub fn resign(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::Resign { by })
+    }
+
+    pub fn flag(self, t: u64, by: Color) -> Log {
+        self.event(t, EventKind::Flag { by })
+    }
+
+    pub fn ruling(self, t: u64, action: ArbiterAction) -> Log {
+        self.event(t, EventKind::Arbiter(action))
+    }
+
+    /// The time of the last event.
+    pub fn now(&self) -> u64 {
+        self.events.last().map_or(0, |e| e.t_ms)
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        replay(&self.events).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+/// The claim kinds with a written move.
+pub fn threefold(mv: Option<&str>) -> ClaimKind {
+    ClaimKind::Threefold(mv.map(text))
+}
+
+pub fn fifty(mv: Option<&str>) -> ClaimKind {
+    ClaimKind::Fifty(mv.map(text))
+}
+
+/// The main line's moves of a PGN, in SAN, read back with the notation crate's reader.
+pub fn pgn_moves(verdict: &Verdict) -> Vec<String> {
+    use caissa_notation::pgn::{GameBuilder, Reader};
+    let game = Reader::new(verdict.pgn.as_bytes())
+        .read_game(&mut GameBuilder)
+        .expect("readable")
+        .expect("a game")
+        .expect("well-formed");
+    game.mainline().map(|node| node.san.to_string()).collect()
+}
