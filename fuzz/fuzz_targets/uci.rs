@@ -1,0 +1,7 @@
+//! Fuzz target `uci`: see `caissa_fuzz::fuzz_checks::check_uci`.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_uci(data));

@@ -1,0 +1,8 @@
+//! caissa's fuzz targets. The checks live in the testsuite crate (`fuzz_checks`), shared with the
+//! corpus replay test `crates/testsuite/tests/fuzz_corpus.rs`, so every corpus file is also a
+//! regression test under plain `cargo test`.
+
+#![forbid(unsafe_code)]
+
+#[path = "../../crates/testsuite/src/fuzz_checks.rs"]
+pub mod fuzz_checks;
