@@ -2,7 +2,9 @@
 //!
 //! Installs cargo-fuzz when `cargo fuzz` is missing (`cargo install cargo-fuzz --locked`), asks
 //! `cargo fuzz list` (in `fuzz/`) for the targets, then runs each TARGET given (all of them by
-//! default) with `cargo fuzz run TARGET -- -max_total_time=N`, `N` being 60 seconds unless
+//! default) with `cargo fuzz run TARGET fuzz/target/corpus/TARGET corpus/TARGET --
+//! -max_total_time=N` (new inputs go to the scratch corpus, never into the committed seeds), `N`
+//! being 60 seconds unless
 //! `--seconds` says otherwise. Every cargo-fuzz call gets `RUSTC_BOOTSTRAP=1`: cargo-fuzz needs
 //! nightly flags (`-Z sanitizer=…`), which this lets the stable toolchain accept.
 //!
@@ -89,7 +91,15 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
     let mut outcomes: Vec<(String, Duration, bool)> = Vec::new();
     for target in targets {
         let start = Instant::now();
-        let outcome = run_command(&mut cargo_fuzz(&["run", &target, "--", &max_time]));
+        // New inputs go to a scratch corpus under fuzz/target/, read after the committed seeds,
+        // so fuzzing never adds files to fuzz/corpus/ (add a worthwhile input there by hand).
+        let scratch = format!("target/corpus/{target}");
+        let seeds = format!("corpus/{target}");
+        std::fs::create_dir_all(fuzz_dir.join(&scratch))
+            .map_err(|e| Error::new(format!("creating fuzz/{scratch}: {e}")))?;
+        let outcome = run_command(&mut cargo_fuzz(&[
+            "run", &target, &scratch, &seeds, "--", &max_time,
+        ]));
         if let Err(e) = &outcome {
             eprintln!("error: {e}");
         }

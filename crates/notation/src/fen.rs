@@ -82,6 +82,8 @@ impl fmt::Display for FenField {
 pub enum FenErrorKind {
     /// The text is empty (or only whitespace).
     Empty,
+    /// A field ends before it is complete (an en passant square with no rank).
+    UnexpectedEnd,
     /// A character that has no meaning at this place.
     UnexpectedChar(char),
     /// A rank describes more than eight squares.
@@ -108,6 +110,7 @@ impl fmt::Display for FenErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenErrorKind::Empty => f.write_str("empty FEN"),
+            FenErrorKind::UnexpectedEnd => f.write_str("field ends too early"),
             FenErrorKind::UnexpectedChar(c) => write!(f, "unexpected character {c:?}"),
             FenErrorKind::RankTooLong => f.write_str("rank has more than 8 squares"),
             FenErrorKind::RankTooShort => f.write_str("rank has fewer than 8 squares"),
@@ -339,6 +342,10 @@ impl Fen {
             setup.turn = match turn {
                 b"w" => Color::White,
                 b"b" => Color::Black,
+                // A known letter followed by more: blame the first extra byte.
+                [b'w' | b'b', extra, ..] => {
+                    return Err(unexpected(FenField::Turn, start + 1, *extra));
+                }
                 _ => return Err(unexpected(FenField::Turn, start, turn[0])),
             };
         }
@@ -349,13 +356,19 @@ impl Fen {
             && ep != b"-"
         {
             let sq = Square::from_ascii(ep).map_err(|_| {
-                let bad = ep
-                    .iter()
-                    .position(|c| !matches!(c, b'a'..=b'h' | b'1'..=b'8'))
-                    .unwrap_or(ep.len().min(2));
-                match ep.get(bad) {
-                    Some(&c) => unexpected(FenField::EnPassant, start + bad, c),
-                    None => error(FenField::EnPassant, start + bad, FenErrorKind::TrailingText),
+                // The first byte that is not a file letter then a rank digit; or the end.
+                let wanted = |i: usize, c: u8| match i {
+                    0 => matches!(c, b'a'..=b'h'),
+                    1 => matches!(c, b'1'..=b'8'),
+                    _ => false,
+                };
+                match ep.iter().enumerate().find(|&(i, &c)| !wanted(i, c)) {
+                    Some((i, &c)) => unexpected(FenField::EnPassant, start + i, c),
+                    None => error(
+                        FenField::EnPassant,
+                        start + ep.len(),
+                        FenErrorKind::UnexpectedEnd,
+                    ),
                 }
             })?;
             if !matches!(sq.rank(), Rank::Third | Rank::Sixth) {

@@ -61,6 +61,7 @@ const ERRORS: &[(&str, FenField, usize, FenErrorKind)] = {
         ("8/8/8/8/8/8/8/8 w - E3 0 1", EnPassant, 20, UnexpectedChar('E')),
         ("8/8/8/8/8/8/8/8 w - e4 0 1", EnPassant, 20, EnPassantRank),
         ("8/8/8/8/8/8/8/8 w - a1 0 1", EnPassant, 20, EnPassantRank),
+        ("8/8/8/8/8/8/8/8 w - e 0 1", EnPassant, 21, UnexpectedEnd),
         // Counters.
         ("8/8/8/8/8/8/8/8 w - - x 1", Halfmoves, 22, UnexpectedChar('x')),
         ("8/8/8/8/8/8/8/8 w - - -1 1", Halfmoves, 22, UnexpectedChar('-')),
@@ -98,8 +99,9 @@ fn errors_name_field_byte_and_kind() {
 fn every_error_kind_is_produced() {
     let kinds: HashSet<_> = ERRORS.iter().map(|(.., kind)| discriminant(kind)).collect();
     // Empty, UnexpectedChar, RankTooLong, RankTooShort, TooManyRanks, TooFewRanks,
-    // ConsecutiveDigits, DuplicateCastling, EnPassantRank, NumberTooLarge, TrailingText.
-    assert_eq!(kinds.len(), 11);
+    // ConsecutiveDigits, DuplicateCastling, EnPassantRank, NumberTooLarge, TrailingText,
+    // UnexpectedEnd.
+    assert_eq!(kinds.len(), 12);
     let fields: HashSet<_> = ERRORS.iter().map(|&(_, field, ..)| field).collect();
     assert_eq!(fields.len(), 6, "every field has an error case");
 }

@@ -1,15 +1,13 @@
 //! Replays the fuzz corpora in `fuzz/corpus/<target>/` through the checks the fuzz targets run,
 //! so every seed and every crash input found so far is a regression test under `cargo test`.
-
-#[path = "../src/fuzz_checks.rs"]
-pub mod fuzz_checks;
-
 use std::path::PathBuf;
 
 use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::fen::Fen;
+use caissa_testsuite::fuzz_checks::{
+    check_fen, check_position, check_uci, setup_from_bytes, setup_to_bytes,
+};
 use caissa_testsuite::{PerftCase, parse_perft_suite, read_data};
-use fuzz_checks::{check_fen, check_position, check_uci, setup_from_bytes, setup_to_bytes};
 
 /// Runs `check` on every file of `fuzz/corpus/<target>/`, naming the file that fails.
 fn replay(target: &str, check: fn(&[u8])) {
