@@ -255,7 +255,7 @@ impl Arbiter {
         };
         // A start position may already be over (checkmate, stalemate, dead position).
         if let Some(outcome) = arbiter.game.outcome() {
-            arbiter.end(outcome, t_ms);
+            arbiter.end(outcome, t_ms, None);
         }
         Ok(arbiter)
     }
@@ -376,7 +376,7 @@ impl Arbiter {
             &EventKind::Resign { by } => {
                 let outcome =
                     self.unless_unwinnable(!by, Reason::Resignation, Article::RESIGNATION);
-                self.end(outcome, t);
+                self.end(outcome, t, Some(by));
             }
             &EventKind::Flag { by } => self.flag_observed(by, None),
             EventKind::Arbiter(action) => self.arbiter_action(action),
@@ -440,8 +440,8 @@ impl Arbiter {
         }
     }
 
-    /// Ends the game at `t`.
-    fn end(&mut self, outcome: Outcome, t: u64) {
+    /// Ends the game at `t`; `player` is the one whose act or failure ended it, if one.
+    fn end(&mut self, outcome: Outcome, t: u64, player: Option<Color>) {
         let t = t.max(self.now);
         if let Some(clock) = &mut self.clock {
             if self.record.last_clock_missing()
@@ -457,7 +457,7 @@ impl Arbiter {
         self.ended_at = Some(t);
         self.offers.clear();
         self.unpressed = None;
-        self.decide(None, Ruling::GameOver(outcome), outcome.article);
+        self.decide(player, Ruling::GameOver(outcome), outcome.article);
     }
 
     /// Time to `offender`'s opponent.
@@ -498,7 +498,7 @@ impl Arbiter {
         {
             let outcome =
                 self.unless_unwinnable(!offender, Reason::IllegalMoves, Article::ILLEGAL_MOVES);
-            self.end(outcome, self.now);
+            self.end(outcome, self.now, Some(offender));
             false
         } else {
             self.penalise(offender, articles::ILLEGAL_PENALTY);
@@ -720,7 +720,7 @@ impl Arbiter {
         if let Some(outcome) = self.game.outcome() {
             // 6.2.1: a move that ends the game is completed without the press.
             self.last_completed = Some((by, self.now));
-            self.end(outcome, self.now);
+            self.end(outcome, self.now, None);
             return false;
         }
         let pos = self.game.position();
@@ -740,7 +740,7 @@ impl Arbiter {
             None
         };
         if let Some(outcome) = server_draw {
-            self.end(outcome, self.now);
+            self.end(outcome, self.now, None);
             return false;
         }
         true
@@ -957,7 +957,7 @@ impl Arbiter {
         } else if let Some(why) = self.offers_forbidden() {
             self.decide(Some(by), refused(why), articles::OFFER_RESTRICTED);
         } else {
-            self.end(Outcome::draw(Reason::Agreement), self.now);
+            self.end(Outcome::draw(Reason::Agreement), self.now, None);
         }
     }
 
@@ -1010,7 +1010,7 @@ impl Arbiter {
             _ => claims.fifty_moves,
         });
         match correct {
-            Some(correct) => self.end(correct.outcome(), self.now),
+            Some(correct) => self.end(correct.outcome(), self.now, Some(by)),
             None => self.incorrect_claim(by, name, intended),
         }
     }
@@ -1155,7 +1155,7 @@ impl Arbiter {
                     reason: Reason::TimeForfeit,
                     article: articles::BOTH_FLAGS,
                 };
-                self.end(outcome, self.now);
+                self.end(outcome, self.now, None);
                 return;
             } else {
                 self.decide(None, Ruling::BothFlagsContinue, articles::BOTH_FLAGS);
@@ -1163,7 +1163,7 @@ impl Arbiter {
             }
         }
         let outcome = self.unless_unwinnable(!loser, Reason::TimeForfeit, Article::TIME_FORFEIT);
-        self.end(outcome, self.now);
+        self.end(outcome, self.now, Some(loser));
     }
 
     /// Whether `color` plays in the control's last period (one without a move quota).
@@ -1220,7 +1220,7 @@ impl Arbiter {
                         reason: Reason::ArbiterDecision,
                         article: articles::COLOURS_REVERSED,
                     };
-                    self.end(outcome, self.now);
+                    self.end(outcome, self.now, None);
                 } else {
                     self.decide(
                         None,
@@ -1244,7 +1244,7 @@ impl Arbiter {
                         reason: Reason::ArbiterDecision,
                         article: articles::WRONG_SETUP,
                     };
-                    self.end(outcome, self.now);
+                    self.end(outcome, self.now, None);
                 }
             }
             ArbiterAction::Declare { result, article } => {
@@ -1253,7 +1253,7 @@ impl Arbiter {
                     reason: Reason::ArbiterDecision,
                     article: article.unwrap_or(Article::PENALTIES),
                 };
-                self.end(outcome, self.now);
+                self.end(outcome, self.now, None);
             }
         }
     }

@@ -17,7 +17,7 @@ use core::str::FromStr;
 use caissa_board::{Color, Role, Square};
 use caissa_game::{Article, GameResult};
 use caissa_notation::fen::Fen;
-use caissa_notation::san::{ParseSanError, SanPlus};
+use caissa_notation::san::{ParseSanError, ParseSanErrorKind, San, SanPlus};
 use caissa_notation::uci::UciMove;
 
 use crate::rules::Rules;
@@ -249,14 +249,26 @@ pub struct ParseMoveTextError(pub ParseSanError);
 impl FromStr for MoveText {
     type Err = ParseMoveTextError;
 
-    /// UCI when the text has UCI's shape (`e2e4`, `e7e8q`, `0000`), SAN otherwise.
+    /// UCI when the text has UCI's shape (`e2e4`, `e7e8q`, `0000`), SAN otherwise. A pawn move
+    /// to the last rank without the new piece (`e8`, `exd8+`) is read as written, although SAN
+    /// does not allow it: it is what a player who did not exchange the pawn made (7.5.2).
     fn from_str(s: &str) -> Result<MoveText, ParseMoveTextError> {
         if let Ok(uci) = UciMove::from_ascii(s.as_bytes()) {
             return Ok(MoveText::Uci(uci));
         }
-        SanPlus::from_ascii(s.as_bytes())
-            .map(MoveText::San)
-            .map_err(ParseMoveTextError)
+        match SanPlus::from_ascii(s.as_bytes()) {
+            Ok(san) => Ok(MoveText::San(san)),
+            Err(e) if e.kind == ParseSanErrorKind::MissingPromotion => {
+                let body = s.trim_end_matches(['+', '#', '!', '?']);
+                let mut san = SanPlus::from_ascii(format!("{body}=Q").as_bytes())
+                    .map_err(|_| ParseMoveTextError(e))?;
+                if let San::Normal { promotion, .. } = &mut san.san {
+                    *promotion = None;
+                }
+                Ok(MoveText::San(san))
+            }
+            Err(e) => Err(ParseMoveTextError(e)),
+        }
     }
 }
 

@@ -108,13 +108,16 @@ impl Record {
         let mut parent = None;
         for entry in &self.entries {
             let id = game.add_move(parent, entry.san);
-            let node = game.node_mut(id);
-            if let Some(note) = entry.note {
-                node.comments.push(note.to_owned());
-            }
-            if let Some(ms) = entry.clock_ms {
-                node.comments
-                    .push(Command::Clock(Duration::from_millis(ms)).to_string());
+            let comment = match (entry.clock_ms, entry.note) {
+                (Some(ms), note) => {
+                    let clk = Command::Clock(Duration::from_millis(ms)).to_string();
+                    note.map_or_else(|| clk.clone(), |note| format!("{clk} {note}"))
+                }
+                (None, Some(note)) => note.to_owned(),
+                (None, None) => String::new(),
+            };
+            if !comment.is_empty() {
+                game.node_mut(id).comments.push(comment);
             }
             parent = Some(id);
         }

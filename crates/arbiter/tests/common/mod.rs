@@ -208,3 +208,47 @@ pub fn pgn_moves(verdict: &Verdict) -> Vec<String> {
         .expect("well-formed");
     game.mainline().map(|node| node.san.to_string()).collect()
 }
+
+/// A small deterministic generator (xorshift64*), so tests need no extra dependency.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `plies` random legal moves from the standard position, in UCI, after which the game has
+/// not ended (the first seed from `seed` on that gives such a game).
+pub fn random_moves(seed: u64, plies: usize) -> Vec<String> {
+    use caissa_game::Game;
+    use caissa_notation::uci::UciMove;
+    for attempt in 0.. {
+        let mut rng = Rng::new(seed + attempt);
+        let mut game = Game::standard();
+        let mut moves = Vec::new();
+        while moves.len() < plies && game.outcome().is_none() {
+            let legal = game.position().legal_moves();
+            let m = legal[rng.below(legal.len() as u64) as usize];
+            moves.push(UciMove::from_move(game.position(), m).to_string());
+            game.play_unchecked(m);
+        }
+        if moves.len() == plies && game.outcome().is_none() {
+            return moves;
+        }
+    }
+    unreachable!()
+}
