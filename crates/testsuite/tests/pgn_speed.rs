@@ -4,7 +4,8 @@
 //! `cargo test --release -p caissa-testsuite --test pgn_speed -- --nocapture --test-threads 1`
 //! measures the lichess sample repeated to about 10 MB. Set `PGN_SPEED_FILE` to a file to measure
 //! that instead (a ~100 MB one, say), and `PGN_SPEED_ROUNDS` to change the number of timed rounds
-//! (the best is kept).
+//! (the best is kept). With `PGN_SPEED_BIG=1`, `pgn_speed_big_file` also builds a ~100 MB file
+//! (the sample repeated) in the temp dir and measures both sides streaming from it.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -184,8 +185,8 @@ mod peer {
         }
     }
 
-    fn run(bytes: &[u8], visitor: &mut impl Visitor<Output = u64>) -> (u64, u64) {
-        let mut reader = pgn_reader::Reader::new(bytes);
+    fn run(input: impl std::io::Read, visitor: &mut impl Visitor<Output = u64>) -> (u64, u64) {
+        let mut reader = pgn_reader::Reader::new(input);
         let (mut games, mut moves) = (0, 0);
         while let Some(n) = reader.read_game(visitor).expect("reading from memory") {
             moves += n;
@@ -197,6 +198,11 @@ mod peer {
     /// pgn-reader with shakmaty: read and replay the main line.
     pub(crate) fn replay(bytes: &[u8]) -> (u64, u64) {
         run(bytes, &mut Replay)
+    }
+
+    /// pgn-reader with shakmaty, streaming from `input`.
+    pub(crate) fn replay_from(input: impl std::io::Read) -> (u64, u64) {
+        run(input, &mut Replay)
     }
 
     /// pgn-reader: read only.
@@ -299,6 +305,45 @@ fn pgn_speed_replay_only() {
         "SAN to move + play: caissa {:.0} ns/move, shakmaty {:.0} ns/move ({moves} moves)",
         ours_time * 1e9 / moves as f64,
         theirs_time * 1e9 / moves as f64
+    );
+}
+
+/// Both sides streaming from a ~100 MB file (the sample repeated), read through `File`, not
+/// memory. Opt-in with `PGN_SPEED_BIG=1`: it writes 100 MB to the temp dir.
+#[test]
+fn pgn_speed_big_file() {
+    if std::env::var_os("PGN_SPEED_BIG").is_none() {
+        println!("set PGN_SPEED_BIG=1 to measure a 100 MB file");
+        return;
+    }
+    let sample = caissa_testsuite::read_data("pgn/lichess-2025-05-sample.pgn");
+    let path = std::env::temp_dir().join(format!("caissa-pgn-speed-{}.pgn", std::process::id()));
+    let copies = (100_000_000 / sample.len()).max(1);
+    std::fs::write(&path, sample.repeat(copies)).expect("the temp dir is writable");
+    let size = std::fs::metadata(&path).expect("written").len() as f64 / 1e6;
+    let open = || std::fs::File::open(&path).expect("the file is readable");
+    let time = |f: &dyn Fn() -> (u64, u64)| {
+        let counts = f();
+        let t = Clock::start();
+        assert_eq!(f(), counts);
+        (counts, size / t.seconds())
+    };
+    let (ours_counts, ours) = time(&|| {
+        let mut reader = Reader::new(open());
+        let mut replayer = Replayer::new();
+        let (mut games, mut moves) = (0, 0);
+        while let Some(game) = reader.read_game(&mut replayer).expect("reading the file") {
+            moves += game.expect("well-formed").expect("legal").moves;
+            games += 1;
+        }
+        (games, moves)
+    });
+    let (theirs_counts, theirs) = time(&|| peer::replay_from(open()));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(ours_counts, theirs_counts);
+    println!(
+        "{size:.0} MB file, {} games, {} moves: caissa {ours:.0} MB/s, pgn-reader + shakmaty {theirs:.0} MB/s",
+        ours_counts.0, ours_counts.1
     );
 }
 

@@ -40,9 +40,9 @@
 //! [`Visitor::begin_movetext`]; then, in the order written, [`Visitor::san`], [`Visitor::nag`],
 //! [`Visitor::comment`], [`Visitor::begin_variation`] ... [`Visitor::end_variation`] (around
 //! the calls for the variation's contents, unless the visitor skips it) and
-//! [`Visitor::outcome`]; finally [`Visitor::end_game`], only for a game that is well-formed to
-//! its end. Any call but `end_game` may stop the game early with `ControlFlow::Break(output)`.
-//! The [`Visitor`] docs say more.
+//! [`Visitor::outcome`]; finally [`Visitor::end_game`] for a game that is well-formed to its
+//! end, or [`Visitor::end_malformed_game`] for one whose movetext is not. Any call but these
+//! two may stop the game early with `ControlFlow::Break(output)`. The [`Visitor`] docs say more.
 //!
 //! # Grammar, and how lenient the reader is
 //!
@@ -53,8 +53,8 @@
 //!   start of the input.
 //! - **Tags**: `[Name "value"]`, one or more per line, blanks allowed around the parts. Names are
 //!   letters, digits and `_`. In values, `\"` and `\\` are escapes ([`RawTag::decode`]); a value
-//!   may not span lines. Blank lines between tag lines are skipped, except that a blank line
-//!   followed by a tag line after a game's tags starts a new game (the first had no movetext).
+//!   may not span lines. A blank line ends the tags: a tag line after it starts the next game
+//!   (the first one has no movetext).
 //! - **Movetext** ends at a blank line, at a line whose first non-blank character is `[`, or at
 //!   the end of the input; not inside a comment, except as below.
 //! - **Tokens**: move numbers (`12.`, `12...`, `12` — not checked against the moves), SAN read by
@@ -101,7 +101,7 @@ mod writer;
 
 pub use error::{Excerpt, PgnError, PgnErrorKind};
 pub use game::{Game, GameBuilder, GameInProgress, Node, NodeId, Tags};
-pub use reader::{DEFAULT_CAPACITY, MIN_CAPACITY, Reader};
+pub use reader::{DEFAULT_CAPACITY, Games, MIN_CAPACITY, Reader};
 pub use replay::{
     MAX_REPLAY_DEPTH, RecordedGame, RecordedToken, Recorder, Replay, ReplayError, ReplayErrorKind,
     ReplayStats, Replayer,

@@ -25,10 +25,11 @@ const TAG_PROBE: usize = 64;
 /// time.
 ///
 /// The reader owns one buffer of fixed size (64 KiB unless [`Reader::with_capacity`] says
-/// otherwise) and never allocates more while reading, however large the input or any token in
-/// it: tag values and comments longer than the buffer reach the visitor cut at the buffer's end,
-/// flagged with [`RawTag::is_truncated`] and [`RawComment::is_truncated`], and the rest is
-/// skipped. It does its own buffering: do not wrap the input in a `BufReader`.
+/// otherwise) and allocates nothing else while reading (but the short excerpt an error quotes),
+/// however large the input or any token in it: tag values and comments longer than the buffer
+/// reach the visitor cut at the buffer's end, flagged with [`RawTag::is_truncated`] and
+/// [`RawComment::is_truncated`], and the rest is skipped. It does its own buffering: do not wrap
+/// the input in a `BufReader`.
 ///
 /// See the [module docs](super) for the grammar, what counts as an error, and how the reader
 /// recovers.
@@ -48,6 +49,27 @@ pub struct Reader<R> {
     line: u64,
     /// Offset in the input of the first byte of that line.
     line_start: u64,
+}
+
+/// The iterator of [`Reader::games`].
+#[derive(Debug)]
+pub struct Games<'a, R, V> {
+    reader: &'a mut Reader<R>,
+    visitor: &'a mut V,
+    done: bool,
+}
+
+impl<R: Read, V: Visitor> Iterator for Games<'_, R, V> {
+    type Item = io::Result<Result<V::Output, PgnError>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let item = self.reader.read_game(self.visitor).transpose();
+        self.done = !matches!(item, Some(Ok(_)));
+        item
+    }
 }
 
 /// How a phase of a game ended.
@@ -167,6 +189,29 @@ impl<R: Read> Reader<R> {
                 self.skip_movetext()?;
                 Ok(Some(Err(error)))
             }
+        }
+    }
+
+    /// The games that remain, as an iterator of what [`Reader::read_game`] returns. It ends
+    /// after the last game or the first I/O error.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{Reader, Replayer};
+    ///
+    /// let pgn = b"1. e4 e5 *\n\n1. d4 d5 2. c4 *\n";
+    /// let mut replayer = Replayer::new();
+    /// let mut moves = 0;
+    /// for game in Reader::new(&pgn[..]).games(&mut replayer) {
+    ///     moves += game???.moves;
+    /// }
+    /// assert_eq!(moves, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn games<'a, V: Visitor>(&'a mut self, visitor: &'a mut V) -> Games<'a, R, V> {
+        Games {
+            reader: self,
+            visitor,
+            done: false,
         }
     }
 
