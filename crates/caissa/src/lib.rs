@@ -31,4 +31,8 @@ pub use caissa_board::{
     Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role,
     Setup, Square,
 };
-pub use caissa_movegen::{Move, MoveList, Position, PositionError, perft};
+pub use caissa_game::{Game, GameResult, Outcome, Reason};
+pub use caissa_movegen::{CastlingMode, Move, MoveList, Position, PositionError, perft};
+pub use caissa_notation::fen::Fen;
+pub use caissa_notation::san::{San, SanPlus};
+pub use caissa_notation::uci::UciMove;

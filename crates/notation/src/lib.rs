@@ -1,6 +1,9 @@
 //! Chess notation: how positions and moves are written.
 //!
-//! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN) and [`uci`] (UCI moves). It depends on
+//! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN), [`uci`] (UCI moves
+//! and long algebraic notation), [`san`] (standard algebraic notation, strict and lenient),
+//! [`epd`] (extended position descriptions with operations) and [`pgn`] (a streaming reader with
+//! a visitor API, a game tree, and a writer). It depends on
 //! `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
 //! typed error that says what is wrong and where.
 //!
