@@ -18,9 +18,7 @@
 //! `CAISSA_DIFF_POSITIONS=1000000` runs a deeper comparison (default [`DEFAULT_POSITIONS`]);
 //! `CAISSA_DIFF_SEED=<u64>` plays other games. Run with `--nocapture` to see the statistics.
 
-#[allow(dead_code, unreachable_pub)] // until the library exports it
-#[path = "../src/random.rs"]
-mod random;
+use caissa_testsuite::random;
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;

@@ -27,9 +27,7 @@
 //! `CAISSA_GAME_DIFF_GAMES=20000` plays more games (default [`DEFAULT_GAMES`]);
 //! `CAISSA_GAME_DIFF_SEED=<u64>` plays others. Run with `--nocapture` for the statistics.
 
-#[allow(dead_code, unreachable_pub)] // until the library exports it
-#[path = "../src/random.rs"]
-mod random;
+use caissa_testsuite::random;
 
 use std::collections::HashMap;
 use std::fmt;

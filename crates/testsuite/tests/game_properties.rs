@@ -11,9 +11,7 @@
 //!
 //! `CAISSA_GAME_PROP_GAMES` plays more games (default [`DEFAULT_GAMES`]).
 
-#[allow(dead_code, unreachable_pub)] // until the library exports it
-#[path = "../src/random.rs"]
-mod random;
+use caissa_testsuite::random;
 
 use std::collections::HashMap;
 

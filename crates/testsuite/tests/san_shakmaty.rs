@@ -13,9 +13,7 @@
 //!
 //! `CAISSA_SAN_POSITIONS=<n>` and `CAISSA_SAN_SEED=<u64>` change the amount and the games.
 
-#[allow(dead_code, unreachable_pub)] // until the library exports it
-#[path = "../src/random.rs"]
-mod random;
+use caissa_testsuite::random;
 
 use std::time::Instant;
 
