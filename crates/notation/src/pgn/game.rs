@@ -1,6 +1,7 @@
 //! A game as a tree: tags, main line, variations, comments and glyphs. [`GameBuilder`] reads one.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
 use core::ops::ControlFlow;
 
 use caissa_movegen::Position;
@@ -84,7 +85,8 @@ impl Tags {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(u32);
 
-/// A move of a [`Game`] with its annotations and its continuations.
+/// A move of a [`Game`] with its annotations and its continuations. (Equality of nodes also
+/// compares their places in the game; [`Game`]'s equality compares trees.)
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     /// The move as written.
@@ -132,7 +134,11 @@ impl Node {
 /// Comment text is kept with its whitespace normalized (each run of spaces, tabs and newlines
 /// made one space, ends trimmed; empty comments dropped), so that writing a game and reading it
 /// back gives the same game.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// Two games are equal when they have the same tags, comments and outcome, and the same tree:
+/// the same moves with the same annotations, children in the same order. The order in which
+/// moves were added does not matter.
+#[derive(Clone, Debug, Default)]
 pub struct Game {
     /// The tag pairs.
     pub tags: Tags,
@@ -234,6 +240,82 @@ impl Game {
         let mut out = String::new();
         self.write(&mut out, super::Layout::Export);
         out
+    }
+}
+
+impl Game {
+    /// Visits the tree depth first, children in order, calling `f` with each move, and with
+    /// `None` after the last child of each list (so that the shape is part of what `f` sees).
+    /// No recursion.
+    fn walk<'a>(&'a self, mut f: impl FnMut(Option<&'a Node>)) {
+        let mut stack: Vec<&[NodeId]> = vec![&self.roots];
+        while let Some(list) = stack.last_mut() {
+            match list.split_first() {
+                Some((&id, rest)) => {
+                    *list = rest;
+                    let node = self.node(id);
+                    f(Some(node));
+                    stack.push(&node.children);
+                }
+                None => {
+                    f(None);
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    /// The moves and list ends of [`Game::walk`], as a vector.
+    fn shape(&self) -> Vec<Option<&Node>> {
+        let mut shape = Vec::with_capacity(2 * self.nodes.len() + 1);
+        self.walk(|node| shape.push(node));
+        shape
+    }
+}
+
+/// Compares the annotations of two nodes, not their place in the arena.
+fn same_node(a: &Node, b: &Node) -> bool {
+    a.san == b.san
+        && a.nags == b.nags
+        && a.comments_before == b.comments_before
+        && a.comments == b.comments
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.tags == other.tags
+            && self.comments == other.comments
+            && self.outcome == other.outcome
+            && self.nodes.len() == other.nodes.len()
+            && self
+                .shape()
+                .iter()
+                .zip(other.shape())
+                .all(|pair| match pair {
+                    (Some(a), Some(b)) => same_node(a, b),
+                    (None, None) => true,
+                    _ => false,
+                })
+    }
+}
+
+impl Eq for Game {}
+
+impl Hash for Game {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.tags.hash(state);
+        self.comments.hash(state);
+        self.outcome.hash(state);
+        self.walk(|node| match node {
+            Some(node) => {
+                1u8.hash(state);
+                node.san.hash(state);
+                node.nags.hash(state);
+                node.comments_before.hash(state);
+                node.comments.hash(state);
+            }
+            None => 0u8.hash(state),
+        });
     }
 }
 
@@ -384,5 +466,45 @@ impl Visitor for GameBuilder {
 
     fn end_game(&mut self, state: GameInProgress) -> Game {
         state.game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::hash_map::DefaultHasher;
+
+    use super::*;
+
+    fn hash(game: &Game) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        game.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn equality_compares_trees_not_insertion_order() {
+        let san = |text: &str| text.parse::<SanPlus>().expect("SAN");
+        // 1. e4 (1. d4 d5) e5, built in two orders.
+        let mut a = Game::new();
+        let e4 = a.add_move(None, san("e4"));
+        let d4 = a.add_move(None, san("d4"));
+        a.add_move(Some(e4), san("e5"));
+        a.add_move(Some(d4), san("d5"));
+        let mut b = Game::new();
+        let e4 = b.add_move(None, san("e4"));
+        b.add_move(Some(e4), san("e5"));
+        let d4 = b.add_move(None, san("d4"));
+        b.add_move(Some(d4), san("d5"));
+        assert_eq!(a, b);
+        assert_eq!(hash(&a), hash(&b));
+        // The same moves in another shape differ: d5 after e5 instead of after d4.
+        let mut c = Game::new();
+        let e4 = c.add_move(None, san("e4"));
+        c.add_move(None, san("d4"));
+        let e5 = c.add_move(Some(e4), san("e5"));
+        c.add_move(Some(e5), san("d5"));
+        assert_ne!(a, c);
+        b.node_mut(e4).nags.push(Nag(1));
+        assert_ne!(a, b);
     }
 }
