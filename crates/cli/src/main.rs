@@ -14,11 +14,13 @@
 
 #![forbid(unsafe_code)]
 
+mod arbitrate;
 mod error;
 mod moves;
 mod perft;
 mod pgn;
 mod position;
+mod rate;
 mod status;
 
 use std::process::ExitCode;
@@ -46,6 +48,11 @@ enum Command {
     /// Where a game stands after some moves: check, mate, dead position, who can win, draw
     /// claims, and the result.
     Status(status::StatusArgs),
+    /// Replay a game's event log (JSON lines) under the FIDE Laws and print the verdict as
+    /// JSON: result, termination, article, penalties, clocks and PGN.
+    Arbitrate(arbitrate::ArbitrateArgs),
+    /// Rating changes: FIDE Elo (--rating, --games) or club points (--club).
+    Rate(rate::RateArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +63,14 @@ fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args),
         Command::Pgn(args) => pgn::run(&args),
         Command::Status(args) => match status::run(&args) {
+            Ok(()) => Ok(()),
+            Err(error) => return error.report(),
+        },
+        Command::Arbitrate(args) => match arbitrate::run(&args) {
+            Ok(()) => Ok(()),
+            Err(error) => return error.report(),
+        },
+        Command::Rate(args) => match rate::run(&args) {
             Ok(()) => Ok(()),
             Err(error) => return error.report(),
         },

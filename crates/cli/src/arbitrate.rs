@@ -1,0 +1,206 @@
+//! `caissa arbitrate FILE`: replays a game's event log under the FIDE Laws and prints the
+//! verdict as one JSON object.
+//!
+//! The log is JSON lines (the schema is in [`SCHEMA`], printed by `caissa arbitrate --help`,
+//! and in `docs/RULES.md`). A line that is not valid JSON, names no known event or has a bad
+//! field, or an event that cannot stand where it is (a second start, time going backwards), is
+//! an error naming its line (exit status 2). Moves that are illegal in the position are not
+//! errors: the arbiter rules on them (Article 7.5).
+//!
+//! Output on stdout: `result`, `termination`, `article`, `ended_at_ms`, `penalties`,
+//! `decisions`, `notes`, `illegal_moves`, `clock_ms` and `pgn` (see `caissa_arbiter::json`).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use caissa_arbiter::json::{JsonLineError, arbitrate, verdict_to_json};
+use clap::Args;
+
+use crate::error::CliError;
+
+/// The event log schema, for `--help`.
+pub(crate) const SCHEMA: &str = "\
+EVENT LOG: one JSON object per line (blank lines are skipped). Each has \"type\" and may have
+\"t_ms\": the time in milliseconds from any fixed origin, never decreasing (default: the previous
+event's). Colours are white/black, squares e4, pieces q/r/b/n, moves SAN (Nf3, exd5, e8=Q, O-O)
+or UCI (g1f3, e7e8q). A field the event does not take is an error.
+
+  start          time_control (PGN syntax: 300+2, 40/5400+30:1800+30, 300d5 simple delay,
+                 300b5 Bronstein, *60 hourglass; - or absent: no clock), rules (fide-standard,
+                 fide-rapid, fide-rapid-unsupervised, fide-blitz, fide-blitz-unsupervised,
+                 online, club; then optional key=value changes, e.g. \"club
+                 illegal_moves_to_lose=2\"), fen, chess960, presses (with_move | separate;
+                 absent: separate if the log has press events), white, black (names).
+                 First event; the clock of the side to move starts.
+  move           by, move, two_hands (optional). The move made; also the clock press unless
+                 presses are separate. An illegal move is ruled on (7.5), not an error.
+  press          by. The clock pressed (logs with separate presses).
+  touch          by, square. A deliberate touch of the piece there (4.3).
+  adjust         by, square. \"J'adoube\" (4.2.1).
+  release        by, square, from (optional). A piece let go on square (4.7).
+  promote        by, piece, square. The new piece put on the promotion square (4.4.4).
+  offer_draw, accept_draw, decline_draw, withdraw_draw
+                 by. Draw offers (9.1; an offer cannot be withdrawn).
+  claim          by, kind (threefold | fifty | touch_move | flag | illegal_move), move (the
+                 written move, threefold and fifty only).
+  resign         by (5.1.2).
+  flag           by. The arbiter sees that player's flag down (6.8).
+  ruling         ruling: add_time (player, ms) | warning (player) | illegal_move (player who
+                 made it) | colours_reversed | wrong_setup (misplaced: optional square) |
+                 declare (result: 1-0 0-1 1/2-1/2 0-0 *, article: optional).
+
+EXAMPLE
+  {\"t_ms\": 0, \"type\": \"start\", \"time_control\": \"180+2\", \"rules\": \"fide-blitz\"}
+  {\"t_ms\": 5100, \"type\": \"move\", \"by\": \"white\", \"move\": \"e4\"}
+  {\"t_ms\": 6000, \"type\": \"touch\", \"by\": \"black\", \"square\": \"g8\"}
+  {\"t_ms\": 9000, \"type\": \"move\", \"by\": \"black\", \"move\": \"Nf6\"}
+  {\"t_ms\": 9500, \"type\": \"resign\", \"by\": \"white\"}
+
+OUTPUT: one JSON object: result (1-0, 0-1, 1/2-1/2, 0-0, * while the game goes on or when
+cancelled), termination (checkmate, resignation, time_forfeit, illegal_moves, agreement,
+threefold_repetition, ..., unterminated), article, ended_at_ms, penalties, decisions (each with
+its line, time, player, article and ruling), notes, illegal_moves, clock_ms (white, black) and
+pgn (with Result, Termination, TimeControl and [%clk] after every move).
+
+EXIT STATUS: 0 for a verdict, 2 for an unreadable file or a malformed line (named on stderr).";
+
+/// Arguments of `caissa arbitrate`.
+#[derive(Debug, Args)]
+#[command(after_long_help = SCHEMA)]
+pub(crate) struct ArbitrateArgs {
+    /// The event log, in JSON lines (`-` for standard input).
+    file: PathBuf,
+}
+
+/// Why `caissa arbitrate` gives no verdict.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArbitrateError {
+    /// The file cannot be read, or stdout fails.
+    #[error(transparent)]
+    Cli(#[from] CliError),
+    /// A line of the log is malformed or cannot be applied.
+    #[error("{file}: {error}")]
+    Log {
+        /// The file, as given.
+        file: String,
+        /// The line and the problem.
+        error: JsonLineError,
+    },
+}
+
+impl ArbitrateError {
+    /// Prints the error on stderr and returns the exit status for it (2 for bad input).
+    pub(crate) fn report(&self) -> ExitCode {
+        match self {
+            ArbitrateError::Cli(error) => error.report(),
+            ArbitrateError::Log { .. } => {
+                eprintln!("error: {self}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// The verdict for a log's text, as pretty-printed JSON with a final newline: what
+/// `caissa arbitrate` prints. Never panics.
+///
+/// # Errors
+///
+/// [`JsonLineError`] naming the first line that cannot be read or applied.
+pub(crate) fn verdict_text(log: &str) -> Result<String, JsonLineError> {
+    let (verdict, lines) = arbitrate(log)?;
+    let json = verdict_to_json(&verdict, Some(&lines));
+    let mut text = serde_json::to_string_pretty(&json).unwrap_or_else(|_| json.to_string());
+    text.push('\n');
+    Ok(text)
+}
+
+/// Runs `caissa arbitrate`.
+///
+/// # Errors
+///
+/// [`ArbitrateError`] for an unreadable file, a malformed line, or a failing stdout.
+pub(crate) fn run(args: &ArbitrateArgs) -> Result<(), ArbitrateError> {
+    let read_error = |source| CliError::Read {
+        path: args.file.clone(),
+        source,
+    };
+    let text = if args.file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(read_error)?;
+        text
+    } else {
+        std::fs::read_to_string(&args.file).map_err(read_error)?
+    };
+    let output = verdict_text(&text).map_err(|error| ArbitrateError::Log {
+        file: args.file.display().to_string(),
+        error,
+    })?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(output.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(CliError::from)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(log: &str) -> serde_json::Value {
+        serde_json::from_str(&verdict_text(log).unwrap_or_else(|e| panic!("{e}"))).expect("JSON")
+    }
+
+    #[test]
+    fn the_example_of_the_help_text() {
+        let log: String = SCHEMA
+            .lines()
+            .skip_while(|line| !line.starts_with("EXAMPLE"))
+            .skip(1)
+            .take_while(|line| line.starts_with("  {"))
+            .map(|line| format!("{}\n", line.trim()))
+            .collect();
+        let v = json(&log);
+        assert_eq!(v["result"], "0-1");
+        assert_eq!(v["termination"], "resignation");
+        assert_eq!(v["article"], "5.1.2");
+        // White's clock ran from Black's press to the resignation.
+        assert_eq!(v["clock_ms"]["white"], 176_400);
+        assert_eq!(v["clock_ms"]["black"], 178_100);
+        assert_eq!(v["decisions"][0]["line"], 5);
+        let pgn = v["pgn"].as_str().expect("pgn");
+        assert!(pgn.contains("[TimeControl \"180+2\"]"), "{pgn}");
+        assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+        assert!(pgn.contains("1. e4 { [%clk 0:02:56.9] } 1... Nf6 { [%clk 0:02:58.1] } 0-1"));
+    }
+
+    #[test]
+    fn illegal_moves_are_rulings_and_malformed_lines_are_errors() {
+        let start =
+            r#"{"t_ms": 0, "type": "start", "time_control": "300", "rules": "fide-standard"}"#;
+        let v = json(&format!(
+            "{start}\n{{\"t_ms\": 1000, \"type\": \"move\", \"by\": \"white\", \"move\": \"e5\"}}\n"
+        ));
+        assert_eq!(v["illegal_moves"]["white"], 1);
+        assert_eq!(v["penalties"][0]["to"], "black");
+        assert_eq!(v["penalties"][0]["ms"], 120_000);
+        assert_eq!(v["penalties"][0]["article"], "7.5.5");
+        assert_eq!(v["result"], "*");
+        assert_eq!(v["termination"], "unterminated");
+        assert_eq!(v["article"], serde_json::Value::Null);
+        for (log, line) in [
+            (format!("{start}\nnot json\n"), 2),
+            (format!("{start}\n\n{{\"type\": \"castle\"}}\n"), 3),
+            (
+                "{\"type\": \"move\", \"by\": \"white\", \"move\": \"e4\"}".to_owned(),
+                1,
+            ),
+        ] {
+            let e = verdict_text(&log).expect_err(&log);
+            assert_eq!(e.line, line, "{log}: {e}");
+        }
+    }
+}
