@@ -5,8 +5,9 @@
 //! moved some piece, which touch-move then binds (7.5.1: the replacement move is subject to
 //! 4.3 and 4.7). The piece is found from the text: UCI names its square; for SAN, the only piece
 //! of the written kind that could reach the destination on an empty board (pawns: the one
-//! behind it, or diagonally behind for a capture). When that is not a single piece, the move is
-//! still illegal, only without a piece to bind.
+//! behind it, or diagonally behind for a capture), or else the only piece of that kind (a king
+//! moving two squares). When that is not a single piece, the move is still illegal, only
+//! without a piece to bind.
 
 use core::num::NonZeroU32;
 
@@ -111,17 +112,19 @@ fn read_illegal_san(pos: &Position, text: MoveText, san: San) -> Written {
                     return Written::UnfinishedPromotion(m);
                 }
             }
-            let mut origins = reach(
-                us,
-                role,
-                to,
-                capture || file.is_some_and(|f| f != to.file()),
-            ) & pos.board().by_piece(role.of(us));
+            let mut written = pos.board().by_piece(role.of(us));
             if let Some(file) = file {
-                origins &= Bitboard::from_file(file);
+                written &= Bitboard::from_file(file);
             }
             if let Some(rank) = rank {
-                origins &= Bitboard::from_rank(rank);
+                written &= Bitboard::from_rank(rank);
+            }
+            let pawn_capture = capture || file.is_some_and(|f| f != to.file());
+            let mut origins = reach(us, role, to, pawn_capture) & written;
+            if origins.is_empty() && role != Role::Pawn {
+                // No such piece could get there even on an empty board: if only one piece fits
+                // the text (the king, say), that is the one moved.
+                origins = written;
             }
             if role == Role::Pawn && !capture {
                 // The nearer pawn behind the destination is the one that moved.
