@@ -36,7 +36,7 @@
 //!   (as far as [`dead::can_win`] proves; "unknown" counts as able). Both flags down: the first
 //!   to fall loses when the clock shows it; otherwise a draw in the last period and play on
 //!   before it (III.3.1).
-//! - **Draws**: see [`crate::offers`]-level rules in [`Rules`]; claims (9.2, 9.3) are checked by
+//! - **Draws**: offers follow 9.1 and the offer fields of [`Rules`]; claims (9.2, 9.3) are checked by
 //!   the game layer, with the written move if one is given. A correct claim draws; an incorrect
 //!   one gives the opponent [`Rules::penalty_ms`] (9.5.3), stands as a draw offer (9.1.2.3), and
 //!   the written move must then be played. Only the player having the move may claim, and not

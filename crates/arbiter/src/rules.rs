@@ -11,7 +11,7 @@
 //! | `fide-blitz` | 1 min (the common reading of B.2) | at once (B.2) | 2nd | at once | observed | any time | 9.6 only |
 //! | `fide-blitz-unsupervised` | 1 min (B.3 → A.3) | claimed before the reply (B.3 → A.5.2) | 2nd | on claim | observed | any time | 9.6 only |
 //! | `online` | none | refused, never played | never | off | at once | any time | also at 50 moves |
-//! | `club` | 1 min | claimed before the reply | 3rd | on claim | observed | any time, not again after a decline until the opponent offers | 9.6 only; Guidelines III |
+//! | `club` | 1 min | claimed before the reply | 3rd | on claim | observed | any time, not again after a decline until the opponent offers | 9.6 only |
 //!
 //! # The text form
 //!
@@ -42,7 +42,7 @@ pub enum Profile {
     /// `online`: what chess servers do (illegal input refused, flags fall at once, automatic draw
     /// at fifty moves).
     Online,
-    /// `club`: a club's rules (three illegal moves lose, no repeated draw offers, Guidelines III).
+    /// `club`: a club's rules (three illegal moves lose, no repeated draw offers).
     Club,
 }
 
@@ -135,10 +135,9 @@ pub struct Rules {
     pub auto_draw_fifty: bool,
     /// Server rule: the game is drawn automatically at the third occurrence of a position.
     pub auto_draw_threefold: bool,
-    /// Guidelines III are in force (III.2; standard and rapid games without increment only).
-    pub quickplay_finish: bool,
-    /// The clock shows which flag fell first (electronic clocks). When both flags are down and it
-    /// does not, Guidelines III.3.1 decides.
+    /// The clock shows which flag fell first (electronic clocks): when both flags are down, the
+    /// first to fall loses (subject to 6.9). Without it, Guidelines III.3.1 decides: a draw in
+    /// the last period, play on before it.
     pub first_flag_indicator: bool,
 }
 
@@ -157,7 +156,6 @@ impl Rules {
             no_repeat_offer: false,
             auto_draw_fifty: false,
             auto_draw_threefold: false,
-            quickplay_finish: false,
             first_flag_indicator: true,
         }
     }
@@ -218,13 +216,12 @@ impl Rules {
             no_repeat_offer: false,
             auto_draw_fifty: true,
             auto_draw_threefold: false,
-            quickplay_finish: false,
             first_flag_indicator: true,
         }
     }
 
     /// A club's rules: one-minute penalties, the third illegal move loses (configurable),
-    /// illegal moves and touch-move breaches on claim, no repeated draw offers, Guidelines III.
+    /// illegal moves and touch-move breaches on claim, no repeated draw offers.
     #[must_use]
     pub const fn club() -> Rules {
         Rules {
@@ -238,7 +235,6 @@ impl Rules {
             no_repeat_offer: true,
             auto_draw_fifty: false,
             auto_draw_threefold: false,
-            quickplay_finish: true,
             first_flag_indicator: true,
         }
     }
@@ -265,7 +261,7 @@ impl Rules {
     }
 
     /// The `key=value` pairs of every field, in a fixed order.
-    fn fields(&self) -> [(&'static str, String); 11] {
+    fn fields(&self) -> [(&'static str, String); 10] {
         let enum_name = |s: &'static str| s.to_owned();
         [
             ("penalty_ms", self.penalty_ms.to_string()),
@@ -305,7 +301,6 @@ impl Rules {
             ("no_repeat_offer", self.no_repeat_offer.to_string()),
             ("auto_draw_fifty", self.auto_draw_fifty.to_string()),
             ("auto_draw_threefold", self.auto_draw_threefold.to_string()),
-            ("quickplay_finish", self.quickplay_finish.to_string()),
             (
                 "first_flag_indicator",
                 self.first_flag_indicator.to_string(),
@@ -363,7 +358,6 @@ impl Rules {
             "no_repeat_offer" => self.no_repeat_offer = flag(value)?,
             "auto_draw_fifty" => self.auto_draw_fifty = flag(value)?,
             "auto_draw_threefold" => self.auto_draw_threefold = flag(value)?,
-            "quickplay_finish" => self.quickplay_finish = flag(value)?,
             "first_flag_indicator" => self.first_flag_indicator = flag(value)?,
             _ => return Err("unknown rule"),
         }
