@@ -1,6 +1,6 @@
 //! A small builder for event logs in tests: `Log::new(rules, control).fen(..).mv(t, W, "e4")`.
 
-#![allow(dead_code, unreachable_pub)]
+#![allow(dead_code, unreachable_pub, unused_imports)]
 
 use caissa_arbiter::{
     ArbiterAction, ClaimKind, Event, EventKind, MoveText, PgnTimeControl, Presses, Rules, Start,
