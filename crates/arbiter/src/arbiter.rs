@@ -304,6 +304,11 @@ impl Arbiter {
             time_control: self.clock.as_ref().map(Clock::control),
             names: [self.names[0].as_deref(), self.names[1].as_deref()],
             outcome: self.outcome,
+            unpressed_clock_ms: self
+                .clock
+                .as_ref()
+                .zip(self.last.as_ref())
+                .map(|(clock, last)| clock.remaining(last.by, t)),
         };
         Verdict {
             outcome: self.outcome,

@@ -42,6 +42,8 @@ pub(crate) struct Header<'a> {
     pub(crate) time_control: Option<&'a TimeControl>,
     pub(crate) names: [Option<&'a str>; 2],
     pub(crate) outcome: Option<Outcome>,
+    /// The mover's time now, shown after the last move if its press has not come yet.
+    pub(crate) unpressed_clock_ms: Option<u64>,
 }
 
 impl Record {
@@ -106,9 +108,14 @@ impl Record {
         );
         game.tags.insert("Termination", termination(header.outcome));
         let mut parent = None;
-        for entry in &self.entries {
+        let last = self.entries.len().saturating_sub(1);
+        for (i, entry) in self.entries.iter().enumerate() {
             let id = game.add_move(parent, entry.san);
-            let comment = match (entry.clock_ms, entry.note) {
+            let clock_ms = match entry.clock_ms {
+                None if i == last => header.unpressed_clock_ms,
+                ms => ms,
+            };
+            let comment = match (clock_ms, entry.note) {
                 (Some(ms), note) => {
                     let clk = Command::Clock(Duration::from_millis(ms)).to_string();
                     note.map_or_else(|| clk.clone(), |note| format!("{clk} {note}"))

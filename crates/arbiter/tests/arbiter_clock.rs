@@ -286,3 +286,18 @@ fn penalties_and_added_time_show_on_the_clock() {
     assert_eq!(v.penalties.len(), 1);
     assert_eq!(v.penalties[0].article.as_str(), "9.5.3");
 }
+
+#[test]
+fn an_unpressed_last_move_shows_the_running_clock() {
+    let v = Log::new("fide-rapid", "900")
+        .separate_presses()
+        .mv(4_000, W, "e4")
+        .offer(5_000, W)
+        .verdict();
+    // Still White's clock: 900 s − 5 s; the offer came at the proper time (9.1.2.1).
+    assert!(v.pgn.contains("1. e4 { [%clk 0:14:55] } *"), "{}", v.pgn);
+    assert!(matches!(
+        v.decisions[0].ruling,
+        Ruling::DrawOffered { proper_time: true }
+    ));
+}
