@@ -48,7 +48,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod arbiter;
+pub mod arbiter;
 pub mod articles;
 pub mod clock;
 pub mod events;
