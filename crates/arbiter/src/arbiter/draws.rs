@@ -125,7 +125,12 @@ impl Arbiter {
     }
 
     /// 9.5.3 and 9.1.2.3.
-    pub(super) fn incorrect_claim(&mut self, by: Color, claim: &'static str, intended: Option<Move>) {
+    pub(super) fn incorrect_claim(
+        &mut self,
+        by: Color,
+        claim: &'static str,
+        intended: Option<Move>,
+    ) {
         let must_play = intended.map(|m| self.sans(&[m]).concat());
         self.decide(
             Some(by),

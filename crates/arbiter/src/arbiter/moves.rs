@@ -190,7 +190,13 @@ impl Arbiter {
     }
 
     /// Plays a legal move made by `by` (not yet pressed). Returns whether the game goes on.
-    pub(super) fn play_legal(&mut self, by: Color, m: Move, mv: MoveText, breach: Option<Obligation>) -> bool {
+    pub(super) fn play_legal(
+        &mut self,
+        by: Color,
+        m: Move,
+        mv: MoveText,
+        breach: Option<Obligation>,
+    ) -> bool {
         self.close_illegal_claims(by);
         let san = SanPlus::from_move(self.game.position(), m);
         if self.game.play(m).is_err() {
