@@ -58,6 +58,33 @@ pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     rook(sq, occupied) | bishop(sq, occupied)
 }
 
+const fn ray_table(directions: &[(i32, i32); 4]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = Bitboard(sliding_attacks(sq as u32, 0, directions));
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [Bitboard; 64] = ray_table(&ROOK_DIRECTIONS);
+static BISHOP_RAYS: [Bitboard; 64] = ray_table(&BISHOP_DIRECTIONS);
+
+/// The squares a rook on `sq` attacks on an empty board: its rank and file.
+#[inline(always)]
+#[must_use]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq.index()]
+}
+
+/// The squares a bishop on `sq` attacks on an empty board: its diagonals.
+#[inline(always)]
+#[must_use]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq.index()]
+}
+
 const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
@@ -214,6 +241,10 @@ mod tests {
             Bitboard::from(Square::D6) | Square::F6
         );
         assert_eq!(queen(Square::D4, Bitboard::EMPTY).count(), 27);
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop(sq, Bitboard::EMPTY));
+        }
     }
 
     #[test]

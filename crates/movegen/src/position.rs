@@ -525,21 +525,29 @@ impl Position {
     #[inline]
     fn update_check_info(&mut self) {
         let us = self.turn;
+        let board = &self.board;
         let king = self.king(us);
-        let occupied = self.board.occupied();
-        let theirs = self.board.by_color(!us);
-        self.checkers = self.attackers_to(king, !us, occupied);
-        let snipers = ((attacks::rook(king, Bitboard::EMPTY) & self.board.straight_sliders())
-            | (attacks::bishop(king, Bitboard::EMPTY) & self.board.diagonal_sliders()))
+        let occupied = board.occupied();
+        let theirs = board.by_color(!us);
+        // Knights and pawns check directly; a slider on a line to the king checks with nothing
+        // between, and pins with exactly one piece between.
+        let mut checkers = ((attacks::knight(king) & board.knights())
+            | (attacks::pawn(us, king) & board.pawns()))
+            & theirs;
+        let snipers = ((attacks::rook_rays(king) & board.straight_sliders())
+            | (attacks::bishop_rays(king) & board.diagonal_sliders()))
             & theirs;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = attacks::between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
+            if blockers.is_empty() {
+                checkers = checkers.with(sniper);
+            } else if !blockers.more_than_one() {
                 pinned |= blockers;
             }
         }
-        self.pinned = pinned & self.board.by_color(us);
+        self.checkers = checkers;
+        self.pinned = pinned & board.by_color(us);
     }
 }
 
