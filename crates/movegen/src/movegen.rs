@@ -19,7 +19,7 @@
 //! that all move by the same step, and single special moves. A counting sink only adds
 //! popcounts, which makes bulk-counting perft cheap; other sinks expand the groups into moves.
 
-use caissa_board::{Bitboard, CastlingSide, Color, Rank, Role, Square};
+use caissa_board::{Bitboard, CastlingSide, Color, File, Rank, Role, Square};
 
 use crate::attacks;
 use crate::moves::Move;
@@ -115,11 +115,17 @@ impl Position {
         let occupied = board.occupied();
         let king = self.king(us);
 
+        // Squares the opponent's pawns, knights and king attack, whatever the occupancy.
+        let leaper_danger = if from_mask.contains(king) {
+            self.leaper_attacks(!us)
+        } else {
+            Bitboard::EMPTY
+        };
         if from_mask.contains(king) {
             let mut targets = Bitboard::EMPTY;
             let without_king = occupied.without(king);
-            for to in attacks::king(king) - ours {
-                if self.attackers_to(to, !us, without_king).is_empty() {
+            for to in attacks::king(king) - ours - leaper_danger {
+                if !self.slider_attacks(to, without_king) {
                     targets = targets.with(to);
                 }
             }
@@ -166,7 +172,7 @@ impl Position {
         }
         if checkers.is_empty() && from_mask.contains(king) && self.castling_rights.has_any(us) {
             for side in CastlingSide::ALL {
-                if let Some(m) = self.castling_move(side) {
+                if let Some(m) = self.castling_move(side, king, leaper_danger) {
                     sink.special(m);
                 }
             }
@@ -190,8 +196,8 @@ impl Position {
             Color::White => (-8, -7, -9),
             Color::Black => (8, 9, 7),
         };
-        let not_a = !Bitboard::from_file(caissa_board::File::A);
-        let not_h = !Bitboard::from_file(caissa_board::File::H);
+        let not_a = !Bitboard::from_file(File::A);
+        let not_h = !Bitboard::from_file(File::H);
 
         let free = pawns - self.pinned;
         let single = free.forward(us) & empty;
@@ -260,26 +266,102 @@ impl Position {
         }
     }
 
+    /// The squares `color`'s pawns, knights and king attack.
+    #[inline(always)]
+    fn leaper_attacks(&self, color: Color) -> Bitboard {
+        let board = &self.board;
+        let theirs = board.by_color(color);
+        let pawns = (board.pawns() & theirs).forward(color);
+        let not_a = !Bitboard::from_file(File::A);
+        let not_h = !Bitboard::from_file(File::H);
+        let mut danger = Bitboard(((pawns & not_h).0 << 1) | ((pawns & not_a).0 >> 1));
+        for knight in board.knights() & theirs {
+            danger |= attacks::knight(knight);
+        }
+        if let Some(king) = (board.kings() & theirs).first() {
+            danger |= attacks::king(king);
+        }
+        danger
+    }
+
+    /// Whether an opposing rook, bishop or queen attacks `sq` through `occupied`.
+    #[inline(always)]
+    fn slider_attacks(&self, sq: Square, occupied: Bitboard) -> bool {
+        let board = &self.board;
+        let theirs = board.by_color(!self.turn);
+        (attacks::bishop(sq, occupied) & board.diagonal_sliders() & theirs).any()
+            || (attacks::rook(sq, occupied) & board.straight_sliders() & theirs).any()
+    }
+
     /// The castling move on `side`, if the side to move holds the right and may castle now.
-    fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+    /// `leaper_danger` is what the opponent's pawns, knights and king attack.
+    #[inline(always)]
+    fn castling_move(
+        &self,
+        side: CastlingSide,
+        king: Square,
+        leaper_danger: Bitboard,
+    ) -> Option<Move> {
         let us = self.turn;
         let rook_file = self.castling_rights.rook(us, side)?;
-        let back_rank = Rank::back_rank(us);
-        let king = self.king(us);
-        let rook = Square::from_coords(rook_file, back_rank);
-        let king_to = Square::from_coords(side.king_to_file(), back_rank);
-        let rook_to = Square::from_coords(side.rook_to_file(), back_rank);
-        let castlers = Bitboard::from_square(king) | rook;
-        let king_path = attacks::between(king, king_to).with(king_to);
-        let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to)) - castlers;
+        let paths = &CASTLING_PATHS[side as usize][king.file().index()][rook_file.index()];
+        let rank_shift = us.fold(0, 56);
+        let must_be_empty = Bitboard(paths.must_be_empty << rank_shift);
+        let king_path = Bitboard(paths.king_path << rank_shift);
         let occupied = self.board.occupied();
-        if occupied.intersects(must_be_empty) {
+        if occupied.intersects(must_be_empty) || king_path.intersects(leaper_danger) {
             return None;
         }
-        let lifted = occupied - castlers;
+        let rook = Square::from_coords(rook_file, king.rank());
+        let lifted = occupied.without(king).without(rook);
         king_path
             .into_iter()
-            .all(|sq| self.attackers_to(sq, !us, lifted).is_empty())
+            .all(|sq| !self.slider_attacks(sq, lifted))
             .then(|| Move::castle(king, rook))
     }
 }
+
+/// The squares castling needs, on the first rank, for a king and a rook on given files.
+#[derive(Clone, Copy)]
+struct CastlingPaths {
+    /// Squares that must be empty, apart from the king and the rook themselves.
+    must_be_empty: u64,
+    /// Squares the king crosses or lands on, which must not be attacked.
+    king_path: u64,
+}
+
+/// The first-rank squares from file `a` to file `b`, both included.
+const fn span(a: usize, b: usize) -> u64 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    ((1u64 << (high + 1)) - 1) & !((1u64 << low) - 1)
+}
+
+const fn castling_paths() -> [[[CastlingPaths; 8]; 8]; 2] {
+    const NONE: CastlingPaths = CastlingPaths {
+        must_be_empty: 0,
+        king_path: 0,
+    };
+    let mut table = [[[NONE; 8]; 8]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let (king_to, rook_to) = if side == 0 { (6, 5) } else { (2, 3) };
+        let mut king = 0;
+        while king < 8 {
+            let mut rook = 0;
+            while rook < 8 {
+                let castlers = 1u64 << king | 1u64 << rook;
+                table[side][king][rook] = CastlingPaths {
+                    must_be_empty: (span(king, king_to) | span(rook, rook_to)) & !castlers,
+                    king_path: span(king, king_to) & !(1u64 << king) | 1u64 << king_to,
+                };
+                rook += 1;
+            }
+            king += 1;
+        }
+        side += 1;
+    }
+    table
+}
+
+/// Castling squares by side (king side first), king file and rook file.
+static CASTLING_PATHS: [[[CastlingPaths; 8]; 8]; 2] = castling_paths();
