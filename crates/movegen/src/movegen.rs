@@ -88,13 +88,21 @@ impl Position {
     /// Calls `f` with every legal move.
     #[inline]
     pub fn for_each_legal_move(&self, f: impl FnMut(Move)) {
-        self.generate(Bitboard::FULL, &mut Expand(f));
+        self.generate(Bitboard::FULL, Bitboard::FULL, &mut Expand(f));
     }
 
     /// Calls `f` with every legal move of the pieces standing on `from`.
     #[inline]
     pub fn for_each_legal_move_from(&self, from: Bitboard, f: impl FnMut(Move)) {
-        self.generate(from, &mut Expand(f));
+        self.generate(from, Bitboard::FULL, &mut Expand(f));
+    }
+
+    /// Calls `f` with every legal move of the pieces standing on `from` whose [`Move::to`] is in
+    /// `to` (for castling, `to` is the rook's square). Cheaper than filtering all moves: the
+    /// generator never builds the others.
+    #[inline]
+    pub fn for_each_legal_move_between(&self, from: Bitboard, to: Bitboard, f: impl FnMut(Move)) {
+        self.generate(from, to, &mut Expand(f));
     }
 
     /// The number of legal moves, counted without listing them.
@@ -102,13 +110,19 @@ impl Position {
     #[must_use]
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = Counter(0);
-        self.generate(Bitboard::FULL, &mut counter);
+        self.generate(Bitboard::FULL, Bitboard::FULL, &mut counter);
         counter.0
     }
 
-    /// Generates the legal moves of the pieces on `from_mask` into `sink`.
+    /// Generates the legal moves of the pieces on `from_mask` to squares of `to_mask` into
+    /// `sink`.
     #[inline(always)]
-    pub(crate) fn generate<S: MoveSink>(&self, from_mask: Bitboard, sink: &mut S) {
+    pub(crate) fn generate<S: MoveSink>(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        sink: &mut S,
+    ) {
         let us = self.turn;
         let board = &self.board;
         let ours = board.by_color(us);
@@ -124,7 +138,7 @@ impl Position {
         if from_mask.contains(king) {
             let mut targets = Bitboard::EMPTY;
             let without_king = occupied.without(king);
-            for to in attacks::king(king) - ours - leaper_danger {
+            for to in (attacks::king(king) & to_mask) - ours - leaper_danger {
                 if !self.slider_attacks(to, without_king) {
                     targets = targets.with(to);
                 }
@@ -139,7 +153,7 @@ impl Position {
         let target_mask = match checkers.first() {
             Some(checker) => attacks::between(king, checker).with(checker),
             None => !ours,
-        };
+        } & to_mask;
         let movable = ours & from_mask;
         let pinned = self.pinned;
 
@@ -166,13 +180,16 @@ impl Position {
             self.generate_pawn_moves(pawns, king, target_mask, sink);
         }
         if let Some(ep) = self.ep_square
+            && to_mask.contains(ep)
             && !(attacks::pawn(!us, ep) & pawns).is_empty()
         {
             self.en_passant_moves_from(ep, pawns, &mut |m| sink.special(m));
         }
         if checkers.is_empty() && from_mask.contains(king) && self.castling_rights.has_any(us) {
             for side in CastlingSide::ALL {
-                if let Some(m) = self.castling_move(side, king, leaper_danger) {
+                if let Some(m) = self.castling_move(side, king, leaper_danger)
+                    && to_mask.contains(m.to())
+                {
                     sink.special(m);
                 }
             }

@@ -397,7 +397,7 @@ impl Position {
             return false;
         }
         let mut found = false;
-        self.for_each_legal_move_from(Bitboard::from_square(from), |candidate| {
+        self.for_each_legal_move_between(from.into(), m.to().into(), |candidate| {
             found |= candidate == m;
         });
         found

@@ -191,3 +191,39 @@ fn chess960_castling_edge_cases() {
     let blocked = pos960("4k3/8/8/8/8/8/8/RNK5 w A - 0 1");
     assert!(!blocked.is_legal(Move::castle(Square::C1, Square::A1)));
 }
+
+#[test]
+fn moves_between_squares_are_the_filtered_legal_moves() {
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/8/8/3pP2K/8/8/8/7k w - d6 0 2",
+        "4k3/3b4/8/8/Q7/8/8/4RK2 b - - 0 1",
+    ];
+    for fen in fens {
+        let p = pos(fen);
+        let all = p.legal_moves();
+        for from in Bitboard::FULL {
+            for to in [
+                Bitboard::FULL,
+                Bitboard::from_rank(caissa_board::Rank::Fourth),
+            ]
+            .into_iter()
+            .chain(Square::ALL.into_iter().map(Bitboard::from))
+            {
+                let mut got = Vec::new();
+                p.for_each_legal_move_between(from.into(), to, |m| got.push(m));
+                let expected: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| m.from() == from && to.contains(m.to()))
+                    .collect();
+                got.sort();
+                let mut expected = expected;
+                expected.sort();
+                assert_eq!(got, expected, "{fen}: {from} to {to:?}");
+            }
+        }
+    }
+}
