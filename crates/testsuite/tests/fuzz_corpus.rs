@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::fen::Fen;
 use caissa_testsuite::fuzz_checks::{
-    check_fen, check_position, check_uci, setup_from_bytes, setup_to_bytes,
+    check_epd, check_fen, check_pgn, check_position, check_san, check_uci, setup_from_bytes,
+    setup_to_bytes,
 };
 use caissa_testsuite::{PerftCase, parse_perft_suite, read_data};
 
@@ -42,6 +43,21 @@ fn position_corpus() {
 #[test]
 fn uci_corpus() {
     replay("uci", check_uci);
+}
+
+#[test]
+fn san_corpus() {
+    replay("san", check_san);
+}
+
+#[test]
+fn epd_corpus() {
+    replay("epd", check_epd);
+}
+
+#[test]
+fn pgn_corpus() {
+    replay("pgn", check_pgn);
 }
 
 /// The positions of a perft suite (every `step`-th line), validated in `mode`.
