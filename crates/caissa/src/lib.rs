@@ -8,6 +8,7 @@
 //! | [`movegen`] | `caissa-movegen` | attack tables, moves, legal move generation, positions, perft |
 //! | [`notation`] | `caissa-notation` | FEN/EPD, SAN, UCI/LAN, PGN |
 //! | [`game`] | `caissa-game` | game history, repetition, draw claims, outcomes, dead positions |
+//! | [`arbiter`] | `caissa-arbiter` | time controls, clocks, the arbiter (Articles 4, 6, 7, 9), ratings |
 //!
 //! The most used types are re-exported at the top level.
 //!
@@ -21,6 +22,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub use caissa_arbiter as arbiter;
 pub use caissa_board as board;
 pub use caissa_game as game;
 pub use caissa_movegen as movegen;
