@@ -28,7 +28,6 @@ pub use caissa_game as game;
 pub use caissa_movegen as movegen;
 pub use caissa_notation as notation;
 
-
 pub use caissa_board::{
     Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role,
     Setup, Square,
