@@ -1,0 +1,603 @@
+//! Tier 2: semi-static reachability, for blocked positions.
+//!
+//! For every man on the board the analysis computes an over-approximation of the squares it
+//! could ever stand on, `reach`, together with facts that hold in every later position:
+//!
+//! - `steady`: men that never move and are never captured (their squares stay occupied);
+//! - `capturable`: men that might be captured (an over-approximation);
+//! - `attacked`: squares one side attacks in every later position;
+//! - `sacrificable`: squares where a side's men (kings aside) might stand, so where the other
+//!   side's pawns might capture.
+//!
+//! They are computed together as a fixpoint, starting from "every man stays where it is, and
+//! is steady" and growing the reach sets (and shrinking the steady set) until nothing changes.
+//! A man on `x` in its reach may go to:
+//!
+//! - knight, bishop, rook, queen: its moves from `x` with only steady men as obstacles;
+//! - king: its moves less the squares the other side always attacks;
+//! - pawn: pushes not blocked by steady men, captures onto `sacrificable` squares of the other
+//!   side, and anywhere once it can reach its last rank (promotion);
+//!
+//! never onto a steady man of its own or a steady king, and never past a man that is never
+//! captured and always stands on the way (its reach lies in the squares between, or on the
+//! target square if it is of the same side or the move is a pawn push). Castling adds the king's
+//! and rook's castled squares from the start.
+//!
+//! **Why the result is sound.** At the fixpoint, take any sequence of legal moves; by induction
+//! on its moves every man stays within its reach and steady men stay in place: a legal move's
+//! obstacles include every steady man (still in place), so the move is among those generated;
+//! a king's target is not attacked after its move, so it is not in `attacked` (attacks there
+//! are computed from men never captured, from every square in their reach, with every square
+//! that is ever occupied as an obstacle, hence an under-approximation); a capture puts the
+//! capturer on a square in the victim's reach, which marks the victim capturable; an obstacle
+//! that is never captured is, by induction, somewhere in its reach, hence on the way. En
+//! passant captures are covered because a double push also makes the skipped square reachable
+//! (when the current position has an en passant capture, the analysis does not run).
+//!
+//! One rule reasons about mating lines only: when the winner has a single man besides the
+//! king, the loser never captures it in a line that ends in mate (the winner would be left
+//! with a lone king), so such captures are left out. The conclusions below are about mating
+//! lines, so this is sound for them.
+//!
+//! **The verdict.** A mate of the loser's king on `m` needs `m` in the king's reach, a checking
+//! man of the winner able to attack `m` from somewhere in its reach, and every square next to
+//! `m` that the king could otherwise step to (in its reach, never attacked by a man of the
+//! winner) either blocked by a distinct man of the loser that can reach it, or covered by the
+//! winner's king standing on a square of its reach not next to `m`. If no `m` passes, the
+//! winner cannot mate.
+
+use caissa_board::{Bitboard, Board, Color, Piece, Rank, Role, Square};
+use caissa_movegen::{Position, attacks};
+
+/// The fixpoint of the reachability analysis for one intended winner.
+#[derive(Clone, Debug)]
+pub(super) struct Reach {
+    board: Board,
+    winner: Color,
+    /// Whether the winner has exactly one man besides the king.
+    winner_single: bool,
+    /// Squares each man (by its square now) might ever stand on.
+    reach: [Bitboard; 64],
+    /// Squares where each pawn (by its square now) might capture: a pawn takes only there.
+    strikes: [Bitboard; 64],
+    /// Men (by square) that never move nor get captured.
+    pub(super) steady: Bitboard,
+    /// Men (by square) that might be captured.
+    capturable: Bitboard,
+    /// Squares each side attacks in every later position.
+    attacked: [Bitboard; 2],
+    /// Squares where each side's men other than the king might stand.
+    sacrificable: [Bitboard; 2],
+    /// Men never captured whose reach is small enough to lie on a single move's way.
+    confined: Vec<Confined>,
+    /// Squares that some man may stand on at some time.
+    everywhere: Bitboard,
+    /// Squares that only each side's bishops ever stand on.
+    bishop_only: [Bitboard; 2],
+    /// The part of `attacked` due to men other than the king.
+    men_attacks: [Bitboard; 2],
+    /// Whether each side's men (kings aside) never move: they stay where they are and have
+    /// no targets at all.
+    stuck: [bool; 2],
+}
+
+/// A man that is never captured and has few squares to go to.
+#[derive(Clone, Copy, Debug)]
+struct Confined {
+    square: Square,
+    reach: Bitboard,
+    color: Color,
+    king: bool,
+}
+
+impl Reach {
+    /// Runs the analysis of `pos` for `winner`, or `None` when it does not apply (an en passant
+    /// capture is possible now).
+    pub(super) fn new(pos: &Position, winner: Color) -> Option<Reach> {
+        if pos.legal_ep_square().is_some() {
+            return None;
+        }
+        let board = *pos.board();
+        let mut reach = [Bitboard::EMPTY; 64];
+        for sq in board.occupied() {
+            reach[sq.index()] = Bitboard::from_square(sq);
+        }
+        // Castling: the king and the rook may jump to their castled squares.
+        for (color, side, rook_file) in pos.castling_rights().iter() {
+            let rank = Rank::back_rank(color);
+            let king = pos.king(color);
+            let rook = Square::from_coords(rook_file, rank);
+            reach[king.index()] |= Square::from_coords(side.king_to_file(), rank);
+            reach[rook.index()] |= Square::from_coords(side.rook_to_file(), rank);
+        }
+        let mut analysis = Reach {
+            board,
+            winner,
+            winner_single: !(board.by_color(winner) - board.kings()).more_than_one(),
+            reach,
+            strikes: [Bitboard::EMPTY; 64],
+            steady: board.occupied(),
+            capturable: Bitboard::EMPTY,
+            attacked: [Bitboard::EMPTY; 2],
+            sacrificable: [Bitboard::EMPTY; 2],
+            confined: Vec::new(),
+            everywhere: Bitboard::FULL,
+            bishop_only: [Bitboard::EMPTY; 2],
+            men_attacks: [Bitboard::EMPTY; 2],
+            stuck: [false; 2],
+        };
+        analysis.derive();
+        analysis.saturate();
+        Some(analysis)
+    }
+
+    fn piece(&self, sq: Square) -> Piece {
+        self.board.piece_at(sq).expect("an analysed man")
+    }
+
+    fn saturate(&mut self) {
+        loop {
+            let mut changed = false;
+            for sq in self.board.occupied() {
+                let piece = self.piece(sq);
+                let old = self.reach[sq.index()];
+                let mut new = old;
+                for from in old {
+                    new |= self.targets(sq, piece, from, new);
+                }
+                if piece.role == Role::Pawn {
+                    let mut strikes = self.strikes[sq.index()];
+                    if new.intersects(promotion_rank(piece.color)) {
+                        // Promoted, it may go (and capture) anywhere.
+                        let own = self.board.by_color(piece.color);
+                        new |= !(self.steady & (own | self.board.kings()));
+                        strikes = new;
+                    } else {
+                        for from in new {
+                            strikes |= self.pawn_captures(piece.color, from);
+                        }
+                    }
+                    if strikes != self.strikes[sq.index()] {
+                        self.strikes[sq.index()] = strikes;
+                        changed = true;
+                    }
+                }
+                if new != old {
+                    self.reach[sq.index()] = new;
+                    changed = true;
+                }
+            }
+            if !(self.derive() || changed) {
+                break;
+            }
+        }
+    }
+
+    /// The squares where a pawn of `us` on `from` might capture.
+    fn pawn_captures(&self, us: Color, from: Square) -> Bitboard {
+        if us != self.winner && self.winner_single {
+            return Bitboard::EMPTY;
+        }
+        attacks::pawn(us, from) & self.sacrificable[(!us).index()]
+    }
+
+    /// Where the man that started on `origin` may go from `from`, beyond `known`.
+    fn targets(&self, origin: Square, piece: Piece, from: Square, known: Bitboard) -> Bitboard {
+        self.targets_among(origin, piece, from, known, Bitboard::EMPTY)
+    }
+
+    /// [`Reach::targets`], not counting the men on `ignored` as obstacles.
+    fn targets_among(
+        &self,
+        origin: Square,
+        piece: Piece,
+        from: Square,
+        known: Bitboard,
+        ignored: Bitboard,
+    ) -> Bitboard {
+        let us = piece.color;
+        let steady = self.steady - ignored;
+        let mut pushes = Bitboard::EMPTY;
+        let mut targets = match piece.role {
+            Role::King => attacks::king(from) - self.attacked[(!us).index()],
+            Role::Knight => attacks::knight(from),
+            Role::Bishop => attacks::bishop(from, steady),
+            Role::Rook => attacks::rook(from, steady),
+            Role::Queen => attacks::queen(from, steady),
+            Role::Pawn => {
+                let one = Bitboard::from_square(from).forward(us) - steady;
+                pushes = one;
+                if from.rank() == Rank::Second.relative_to(us) {
+                    pushes |= one.forward(us) - steady;
+                }
+                pushes | self.pawn_captures(us, from)
+            }
+        };
+        targets = targets - (steady & (self.board.by_color(us) | self.board.kings()));
+        targets = targets - known;
+        if piece.role == Role::King {
+            targets = targets - self.stalemating(us, from, targets);
+        }
+        if piece.role == Role::Pawn {
+            targets = targets - self.past_file_blockers(origin, us, pushes & targets);
+        }
+        for to in targets {
+            let push = pushes.contains(to);
+            let way = if piece.role != Role::Pawn || push {
+                attacks::between(from, to)
+            } else {
+                Bitboard::EMPTY
+            };
+            let here = Bitboard::from_square(to);
+            // A man that is never captured and always stands on the way (or on the target, if
+            // it cannot be taken there: a man of ours, a king, or anything before a push). It
+            // cannot stand on `from` when the mover does, so `from` counts as on the way.
+            let way = way.with(from);
+            let blocked = self.confined.iter().any(|man| {
+                man.square != origin && !ignored.contains(man.square) && {
+                    let zone = if push || man.king || man.color == us {
+                        way | here
+                    } else {
+                        way
+                    };
+                    man.reach.is_subset(zone)
+                }
+            });
+            if blocked {
+                targets = targets.without(to);
+            }
+        }
+        targets
+    }
+
+    /// Pushes (among `pushes`) of the pawn from `origin` that would take it past a pawn ahead
+    /// of it on its file. While neither pawn leaves the file (both reach sets lie in it) and
+    /// the one ahead is never captured, their order on the file never changes, so the pusher
+    /// can stand on a square only if the pawn ahead may stand further on.
+    fn past_file_blockers(&self, origin: Square, us: Color, pushes: Bitboard) -> Bitboard {
+        let file = Bitboard::from_file(origin.file());
+        if pushes.is_empty() || !self.reach[origin.index()].is_subset(file) {
+            return Bitboard::EMPTY;
+        }
+        let ahead_of = |sq: Square| -> Bitboard {
+            let rank = sq.rank().index() as u32;
+            let above = Bitboard(!0u64 << (8 * rank) << 8);
+            let below = Bitboard((1u64 << (8 * rank)) - 1);
+            file & if us == Color::White { above } else { below }
+        };
+        let mut blocked = Bitboard::EMPTY;
+        for pawn in (self.board.pawns() & file & ahead_of(origin)) - self.capturable {
+            let reach = self.reach[pawn.index()];
+            if reach.is_subset(file) {
+                for to in pushes {
+                    if !reach.intersects(ahead_of(to)) {
+                        blocked |= to;
+                    }
+                }
+            }
+        }
+        blocked
+    }
+
+    /// King moves of `us` from `from` (among `targets`) that no mating line contains because
+    /// they leave the other side without a move (or with only moves after which the winner
+    /// cannot mate). This must not lean on the goal-directed facts about the *next* move (that
+    /// would be circular), so it checks that move directly, with facts that hold in every
+    /// position of a line consistent with the analysis so far, our king aside:
+    ///
+    /// - the other side's men stand where they started and have no targets ([`Reach::stuck`]);
+    /// - wherever its king stands (its reach, not next to our king's target), every square
+    ///   next to it is next to our king's target, holds a steady man of its own, or is attacked
+    ///   by one of our men that is never captured (with our king's target as an obstacle).
+    ///
+    /// A loser's move of that kind leaves the winner without a useful move, so the line cannot
+    /// go on to mate. A winner's move leaves the loser without a move too, and that is no mate
+    /// when the move cannot discover a check.
+    fn stalemating(&self, us: Color, from: Square, targets: Bitboard) -> Bitboard {
+        let board = &self.board;
+        let them = !us;
+        if !self.stuck[them.index()] {
+            return Bitboard::EMPTY;
+        }
+        let their_king = board.king_of(them).expect("a king");
+        let region = self.reach[their_king.index()];
+        let walls = self.steady & board.by_color(them);
+        let boxed = |to: Square, covered: Bitboard| {
+            let near = attacks::king(to).with(to);
+            (region - near)
+                .into_iter()
+                .all(|stand| (attacks::king(stand) - near - walls - covered).is_empty())
+        };
+        targets
+            .into_iter()
+            .filter(|&to| {
+                boxed(to, self.men_attacks[us.index()])
+                    && boxed(to, self.men_attacks_with(us, to))
+                    && (us != self.winner || {
+                        // The loser's king stands next to neither king.
+                        let stands = region - attacks::king(from) - attacks::king(to);
+                        !self.may_discover_check(from, stands)
+                    })
+            })
+            .collect()
+    }
+
+    /// The squares `color`'s men (kings aside) that are never captured attack in every
+    /// position, with `extra` as one more obstacle.
+    fn men_attacks_with(&self, color: Color, extra: Square) -> Bitboard {
+        let board = &self.board;
+        let mut attacked = Bitboard::EMPTY;
+        for sq in (board.by_color(color) - board.kings()) - self.capturable {
+            let piece = self.piece(sq);
+            let obstacles = self.obstacles(piece).with(extra);
+            let mut always = Bitboard::FULL;
+            for at in self.reach[sq.index()] {
+                always &= piece_attacks(piece, at, obstacles);
+                if always.is_empty() {
+                    break;
+                }
+            }
+            attacked |= always;
+        }
+        attacked
+    }
+
+    /// Whether the winner's king leaving `from` might uncover a check to the loser's king
+    /// standing somewhere in `region`: some line through `from`, up to steady men, holds a
+    /// square of `region` on one side and a square that a winner's man moving along such
+    /// lines (or a pawn that may promote) may reach on the other.
+    fn may_discover_check(&self, from: Square, region: Bitboard) -> bool {
+        let board = &self.board;
+        let men = board.by_color(self.winner);
+        let promoting = (men & board.pawns())
+            .into_iter()
+            .filter(|sq| self.reach[sq.index()].intersects(promotion_rank(self.winner)));
+        let mut diagonal = Bitboard::EMPTY;
+        let mut straight = Bitboard::EMPTY;
+        for sq in (men & (board.diagonal_sliders() | board.straight_sliders())).into_iter() {
+            let reach = self.reach[sq.index()];
+            if board.diagonal_sliders().contains(sq) {
+                diagonal |= reach;
+            }
+            if board.straight_sliders().contains(sq) {
+                straight |= reach;
+            }
+        }
+        for sq in promoting {
+            diagonal |= self.reach[sq.index()];
+            straight |= self.reach[sq.index()];
+        }
+        // Each half-line from `from`, up to the first steady man: a check is uncovered along
+        // a line with the loser's king on one side and a line mover on the other.
+        let open = attacks::queen(from, self.steady) - self.steady;
+        let half = |next: Square| -> Bitboard {
+            (open & attacks::line(from, next))
+                .into_iter()
+                .filter(|&sq| sq == next || attacks::between(from, sq).contains(next))
+                .collect()
+        };
+        attacks::king(from).into_iter().any(|next| {
+            let movers = if next.file() == from.file() || next.rank() == from.rank() {
+                straight
+            } else {
+                diagonal
+            };
+            let Some(back) = mirror(from, next) else {
+                return false;
+            };
+            half(next).intersects(region) && half(back).intersects(movers)
+        })
+    }
+
+    /// Recomputes the derived facts from the reach sets; returns whether any changed.
+    fn derive(&mut self) -> bool {
+        let board = self.board;
+        let men = board.occupied() - board.kings();
+        let mut capturable = Bitboard::EMPTY;
+        for victim in men {
+            let color = board.color_at(victim).expect("a man");
+            let spared = color == self.winner && self.winner_single;
+            let hunters = if spared {
+                Bitboard::EMPTY
+            } else {
+                board.by_color(!color)
+            };
+            let hunted = |hunter: Square| {
+                let takes = if board.pawns().contains(hunter) {
+                    self.strikes[hunter.index()]
+                } else {
+                    self.reach[hunter.index()]
+                };
+                takes.intersects(self.reach[victim.index()])
+            };
+            if hunters.into_iter().any(hunted) {
+                capturable |= victim;
+            }
+        }
+        let mut steady = Bitboard::EMPTY;
+        let mut everywhere = Bitboard::EMPTY;
+        let mut sacrificable = [Bitboard::EMPTY; 2];
+        // Squares only the bishops of one side ever stand on, and the squares others may.
+        let mut bishop_only = [Bitboard::EMPTY; 2];
+        let mut not_bishop = [Bitboard::EMPTY; 2];
+        for sq in board.occupied() {
+            let reach = self.reach[sq.index()];
+            everywhere |= reach;
+            let color = board.color_at(sq).expect("a man");
+            if board.bishops().contains(sq) {
+                bishop_only[color.index()] |= reach;
+            } else {
+                not_bishop[color.index()] |= reach;
+            }
+            if reach == Bitboard::from_square(sq) && !capturable.contains(sq) {
+                steady |= sq;
+            }
+            if men.contains(sq) {
+                sacrificable[color.index()] |= reach;
+            }
+        }
+        for color in Color::ALL {
+            bishop_only[color.index()] = bishop_only[color.index()]
+                - not_bishop[0]
+                - not_bishop[1]
+                - bishop_only[(!color).index()];
+        }
+        self.everywhere = everywhere;
+        self.bishop_only = bishop_only;
+        let mut attacked = [Bitboard::EMPTY; 2];
+        let mut men_attacks = [Bitboard::EMPTY; 2];
+        for sq in board.occupied() - capturable {
+            let piece = self.piece(sq);
+            let obstacles = self.obstacles(piece);
+            let mut always = Bitboard::FULL;
+            for at in self.reach[sq.index()] {
+                always &= piece_attacks(piece, at, obstacles);
+                if always.is_empty() {
+                    break;
+                }
+            }
+            attacked[piece.color.index()] |= always;
+            if piece.role != Role::King {
+                men_attacks[piece.color.index()] |= always;
+            }
+        }
+        self.confined.clear();
+        for square in board.occupied() - capturable {
+            let reach = self.reach[square.index()];
+            if reach.count() <= 7 {
+                let piece = self.piece(square);
+                self.confined.push(Confined {
+                    square,
+                    reach,
+                    color: piece.color,
+                    king: piece.role == Role::King,
+                });
+            }
+        }
+        let changed = capturable != self.capturable
+            || steady != self.steady
+            || attacked != self.attacked
+            || sacrificable != self.sacrificable;
+        self.capturable = capturable;
+        self.steady = steady;
+        self.attacked = attacked;
+        self.men_attacks = men_attacks;
+        self.sacrificable = sacrificable;
+        let mut stuck = [false; 2];
+        for color in Color::ALL {
+            stuck[color.index()] = (board.by_color(color) - board.kings())
+                .into_iter()
+                .all(|sq| {
+                    let here = Bitboard::from_square(sq);
+                    // The other king may have left its squares: it is no obstacle here.
+                    self.reach[sq.index()] == here
+                        && self
+                            .targets_among(sq, self.piece(sq), sq, here, board.kings())
+                            .is_empty()
+                });
+        }
+        let changed = changed || stuck != self.stuck;
+        self.stuck = stuck;
+        changed
+    }
+
+    /// The obstacles for `piece`'s attacks that hold in every position: every square that is
+    /// ever occupied, except that for a bishop, squares only bishops of its side stand on (such a
+    /// bishop attacks along the diagonal itself).
+    fn obstacles(&self, piece: Piece) -> Bitboard {
+        if piece.role == Role::Bishop {
+            self.everywhere - self.bishop_only[piece.color.index()]
+        } else {
+            self.everywhere
+        }
+    }
+
+    /// Whether the analysis leaves room for a mate of the loser (see the module docs); `false`
+    /// proves that the winner cannot mate.
+    pub(super) fn loser_could_be_mated(&self) -> bool {
+        let board = &self.board;
+        let winner = self.winner;
+        let loser_king = board.king_of(!winner).expect("a king");
+        let winner_king = board.king_of(winner).expect("a king");
+        let region = self.reach[loser_king.index()];
+        // Squares a man of the winner might attack at some time.
+        let mut hit = Bitboard::EMPTY;
+        for sq in board.by_color(winner) - board.kings() {
+            let piece = self.piece(sq);
+            let reach = self.reach[sq.index()];
+            if piece.role == Role::Pawn && reach.intersects(promotion_rank(winner)) {
+                hit = Bitboard::FULL;
+                break;
+            }
+            for at in reach {
+                hit |= piece_attacks(piece, at, self.steady);
+            }
+        }
+        let king_squares = self.reach[winner_king.index()];
+        let blockers: Vec<Bitboard> = (board.by_color(!winner) - board.kings())
+            .into_iter()
+            .map(|sq| self.reach[sq.index()])
+            .collect();
+        for mate in region & hit {
+            let escapes = attacks::king(mate) & (region - hit);
+            if escapes.is_empty() {
+                return true;
+            }
+            if can_block(escapes, &blockers) {
+                return true;
+            }
+            let stands = king_squares - attacks::king(mate) - mate;
+            for stand in stands {
+                let left = escapes - attacks::king(stand);
+                if left.is_empty() || can_block(left, &blockers) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Whether distinct blockers (each given by the squares it may reach) can stand on every
+/// square of `squares`.
+fn can_block(squares: Bitboard, blockers: &[Bitboard]) -> bool {
+    fn assign(squares: Bitboard, blockers: &[Bitboard], used: u64) -> bool {
+        let Some(sq) = squares.first() else {
+            return true;
+        };
+        let rest = squares.without(sq);
+        blockers.iter().enumerate().any(|(i, reach)| {
+            used & (1 << i) == 0 && reach.contains(sq) && assign(rest, blockers, used | (1 << i))
+        })
+    }
+    squares.count() as usize <= blockers.len() && assign(squares, blockers, 0)
+}
+
+/// The square beyond `from` opposite `next` (a neighbour of `from`), if on the board.
+fn mirror(from: Square, next: Square) -> Option<Square> {
+    let df = from.file().index() as i32 - next.file().index() as i32;
+    let dr = from.rank().index() as i32 - next.rank().index() as i32;
+    from.offset(df, dr)
+}
+
+/// The last rank of `color`'s pawns.
+fn promotion_rank(color: Color) -> Bitboard {
+    Bitboard::from_rank(Rank::Eighth.relative_to(color))
+}
+
+/// The squares `piece` on `sq` attacks with `occupied` blocking sliders.
+fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => attacks::pawn(piece.color, sq),
+        Role::Knight => attacks::knight(sq),
+        Role::Bishop => attacks::bishop(sq, occupied),
+        Role::Rook => attacks::rook(sq, occupied),
+        Role::Queen => attacks::queen(sq, occupied),
+        Role::King => attacks::king(sq),
+    }
+}
+
+/// Whether the analysis proves that `winner` cannot mate in `pos`.
+pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
+    Reach::new(pos, winner).is_some_and(|analysis| !analysis.loser_could_be_mated())
+}

@@ -1,0 +1,482 @@
+//! Tier 3: cooperative (helpmate) search.
+//!
+//! Both sides play for the intended winner. A line ends at a checkmate of the loser (success),
+//! at any other position without moves (the winner mated, a stalemate), where the winner lacks
+//! mating material for good ([`insufficient`]), or at the depth limit. Lines that end at the
+//! depth limit or the node budget mark the iteration *interrupted*.
+//!
+//! **Soundness of "no mate".** An iteration that finishes without interruption has explored a
+//! set `S` of positions, and every child of every non-final position in `S` is itself in `S`:
+//! it was searched, or the transposition table skipped it because it was already searched in
+//! the same iteration. (Entries from earlier iterations are never used to skip, as their
+//! subtrees may have been cut by a smaller depth.) A set closed under moves, containing the
+//! start and no mate of the loser, proves that no sequence of legal moves mates the loser.
+//! The depth costs below (rewards, penalties) only steer which lines are tried first; they
+//! play no part in this argument.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use caissa_board::{Bitboard, CastlingSide, Color, Role, Square};
+use caissa_movegen::{Move, MoveList, Position};
+
+use super::material::insufficient;
+
+/// The longest line the search follows (plies after the start).
+const MAX_LINE: usize = 256;
+
+/// How a move's depth cost is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Progress towards a mate: free.
+    Reward,
+    /// An ordinary move: one ply (free right after a rewarded move).
+    Normal,
+    /// A move that rarely helps: four plies.
+    Punish,
+}
+
+/// Where the pieces are steered: the corner for the mated king and the squares from which the
+/// mating pieces cover it, plus optional tables for the deep search.
+#[derive(Clone, Debug)]
+pub(super) struct Guide {
+    winner: Color,
+    loser_king: Square,
+    loser_knight: Square,
+    winner_king: Square,
+    winner_knight: Square,
+    /// Bishop moves from each square to the mating corner, avoiding squares of men that never
+    /// move (`u8::MAX`: unreachable).
+    pub(super) bishop_distance: Option<[u8; 64]>,
+    /// Moves of the start position after which the winner provably cannot mate.
+    pub(super) punished: Vec<Move>,
+}
+
+impl Guide {
+    /// The default guide for `winner` in `pos`.
+    pub(super) fn new(pos: &Position, winner: Color) -> Guide {
+        let corner = mating_corner(pos, winner);
+        let loser = !winner;
+        // Relative to the corner: files count from the corner's file inwards.
+        let at = |file_in: u32, rank_from_loser: u32| -> Square {
+            let file = if corner.file().index() == 0 {
+                file_in
+            } else {
+                7 - file_in
+            };
+            let rank = match loser {
+                Color::Black => 7 - rank_from_loser,
+                Color::White => rank_from_loser,
+            };
+            Square::new(rank * 8 + file).expect("on the board")
+        };
+        Guide {
+            winner,
+            loser_king: corner,
+            loser_knight: at(1, 0),
+            winner_king: at(1, 1),
+            winner_knight: at(3, 3),
+            bishop_distance: None,
+            punished: Vec::new(),
+        }
+    }
+
+    /// Judges `m` in `pos`.
+    fn classify(&self, pos: &Position, m: Move) -> Step {
+        if self.punished.contains(&m) {
+            return Step::Punish;
+        }
+        let board = pos.board();
+        let from = m.from();
+        let to = m.to();
+        let role = board.role_at(from).expect("a legal move has a mover");
+        let captured = if m.is_castle() {
+            None
+        } else if m.is_en_passant() {
+            Some(Role::Pawn)
+        } else {
+            board.role_at(to)
+        };
+        let closer = |target: Square| -> bool {
+            match role {
+                Role::King => to.distance(target) < from.distance(target),
+                Role::Knight => knight_distance(to, target) < knight_distance(from, target),
+                _ => false,
+            }
+        };
+        if pos.turn() == self.winner {
+            if role == Role::Pawn || captured.is_some() {
+                return Step::Reward;
+            }
+            let target = match role {
+                Role::Knight => self.winner_knight,
+                _ => self.winner_king,
+            };
+            if closer(target) {
+                return Step::Reward;
+            }
+            if let (Some(dist), Role::Bishop) = (&self.bishop_distance, role) {
+                let (d_from, d_to) = (dist[from.index()], dist[to.index()]);
+                if d_from != u8::MAX
+                    && ((d_from <= 1 && d_from < d_to) || (d_from > 2 && d_from > d_to))
+                {
+                    return Step::Reward;
+                }
+            }
+            Step::Normal
+        } else {
+            if let Some(dist) = &self.bishop_distance {
+                if captured.is_some()
+                    && board.occupied().count() > 5
+                    && (role == Role::Pawn || captured == Some(Role::Pawn))
+                {
+                    return Step::Reward;
+                }
+                if role == Role::Bishop && dist[from.index()] > dist[to.index()] {
+                    return Step::Reward;
+                }
+            }
+            let target = match role {
+                Role::Knight => self.loser_knight,
+                _ => self.loser_king,
+            };
+            if closer(target) {
+                return Step::Reward;
+            }
+            if captured.is_some() {
+                return Step::Punish;
+            }
+            Step::Normal
+        }
+    }
+}
+
+/// The corner of the loser's back rank where the search tries to mate: the one of the winner's
+/// bishops' colour, else the one the loser's bishops cannot cover, else the `a`-file one.
+pub(super) fn mating_corner(pos: &Position, winner: Color) -> Square {
+    let board = pos.board();
+    let (a, h) = match winner {
+        Color::White => (Square::A8, Square::H8),
+        Color::Black => (Square::A1, Square::H1),
+    };
+    let h_colour = if h.is_light() {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        Bitboard::DARK_SQUARES
+    };
+    let winner_bishops = board.bishops() & board.by_color(winner);
+    let loser_bishops = board.bishops() & board.by_color(!winner);
+    if winner_bishops.intersects(h_colour)
+        || (winner_bishops.is_empty() && loser_bishops.intersects(!h_colour))
+    {
+        h
+    } else {
+        a
+    }
+}
+
+/// Knight moves between two squares on an empty board.
+pub(super) fn knight_distance(a: Square, b: Square) -> u8 {
+    KNIGHT_DISTANCE[a.index()][b.index()]
+}
+
+static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
+
+const fn knight_distances() -> [[u8; 64]; 64] {
+    const JUMPS: [(i32, i32); 8] = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    let mut table = [[u8::MAX; 64]; 64];
+    let mut source = 0;
+    while source < 64 {
+        let mut queue = [0usize; 64];
+        let (mut head, mut tail) = (0, 1);
+        queue[0] = source;
+        table[source][source] = 0;
+        while head < tail {
+            let sq = queue[head];
+            head += 1;
+            let mut j = 0;
+            while j < 8 {
+                let file = (sq % 8) as i32 + JUMPS[j].0;
+                let rank = (sq / 8) as i32 + JUMPS[j].1;
+                if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                    let next = (rank * 8 + file) as usize;
+                    if table[source][next] == u8::MAX {
+                        table[source][next] = table[source][sq] + 1;
+                        queue[tail] = next;
+                        tail += 1;
+                    }
+                }
+                j += 1;
+            }
+        }
+        source += 1;
+    }
+    table
+}
+
+/// An exact, compact key of a position for the transposition table: the placement (occupancy,
+/// white men, three role bits) and the side to move, castling rights and en passant square.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key([u64; 6]);
+
+impl Key {
+    fn of(pos: &Position) -> Key {
+        let board = pos.board();
+        let role_bit0 = board.pawns() | board.bishops() | board.queens();
+        let role_bit1 = board.knights() | board.bishops() | board.kings();
+        let role_bit2 = board.rooks() | board.queens() | board.kings();
+        let rights = pos.castling_rights();
+        let mut meta = pos.turn() as u64;
+        for (i, (color, side)) in [
+            (Color::White, CastlingSide::KingSide),
+            (Color::White, CastlingSide::QueenSide),
+            (Color::Black, CastlingSide::KingSide),
+            (Color::Black, CastlingSide::QueenSide),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let file = rights.rook(color, side).map_or(0, |f| f.index() as u64 + 1);
+            meta |= file << (1 + 4 * i);
+        }
+        let ep = pos.legal_ep_square().map_or(0, |sq| sq.index() as u64 + 1);
+        meta |= ep << 17;
+        Key([
+            board.occupied().0,
+            board.by_color(Color::White).0,
+            role_bit0.0,
+            role_bit1.0,
+            role_bit2.0,
+            meta,
+        ])
+    }
+}
+
+/// A multiply-rotate hasher for [`Key`]s (their words are already well spread).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
+
+/// Positions searched in the current iteration, with the depth left when they were.
+type Table = HashMap<Key, u32, BuildHasherDefault<KeyHasher>>;
+
+/// The largest transposition table (entries): past it, new positions are simply not stored.
+const TABLE_CAP: usize = 1 << 20;
+
+/// What a search concluded.
+#[derive(Debug)]
+pub(super) enum Found {
+    /// A mating line from the searched position.
+    Mate(Vec<Move>),
+    /// No mate exists (an iteration finished without interruption).
+    NoMate,
+    /// The depth range or a node limit ran out first.
+    Open,
+}
+
+/// A helpmate search for one winner.
+pub(super) struct Search {
+    winner: Color,
+    /// Nodes (moves tried) left in the whole analysis.
+    pub(super) budget: u64,
+    /// Whether the whole analysis's budget ran out.
+    pub(super) exhausted: bool,
+    /// Per-iteration node limit per unit of depth (`None`: only the budget).
+    depth_node_limit: Option<u64>,
+    max_depth: u32,
+    iteration_nodes: u64,
+    interrupted: bool,
+    past_progress: bool,
+    line: Vec<Move>,
+    table: Option<Table>,
+    pub(super) guide: Guide,
+}
+
+impl Search {
+    pub(super) fn new(pos: &Position, winner: Color, budget: u64) -> Search {
+        Search {
+            winner,
+            budget,
+            exhausted: false,
+            depth_node_limit: None,
+            max_depth: 0,
+            iteration_nodes: 0,
+            interrupted: false,
+            past_progress: false,
+            line: Vec::with_capacity(64),
+            table: None,
+            guide: Guide::new(pos, winner),
+        }
+    }
+
+    /// Iterative deepening over `depths`, each iteration limited to `depth * depth_node_limit`
+    /// nodes, with or without a transposition table.
+    pub(super) fn deepen(
+        &mut self,
+        pos: &Position,
+        depths: impl IntoIterator<Item = u32>,
+        depth_node_limit: Option<u64>,
+        with_table: bool,
+    ) -> Found {
+        self.depth_node_limit = depth_node_limit;
+        self.table = with_table.then(Table::default);
+        for depth in depths {
+            if self.exhausted {
+                break;
+            }
+            self.max_depth = depth;
+            self.iteration_nodes = 0;
+            self.interrupted = false;
+            self.past_progress = false;
+            self.line.clear();
+            if let Some(table) = &mut self.table {
+                table.clear();
+            }
+            if self.node(pos, 0) {
+                self.table = None;
+                return Found::Mate(std::mem::take(&mut self.line));
+            }
+            if !self.interrupted {
+                self.table = None;
+                return Found::NoMate;
+            }
+        }
+        self.table = None;
+        Found::Open
+    }
+
+    fn limit_reached(&mut self) -> bool {
+        if self.budget == 0 {
+            self.exhausted = true;
+            return true;
+        }
+        self.depth_node_limit
+            .is_some_and(|limit| self.iteration_nodes > u64::from(self.max_depth) * limit)
+    }
+
+    /// Searches `pos`, `depth` plies (by cost) into the iteration. Returns whether a mate was
+    /// found; its line is then `self.line`.
+    fn node(&mut self, pos: &Position, depth: u32) -> bool {
+        let left = self.max_depth.saturating_sub(depth);
+        let key = self.table.as_ref().map(|_| Key::of(pos));
+        if let (Some(table), Some(key)) = (&self.table, &key)
+            && table.get(key).is_some_and(|&seen| seen >= left)
+        {
+            return false;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return pos.turn() != self.winner && pos.is_check();
+        }
+        if insufficient(pos.board(), self.winner) {
+            return false;
+        }
+        if depth >= self.max_depth || self.line.len() >= MAX_LINE {
+            self.interrupted = true;
+            return false;
+        }
+        if let (Some(table), Some(key)) = (&mut self.table, key)
+            && (table.len() < TABLE_CAP || table.contains_key(&key))
+        {
+            table.insert(key, left);
+        }
+        for m in moves {
+            self.iteration_nodes += 1;
+            if self.limit_reached() {
+                self.interrupted = true;
+                return false;
+            }
+            self.budget -= 1;
+            let step = self.guide.classify(pos, m);
+            let cost = match step {
+                Step::Reward => 0,
+                Step::Normal => u32::from(!self.past_progress),
+                Step::Punish => 4,
+            };
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.line.push(m);
+            let saved = self.past_progress;
+            self.past_progress = step == Step::Reward;
+            if self.node(&child, depth + cost) {
+                return true;
+            }
+            self.past_progress = saved;
+            self.line.pop();
+        }
+        false
+    }
+}
+
+/// Plays the moves of `pos` while there is exactly one, at most `limit` of them. Returns the
+/// position reached, the moves, and whether the forced sequence came back to a position it had
+/// passed (then it cycles for ever, never reaching a mate or a choice).
+pub(super) fn play_forced(pos: &Position, limit: usize) -> (Position, Vec<Move>, bool) {
+    let mut pos = *pos;
+    let mut line = Vec::new();
+    let mut seen: Vec<Position> = Vec::new();
+    while line.len() < limit {
+        let moves = pos.legal_moves();
+        let [m] = moves[..] else { break };
+        seen.push(pos);
+        pos.play_unchecked(m);
+        line.push(m);
+        if seen.contains(&pos) {
+            return (pos, line, true);
+        }
+    }
+    (pos, line, false)
+}
+
+/// Whether every line from `pos` of at most `depth` plies ends without the loser mated: at a
+/// position where `winner` lacks mating material, or without moves other than a mate of the
+/// loser. `budget` counts nodes; `false` when it runs out.
+pub(super) fn every_line_ends(pos: &Position, winner: Color, depth: u32, budget: &mut u64) -> bool {
+    let moves: MoveList = pos.legal_moves();
+    if moves.is_empty() {
+        return !(pos.turn() != winner && pos.is_check());
+    }
+    if insufficient(pos.board(), winner) {
+        return true;
+    }
+    if depth == 0 || *budget == 0 {
+        return false;
+    }
+    for m in moves {
+        *budget = budget.saturating_sub(1);
+        let mut child = *pos;
+        child.play_unchecked(m);
+        if !every_line_ends(&child, winner, depth - 1, budget) {
+            return false;
+        }
+    }
+    true
+}
