@@ -21,8 +21,10 @@
 //!
 //! Nothing here allocates: parsing works on the bytes, and [`San::to_move`] and
 //! [`San::from_move`] look only at the pieces that can reach the destination square (attack
-//! tables from the destination, then the move generator restricted to those pieces), never at
-//! the whole list of legal moves.
+//! tables from the destination), never at the whole list of legal moves. When one piece can,
+//! and its move is legal for plain reasons (no pin, no check it fails to answer, no en passant),
+//! [`San::to_move`] builds the move directly; otherwise the move generator decides, restricted
+//! to those pieces and that destination.
 //!
 //! ```
 //! use caissa_movegen::Position;
@@ -642,6 +644,97 @@ fn sources(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboa
     reach & board.by_piece(role.of(us))
 }
 
+/// The move of the `role` on `from` to `to` (a square that `from` reaches by [`sources`]), when
+/// it is legal for plain reasons, which covers nearly every move of a game without running the
+/// move generator:
+///
+/// - the destination does not hold one of our pieces;
+/// - the king steps to a neighbouring square that no enemy piece attacks once the king has left
+///   its own;
+/// - another piece is not pinned, and in check it takes the checker or blocks its line;
+/// - a pawn pushes onto an empty square (crossing an empty one from its second rank, for a
+///   double push) or captures an enemy piece, and promotes exactly when it reaches the last rank.
+///
+/// `None` means only that the shortcut does not apply (en passant, castling written as a king
+/// move, a pinned piece, double check, an illegal move): the generator decides.
+fn unhindered_move(
+    pos: &Position,
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let us = pos.turn();
+    let board = pos.board();
+    let occupied = board.occupied();
+    if board.by_color(us).contains(to) {
+        return None;
+    }
+    if role == Role::King {
+        let safe = attacks::king(from).contains(to)
+            && pos.attackers_to(to, !us, occupied.without(from)).is_empty();
+        return (safe && promotion.is_none()).then_some(Move::normal(from, to));
+    }
+    if pos.pinned().contains(from) {
+        return None;
+    }
+    if let Some(checker) = pos.checkers().first() {
+        let king = pos.king(us);
+        let blocks = attacks::between(king, checker).with(checker);
+        if pos.checkers().more_than_one() || !blocks.contains(to) {
+            return None;
+        }
+    }
+    if role != Role::Pawn {
+        return promotion.is_none().then_some(Move::normal(from, to));
+    }
+    let free = if from.file() == to.file() {
+        // `sources` gives the one or two squares behind `to`.
+        let crossed = Bitboard::from_square(to).forward(!us);
+        let double = !crossed.contains(from);
+        !occupied.contains(to)
+            && !(double
+                && (occupied.intersects(crossed) || to.rank() != Rank::Fourth.relative_to(us)))
+    } else {
+        board.by_color(!us).contains(to)
+    };
+    let last_rank = to.rank() == Rank::back_rank(!us);
+    match promotion {
+        None if free && !last_rank => Some(Move::normal(from, to)),
+        Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))
+            if free && last_rank =>
+        {
+            Some(Move::promotion(from, to, role))
+        }
+        _ => None,
+    }
+}
+
+/// The legal castling move on `side`, if any.
+fn castle(pos: &Position, side: CastlingSide) -> Option<Move> {
+    let us = pos.turn();
+    let king = pos.king(us);
+    let rook = Square::from_coords(pos.castling_rights().rook(us, side)?, king.rank());
+    let mut found = None;
+    pos.for_each_legal_move_between(king.into(), rook.into(), |m| {
+        if m.castling_side() == Some(side) {
+            found = Some(m);
+        }
+    });
+    found
+}
+
+/// The legal castling move whose king lands on `to`, if any.
+fn castle_with_king_to(pos: &Position, to: Square) -> Option<Move> {
+    let mut found = None;
+    pos.for_each_legal_move_from(pos.king(pos.turn()).into(), |m| {
+        if m.is_castle() && m.king_to() == to {
+            found = Some(m);
+        }
+    });
+    found
+}
+
 impl San {
     /// Reads SAN leniently (see the module docs); a check or checkmate suffix and an annotation
     /// glyph are accepted and dropped (use [`SanPlus::from_ascii`] to keep the suffix).
@@ -728,18 +821,7 @@ impl San {
     /// [`SanError::Illegal`] if no legal move matches, [`SanError::Ambiguous`] with the
     /// candidates if several do, [`SanError::Null`] for the null move.
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
-        let illegal = SanError::Illegal { san: *self };
         let (role, file, rank, to, promotion) = match *self {
-            San::Null => return Err(SanError::Null),
-            San::Castle(side) => {
-                let mut found = None;
-                pos.for_each_legal_move_from(pos.king(pos.turn()).into(), |m| {
-                    if m.castling_side() == Some(side) {
-                        found = Some(m);
-                    }
-                });
-                return found.ok_or(illegal);
-            }
             San::Normal {
                 role,
                 file,
@@ -748,6 +830,8 @@ impl San {
                 promotion,
                 ..
             } => (role, file, rank, to, promotion),
+            San::Castle(side) => return castle(pos, side).ok_or(SanError::Illegal { san: *self }),
+            San::Null => return Err(SanError::Null),
         };
         let mut from = sources(pos, role, file, to);
         if let Some(file) = file {
@@ -756,22 +840,54 @@ impl San {
         if let Some(rank) = rank {
             from &= Bitboard::from_rank(rank);
         }
+        if let Some(from) = from.single_square()
+            && let Some(m) = unhindered_move(pos, role, from, to, promotion)
+        {
+            return Ok(m);
+        }
+        self.generated_move(pos, from, to, promotion)
+    }
+
+    /// [`San::to_move`] by the move generator, for the normal move of the pieces on `from` to
+    /// `to`: what the shortcut of [`unhindered_move`] leaves open.
+    #[inline(never)]
+    fn generated_move(
+        &self,
+        pos: &Position,
+        from: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Result<Move, SanError> {
+        // Only moves onto `to`: the generator builds no others. Castling, whose `to` is the
+        // rook's square, is found here only when written as the king taking its rook.
         let mut found = Candidates::new();
-        let (mut castle_to, mut castle_onto_rook) = (None, None);
-        pos.for_each_legal_move_from(from, |m| {
-            if !m.is_castle() {
-                if m.to() == to && m.promotion_role() == promotion {
-                    found.push(m);
-                }
-            } else if m.king_to() == to {
-                castle_to = Some(m);
-            } else if m.to() == to {
+        let mut castle_onto_rook = None;
+        pos.for_each_legal_move_between(from, to.into(), |m| {
+            if m.is_castle() {
                 castle_onto_rook = Some(m);
+            } else if m.promotion_role() == promotion {
+                found.push(m);
             }
         });
         match found.as_slice() {
-            [] => castle_to.or(castle_onto_rook).ok_or(illegal),
             [m] => Ok(*m),
+            [] => {
+                let king_moves = matches!(
+                    self,
+                    San::Normal {
+                        role: Role::King,
+                        ..
+                    }
+                );
+                let castle_to = if king_moves {
+                    castle_with_king_to(pos, to)
+                } else {
+                    None
+                };
+                castle_to
+                    .or(castle_onto_rook)
+                    .ok_or(SanError::Illegal { san: *self })
+            }
             _ => Err(SanError::Ambiguous {
                 san: *self,
                 candidates: found,
@@ -981,6 +1097,83 @@ mod tests {
         assert_eq!(push, Bitboard::from_square(Square::E2));
         let capture = sources(&pos, Role::Pawn, Some(File::D), Square::E3);
         assert_eq!(capture, Bitboard::from(Square::D2) | Square::F2);
+    }
+
+    /// Positions with pins, checks, double checks, en passant and promotions, and the positions
+    /// of pseudo-random games from them.
+    fn test_positions() -> Vec<Position> {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
+            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+            "2k5/8/8/8/8/8/2q5/K2R3b w - - 0 1",
+            "4k3/8/8/q7/8/8/3PP3/r3K2R w K - 0 1",
+            "4k3/8/4r3/8/8/2b5/8/4K3 w - - 0 1",
+        ];
+        let mut positions = Vec::new();
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        for fen in fens {
+            let start = crate::fen::Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position(caissa_movegen::CastlingMode::Standard)
+                .unwrap();
+            for _ in 0..20 {
+                let mut pos = start;
+                for _ in 0..40 {
+                    positions.push(pos);
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn unhindered_moves_are_the_generators() {
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        let (mut shortcuts, mut legal) = (0, 0);
+        for pos in test_positions() {
+            let ours = pos.board().by_color(pos.turn());
+            for from in ours {
+                let role = pos.board().role_at(from).unwrap();
+                for to in Square::ALL {
+                    if !sources(&pos, role, Some(from.file()), to).contains(from) {
+                        continue;
+                    }
+                    for promotion in promotions {
+                        let mut generated = Vec::new();
+                        pos.for_each_legal_move_between(from.into(), to.into(), |m| {
+                            if !m.is_castle() && m.promotion_role() == promotion {
+                                generated.push(m);
+                            }
+                        });
+                        legal += generated.len();
+                        if let Some(m) = unhindered_move(&pos, role, from, to, promotion) {
+                            assert_eq!(generated, [m], "{pos:?} {role:?} {from} {to}");
+                            shortcuts += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // The shortcut covers most legal moves: it is worth having.
+        assert!(shortcuts * 10 > legal * 8, "{shortcuts} of {legal}");
     }
 
     #[test]
