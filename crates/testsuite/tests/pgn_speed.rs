@@ -44,20 +44,35 @@ impl Clock {
     }
 }
 
-/// The best MB/s of `f` over a few rounds, after a warm-up.
-fn mbps(bytes: &[u8], f: impl Fn(&[u8]) -> (u64, u64)) -> f64 {
-    f(bytes);
-    let rounds = std::env::var("PGN_SPEED_ROUNDS")
+/// The number of timed rounds: `PGN_SPEED_ROUNDS`, or 5.
+fn rounds() -> usize {
+    std::env::var("PGN_SPEED_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(5);
+        .unwrap_or(5)
+}
+
+/// The least time one call of `f` takes, after a warm-up: the best of a few rounds, each
+/// repeating `f` for at least 0.1 s, since the thread's CPU time may advance only at scheduler
+/// ticks (4 ms apart, say), which would blur a single run of a few milliseconds.
+fn seconds_per_call<T>(f: impl Fn() -> T) -> f64 {
+    std::hint::black_box(f());
     let mut best = f64::MAX;
-    for _ in 0..rounds {
+    for _ in 0..rounds() {
         let t = Clock::start();
-        std::hint::black_box(f(bytes));
-        best = best.min(t.seconds());
+        let mut calls = 0;
+        while calls == 0 || t.seconds() < 0.1 {
+            std::hint::black_box(f());
+            calls += 1;
+        }
+        best = best.min(t.seconds() / f64::from(calls));
     }
-    bytes.len() as f64 / 1e6 / best
+    best
+}
+
+/// The best MB/s of `f`.
+fn mbps(bytes: &[u8], f: impl Fn(&[u8]) -> (u64, u64)) -> f64 {
+    bytes.len() as f64 / 1e6 / seconds_per_call(|| f(bytes))
 }
 
 /// caissa: read and replay every move (variations too), counting games and moves.
@@ -271,17 +286,7 @@ fn pgn_speed_replay_only() {
         })
         .collect();
     let moves: usize = ours.iter().map(|(_, sans)| sans.len()).sum();
-    let time = |f: &dyn Fn()| {
-        f();
-        (0..5)
-            .map(|_| {
-                let t = Clock::start();
-                f();
-                t.seconds()
-            })
-            .fold(f64::MAX, f64::min)
-    };
-    let ours_time = time(&|| {
+    let ours_time = seconds_per_call(|| {
         for (start, sans) in &ours {
             let mut pos = *start;
             for san in sans {
@@ -291,7 +296,7 @@ fn pgn_speed_replay_only() {
             std::hint::black_box(pos);
         }
     });
-    let theirs_time = time(&|| {
+    let theirs_time = seconds_per_call(|| {
         for (start, sans) in &theirs {
             let mut pos = start.clone();
             for san in sans {
