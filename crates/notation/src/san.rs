@@ -529,6 +529,84 @@ impl Reader<'_> {
     }
 }
 
+/// The common spellings, read from the end in a few steps: castling with the letter O, or a
+/// piece letter (none for pawns), up to two disambiguation bytes, `x`, the destination, `=` and
+/// an uppercase promotion letter, and `+` or `#`. `None` for anything else, which [`parse`] then
+/// reads (or refuses) with its byte-by-byte bookkeeping. What this accepts, [`parse`] reads the
+/// same.
+#[inline]
+fn parse_common(text: &[u8]) -> Option<SanPlus> {
+    let (body, suffix) = match text {
+        [body @ .., b'+'] => (body, Some(Suffix::Check)),
+        [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
+        _ => (text, None),
+    };
+    let (role, rest) = match body {
+        [b'a'..=b'h', ..] => (Role::Pawn, body),
+        [b'N', rest @ ..] => (Role::Knight, rest),
+        [b'B', rest @ ..] => (Role::Bishop, rest),
+        [b'R', rest @ ..] => (Role::Rook, rest),
+        [b'Q', rest @ ..] => (Role::Queen, rest),
+        [b'K', rest @ ..] => (Role::King, rest),
+        b"O-O" => return Some(San::Castle(CastlingSide::KingSide).with(suffix)),
+        b"O-O-O" => return Some(San::Castle(CastlingSide::QueenSide).with(suffix)),
+        _ => return None,
+    };
+    let (rest, promotion) = match rest {
+        [rest @ .., b'=', b'N'] => (rest, Some(Role::Knight)),
+        [rest @ .., b'=', b'B'] => (rest, Some(Role::Bishop)),
+        [rest @ .., b'=', b'R'] => (rest, Some(Role::Rook)),
+        [rest @ .., b'=', b'Q'] => (rest, Some(Role::Queen)),
+        _ => (rest, None),
+    };
+    let [hints @ .., to_file, to_rank] = rest else {
+        return None;
+    };
+    let to = Square::from_coords(file_of(*to_file)?, rank_of(*to_rank)?);
+    let (hints, capture) = match hints {
+        [hints @ .., b'x'] => (hints, true),
+        _ => (hints, false),
+    };
+    let (file, rank) = match *hints {
+        [] => (None, None),
+        [b @ b'a'..=b'h'] => (file_of(b), None),
+        [b @ b'1'..=b'8'] => (None, rank_of(b)),
+        [f, r] => (Some(file_of(f)?), Some(rank_of(r)?)),
+        _ => return None,
+    };
+    let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+    let fits = match role {
+        // A pawn's text starts with its file, so a capture always names it.
+        Role::Pawn => promotion.is_some() == last_rank,
+        _ => promotion.is_none(),
+    };
+    fits.then_some(SanPlus {
+        san: San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        suffix,
+    })
+}
+
+fn file_of(byte: u8) -> Option<File> {
+    File::from_char(char::from(byte))
+}
+
+fn rank_of(byte: u8) -> Option<Rank> {
+    Rank::from_char(char::from(byte))
+}
+
+impl San {
+    fn with(self, suffix: Option<Suffix>) -> SanPlus {
+        SanPlus { san: self, suffix }
+    }
+}
+
 /// Reads a whole text: a move, an optional suffix, an optional annotation glyph.
 fn parse(text: &[u8]) -> Result<Parsed, ParseSanError> {
     let mut reader = Reader {
@@ -765,7 +843,7 @@ impl San {
     /// # Ok::<(), caissa_notation::san::ParseSanError>(())
     /// ```
     pub fn from_ascii(text: &[u8]) -> Result<San, ParseSanError> {
-        parse(text).map(|parsed| parsed.san_plus.san)
+        SanPlus::from_ascii(text).map(|san| san.san)
     }
 
     /// The SAN of `m`, a legal move of `pos`, with the minimal disambiguation.
@@ -1025,7 +1103,10 @@ impl SanPlus {
     ///
     /// [`ParseSanError`] with the byte where the text stops being SAN.
     pub fn from_ascii(text: &[u8]) -> Result<SanPlus, ParseSanError> {
-        parse(text).map(|parsed| parsed.san_plus)
+        match parse_common(text) {
+            Some(san) => Ok(san),
+            None => parse(text).map(|parsed| parsed.san_plus),
+        }
     }
 
     /// The SAN of `m`, a legal move of `pos`, with `+` or `#` found by playing it on a copy.
@@ -1174,6 +1255,49 @@ mod tests {
         }
         // The shortcut covers most legal moves: it is worth having.
         assert!(shortcuts * 10 > legal * 8, "{shortcuts} of {legal}");
+    }
+
+    #[test]
+    fn the_common_reader_agrees_with_the_full_one() {
+        // Every text of up to four bytes over these, and pseudo-random ones of five to eight.
+        let alphabet = b"NBRQKPOabdeh1278x-=+#!?q0";
+        let mut common = 0;
+        let mut check = |text: &[u8]| {
+            if let Some(san) = parse_common(text) {
+                let full = parse(text).map(|parsed| parsed.san_plus);
+                assert_eq!(Ok(san), full, "{}", String::from_utf8_lossy(text));
+                common += 1;
+            }
+        };
+        let mut text = Vec::new();
+        for len in 0..=4_u32 {
+            for mut n in 0..alphabet.len().pow(len) {
+                text.clear();
+                for _ in 0..len {
+                    text.push(alphabet[n % alphabet.len()]);
+                    n /= alphabet.len();
+                }
+                check(&text);
+            }
+        }
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for _ in 0..2_000_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = 5 + (seed % 4) as usize;
+            text.clear();
+            text.extend(
+                (0..len).map(|i| alphabet[(seed >> (8 + 6 * i)) as usize % alphabet.len()]),
+            );
+            check(&text);
+        }
+        for text in [
+            "e8=Q+", "exd8=N#", "Nbxd7", "R1e2", "Ng1f3", "O-O-O#", "Kxh1",
+        ] {
+            check(text.as_bytes());
+        }
+        assert!(common > 1000, "{common}");
     }
 
     #[test]
