@@ -552,7 +552,27 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads the `{` comment at `pos` and hands it to the visitor.
+    #[inline]
     fn read_brace_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<Step<V::Output>> {
+        // Most comments are short and end on their line, within what is buffered: then there is
+        // no newline to count or tag line to look for. The blank that usually follows goes too.
+        let rest = &self.buf[self.pos + 1..self.end];
+        if let Some(i) = find_either(rest, b'}', b'\n')
+            && rest[i] == b'}'
+        {
+            let flow = visitor.comment(movetext, RawComment::new(&rest[..i], false, false));
+            self.pos += i + 2 + usize::from(rest.get(i + 1) == Some(&b' '));
+            return Ok(step(flow));
+        }
+        self.read_long_brace_comment(visitor, movetext)
+    }
+
+    /// [`Reader::read_brace_comment`] for a comment that spans lines or the buffer's end.
+    fn read_long_brace_comment<V: Visitor>(
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
