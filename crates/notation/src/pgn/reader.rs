@@ -515,7 +515,7 @@ impl<R: Read> Reader<R> {
                 }
             }
             let start = self.pos + rel;
-            match find_either(&self.buf[start..self.end], b'}', b'\n') {
+            match find_any(&self.buf[start..self.end], [b'}', b'\n']) {
                 Some(k) => {
                     let at = start + k;
                     if self.buf[at] == b'}' {
@@ -561,7 +561,7 @@ impl<R: Read> Reader<R> {
         // Most comments are short and end on their line, within what is buffered: then there is
         // no newline to count or tag line to look for. The blank that usually follows goes too.
         let rest = &self.buf[self.pos + 1..self.end];
-        if let Some(i) = find_either(rest, b'}', b'\n')
+        if let Some(i) = find_any(rest, [b'}', b'\n'])
             && rest[i] == b'}'
         {
             let flow = visitor.comment(movetext, RawComment::new(&rest[..i], false, false));
@@ -706,7 +706,7 @@ impl<R: Read> Reader<R> {
             let data = &self.buf[self.pos..self.end];
             let found = data
                 .get(j..)
-                .and_then(|rest| rest.iter().position(|&b| matches!(b, b'"' | b'\\' | b'\n')));
+                .and_then(|rest| find_any(rest, [b'"', b'\\', b'\n']));
             match found {
                 Some(k) if data[j + k] == b'"' => break Some(j + k),
                 Some(k) if data[j + k] == b'\\' => j += k + 2,
@@ -1077,22 +1077,25 @@ fn utf8_prefix(bytes: &[u8]) -> &[u8] {
     bytes
 }
 
-/// The index of the first `a` or `b` in `hay`. Looks at eight bytes at a time: a byte of a
-/// word `x` is zero exactly where `(x - 0x01..01) & !x & 0x80..80` has its lowest set bit, or
-/// lower (a borrow only propagates upwards, so the lowest flag is always a true zero).
+/// The index of the first byte of `hay` that is one of `needles`. Looks at eight bytes at a
+/// time: a byte of a word `x` is zero exactly where `(x - 0x01..01) & !x & 0x80..80` has its
+/// lowest set bit, or lower (a borrow only propagates upwards, so the lowest flag is always a
+/// true zero); `x` is the word with a needle xored into every byte.
 #[inline]
-fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+fn find_any<const N: usize>(hay: &[u8], needles: [u8; N]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let (a_word, b_word) = (ONES * u64::from(a), ONES * u64::from(b));
+    let spread = needles.map(|needle| ONES * u64::from(needle));
     let mut chunks = hay.chunks_exact(8);
     let mut i = 0;
     for chunk in &mut chunks {
         let mut bytes = [0; 8];
         bytes.copy_from_slice(chunk);
         let word = u64::from_le_bytes(bytes);
-        let (x, y) = (word ^ a_word, word ^ b_word);
-        let zeros = (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS;
+        let zeros = spread.iter().fold(0, |zeros, &spread| {
+            let x = word ^ spread;
+            zeros | x.wrapping_sub(ONES) & !x
+        }) & HIGHS;
         if zeros != 0 {
             return Some(i + (zeros.trailing_zeros() / 8) as usize);
         }
@@ -1101,7 +1104,7 @@ fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
     chunks
         .remainder()
         .iter()
-        .position(|&x| x == a || x == b)
+        .position(|x| needles.contains(x))
         .map(|p| i + p)
 }
 
@@ -1110,22 +1113,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn find_either_finds_the_first() {
+    fn find_any_finds_the_first() {
         // Every position, with bytes around that could fool the word trick (0x7c, 0x7e, 0x09,
-        // 0x0b, 0x00, 0xff, 0x80).
-        let noise = [b'x', 0x7c, 0x7e, 0x09, 0x0b, 0x00, 0xff, 0x80, 0x7d ^ 0x80];
+        // 0x0b, 0x00, 0xff, 0x80, 0x21, 0x23, 0x5b, 0x5d).
+        let noise = [
+            b'x',
+            0x7c,
+            0x7e,
+            0x09,
+            0x0b,
+            0x00,
+            0xff,
+            0x80,
+            0x7d ^ 0x80,
+            0x21,
+            0x23,
+            0x5b,
+            0x5d,
+        ];
+        let needles = [b'}', b'\n', b'"', b'\\'];
         for len in 0..40 {
             for n in 0..noise.len() {
-                let mut hay: Vec<u8> = (0..len).map(|i| noise[(i + n) % noise.len()]).collect();
-                assert_eq!(find_either(&hay, b'}', b'\n'), None);
+                let fresh =
+                    || -> Vec<u8> { (0..len).map(|i| noise[(i + n) % noise.len()]).collect() };
+                let mut hay = fresh();
+                assert_eq!(find_any(&hay, [b'}', b'\n']), None);
+                assert_eq!(find_any(&hay, [b'"', b'\\', b'\n']), None);
                 for first in 0..len {
-                    for (k, &target) in [b'}', b'\n'].iter().enumerate() {
+                    for (k, &target) in needles.iter().enumerate() {
                         hay[first] = target;
                         if first + 3 < len {
-                            hay[first + 3] = [b'\n', b'}'][k];
+                            hay[first + 3] = needles[(k + 1) % needles.len()];
                         }
-                        assert_eq!(find_either(&hay, b'}', b'\n'), Some(first));
-                        hay = (0..len).map(|i| noise[(i + n) % noise.len()]).collect();
+                        let two = [b'}', b'\n'].contains(&target).then_some(first);
+                        let three = [b'"', b'\\', b'\n'].contains(&target).then_some(first);
+                        if two.is_some() {
+                            assert_eq!(find_any(&hay, [b'}', b'\n']), two);
+                        }
+                        if three.is_some() {
+                            assert_eq!(find_any(&hay, [b'"', b'\\', b'\n']), three);
+                        }
+                        hay = fresh();
                     }
                 }
             }
