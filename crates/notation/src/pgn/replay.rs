@@ -121,7 +121,7 @@ impl Replay {
     /// # Errors
     ///
     /// [`ReplayError`] at `at` when the SAN is illegal or ambiguous, or a null move in check.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, san: SanPlus, at: Location) -> Result<(), ReplayError> {
         if self.ignored > 0 {
             return Ok(());
@@ -251,7 +251,7 @@ impl Visitor for Replayer {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn san(
         &mut self,
         replay: &mut Replay,
