@@ -650,7 +650,14 @@ impl<R: Read> Reader<R> {
     ) -> io::Result<Step<V::Output>> {
         let mut first = true;
         loop {
-            let blank_line = self.skip_whitespace_lines()?;
+            // Between tag pairs there is usually just a newline, which needs no closer look.
+            let blank_line = if !first && self.buf[self.pos..self.end].starts_with(b"\n[") {
+                self.newline_at(self.pos);
+                self.pos += 1;
+                false
+            } else {
+                self.skip_whitespace_lines()?
+            };
             // A blank line before a `[` ends a game that has tags and no movetext.
             if self.peek() != Some(b'[') || (blank_line && !first) {
                 return Ok(Step::Continue);
