@@ -2,23 +2,64 @@
 //!
 //! A position is **dead** when neither player can checkmate the other by any series of legal
 //! moves; a player **cannot win** when no series of legal moves lets that player checkmate.
-//! [`can_win`] answers per player, [`is_dead`] for both.
+//! [`can_win`] answers per player, with a mating line as proof when there is one; [`is_dead`]
+//! answers for both. The ideas follow M. Ambrona's CHA ("A Practical Algorithm for Chess
+//! Unwinnability", FUN 2022); the code is this crate's own.
 //!
-//! The analysis has tiers, cheapest first; each is sound (it never calls a winnable position
-//! unwinnable):
+//! # Tiers
 //!
-//! 1. Material: a player with only a king cannot win; a player with a king and one knight or one
-//!    bishop cannot win unless the opponent has something that could block its own king.
+//! The analysis runs these steps, cheapest first, and stops at the first that decides:
 //!
-//! Anything the tiers cannot decide is [`Winnability::Unknown`].
+//! 1. **The position itself**: a mate on the board, or no move at all.
+//! 2. **Material** (`material`, O(1)): a lone king, king and knight against king and queens,
+//!    king and bishops with every bishop on one square colour and no knights or pawns — each a
+//!    theorem about mating patterns, proved in that module.
+//! 3. **Forced moves**: while the side to move has a single move, it is played; a forced
+//!    sequence that comes back to a position it passed cycles for ever, without a mate.
+//! 4. **A quick helpmate search** (`search`): both sides help the winner; one iteration whose
+//!    depth is spent only by moves that do not look like progress.
+//! 5. **Reachability** (`reach`): a fixpoint over the squares each man could ever reach, which
+//!    proves blocked positions (pawn walls, bishops of the wrong colour, kings shut in)
+//!    unwinnable. Run before the deeper search when no queen, rook or knight is left, after
+//!    it otherwise.
+//! 6. **Iterative deepening** with a transposition table, up to 1,000,000 nodes.
+//! 7. **Exhaustive proofs** (`proof`): every line for a few plies; every position reachable,
+//!    when one side can only move pawns; every chain of checks, with the reachability analysis
+//!    at the other leaves.
+//! 8. **A guided deep search**: the deepening again, now also steering bishops through the
+//!    blocked structure and penalising the first moves after which the winner provably cannot
+//!    mate, with the rest of the budget.
+//!
+//! # Soundness
+//!
+//! A verdict of [`Winnability::Winnable`] carries its mating line, which replays legally. A
+//! verdict of [`Winnability::Unwinnable`] comes only from a proof: the material theorems, a
+//! forced cycle, a search that explored a set of positions closed under moves without meeting
+//! a mate (its depth limits unused), or the reachability fixpoint, whose conclusions hold for
+//! every line that ends in a mate. Each module explains its own argument. When the budget runs
+//! out first the answer is [`Winnability::Unknown`], never a guess.
+//!
+//! # Example
+//!
+//! ```
+//! use caissa_board::Color;
+//! use caissa_game::dead::{Winnability, can_win, is_dead};
+//! use caissa_movegen::Position;
+//!
+//! let start = Position::standard();
+//! assert!(matches!(can_win(&start, Color::White), Winnability::Winnable(_)));
+//! assert!(!is_dead(&start));
+//! ```
 
 mod material;
+mod proof;
 mod reach;
 mod search;
 
-use caissa_board::Color;
+use caissa_board::{CastlingRights, Color, Square};
 use caissa_movegen::{Move, Position};
 
+use proof::Proof;
 use search::{Found, Search};
 
 /// Whether a player can still checkmate.
@@ -35,13 +76,14 @@ pub enum Winnability {
 /// How much work [`can_win_with`] may do before answering [`Winnability::Unknown`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Moves tried by the searches, all tiers together.
+    /// Positions the searches may visit (moves tried), all steps together.
     pub nodes: u64,
 }
 
 impl Budget {
-    /// The budget of [`can_win`]: enough for every known hard position.
-    pub const DEFAULT: Budget = Budget { nodes: 1 << 24 };
+    /// The budget of [`can_win`], enough for every position of the project's test file (the
+    /// hardest need a few million nodes, most decide in a few hundred).
+    pub const DEFAULT: Budget = Budget { nodes: 1 << 25 };
 }
 
 impl Default for Budget {
@@ -50,6 +92,18 @@ impl Default for Budget {
     }
 }
 
+/// Forced moves played at most before searching.
+const FORCED_LIMIT: usize = 32;
+/// Nodes per unit of depth in the quick search and in the deepening.
+const QUICK_DEPTH_NODES: u64 = 1_000;
+const DEEPENING_DEPTH_NODES: u64 = 7_000;
+/// Nodes for the deepening step.
+const DEEPENING_NODES: u64 = 1_000_000;
+/// Positions at most in the closure proof.
+const CLOSURE_CAP: usize = 3_000;
+/// Plies at most along a chain of checks.
+const CHECK_CHAIN_DEPTH: u32 = 16;
+
 /// Whether `color` can checkmate its opponent by some sequence of legal moves, with the
 /// default [`Budget`].
 #[must_use]
@@ -57,10 +111,59 @@ pub fn can_win(pos: &Position, color: Color) -> Winnability {
     can_win_with(pos, color, Budget::DEFAULT)
 }
 
-/// Whether `color` can checkmate its opponent by some sequence of legal moves, trying at most
-/// `budget.nodes` moves in its searches.
+/// Whether `color` can checkmate its opponent by some sequence of legal moves, visiting at
+/// most `budget.nodes` positions in its searches.
+///
+/// The analysis always runs for White: for Black it runs on the position mirrored top to
+/// bottom with the colours exchanged (the same game, so the same answer), and mirrors the
+/// mating line back. This keeps the order in which the searches try moves the same for both
+/// colours (from the mated king's side of the board), which the move-steering heuristics are
+/// tuned for.
 #[must_use]
 pub fn can_win_with(pos: &Position, color: Color, budget: Budget) -> Winnability {
+    if color == Color::Black
+        && let Some(mirrored) = mirror(pos)
+    {
+        return match analyse(&mirrored, Color::White, budget) {
+            Winnability::Winnable(line) => {
+                Winnability::Winnable(line.into_iter().map(mirror_move).collect())
+            }
+            other => other,
+        };
+    }
+    analyse(pos, color, budget)
+}
+
+/// `pos` mirrored top to bottom with the colours exchanged.
+fn mirror(pos: &Position) -> Option<Position> {
+    let mut setup = pos.to_setup();
+    setup.board = setup.board.flip_colors();
+    setup.turn = !setup.turn;
+    let mut rights = CastlingRights::NONE;
+    for (color, side, file) in pos.castling_rights().iter() {
+        rights.set(!color, side, Some(file));
+    }
+    setup.castling_rights = rights;
+    setup.ep_square = pos.legal_ep_square().map(Square::flip_vertical);
+    Position::from_setup(setup, pos.castling_mode()).ok()
+}
+
+/// A move of the mirrored position as a move of the original one.
+fn mirror_move(m: Move) -> Move {
+    let (from, to) = (m.from().flip_vertical(), m.to().flip_vertical());
+    if m.is_castle() {
+        Move::castle(from, to)
+    } else if m.is_en_passant() {
+        Move::en_passant(from, to)
+    } else if let Some(role) = m.promotion_role() {
+        Move::promotion(from, to, role)
+    } else {
+        Move::normal(from, to)
+    }
+}
+
+/// The analysis behind [`can_win_with`], for either colour.
+fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
     if !pos.has_legal_moves() {
         return if pos.turn() != color && pos.is_check() {
             Winnability::Winnable(Vec::new())
@@ -71,53 +174,123 @@ pub fn can_win_with(pos: &Position, color: Color, budget: Budget) -> Winnability
     if material::insufficient(pos.board(), color) {
         return Winnability::Unwinnable;
     }
-    let (start, forced, cycles) = search::play_forced(pos, 32);
+    let (start, forced, cycles) = search::play_forced(pos, FORCED_LIMIT);
     if cycles {
         return Winnability::Unwinnable;
     }
-    if !start.has_legal_moves() {
-        return if start.turn() != color && start.is_check() {
-            Winnability::Winnable(forced)
-        } else {
-            Winnability::Unwinnable
-        };
-    }
-    let with_prefix = |line: Vec<Move>| {
+    let winnable = |line: Vec<Move>| {
         let mut full = forced.clone();
         full.extend(line);
         Winnability::Winnable(full)
     };
+    if !start.has_legal_moves() {
+        return if start.turn() != color && start.is_check() {
+            winnable(Vec::new())
+        } else {
+            Winnability::Unwinnable
+        };
+    }
     let mut search = Search::new(&start, color, budget.nodes);
-    match search.deepen(&start, [1], Some(1000), false) {
-        Found::Mate(line) => return with_prefix(line),
-        Found::NoMate => return Winnability::Unwinnable,
-        Found::Open => {}
+    let found = search.deepen(&start, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false);
+    if let Some(verdict) = decided(found, winnable) {
+        return verdict;
     }
     let board = start.board();
     let majors = (board.queens() | board.rooks() | board.knights()).any();
     if !majors && reach::statically_unwinnable(&start, color) {
         return Winnability::Unwinnable;
     }
-    match search.deepen(&start, 2..=128, Some(7000), true) {
-        Found::Mate(line) => return with_prefix(line),
-        Found::NoMate => return Winnability::Unwinnable,
-        Found::Open => {}
+    let found = search.deepen(
+        &start,
+        2..=128,
+        Some(DEEPENING_DEPTH_NODES),
+        DEEPENING_NODES,
+        true,
+    );
+    if let Some(verdict) = decided(found, winnable) {
+        return verdict;
     }
     if majors && reach::statically_unwinnable(&start, color) {
         return Winnability::Unwinnable;
     }
     let depth = if majors { 4 } else { 7 };
-    if search::every_line_ends(&start, color, depth, &mut search.budget) {
+    if proof::every_line_ends(&start, color, depth, &mut search.budget) {
         return Winnability::Unwinnable;
     }
-    match search.deepen(&start, 2.., None, true) {
-        Found::Mate(line) => with_prefix(line),
-        Found::NoMate => Winnability::Unwinnable,
-        Found::Open => Winnability::Unknown,
+    if only_pawns_move_for_a_side(&start)
+        && let Some(verdict) = proved(
+            proof::closure(&start, color, CLOSURE_CAP, &mut search.budget),
+            winnable,
+        )
+    {
+        return verdict;
+    }
+    let chains = proof::check_chains(&start, color, CHECK_CHAIN_DEPTH, &mut search.budget);
+    if let Some(verdict) = proved(chains, winnable) {
+        return verdict;
+    }
+    if let Some(analysis) = reach::Reach::new(&start, color) {
+        search.guide.with_bishop_distances(analysis.steady);
+    }
+    search.guide.punished = start
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| {
+            let mut child = start;
+            child.play_unchecked(m);
+            reach::statically_unwinnable(&child, color)
+        })
+        .collect();
+    let found = search.deepen(&start, 2.., None, u64::MAX, true);
+    decided(found, winnable).unwrap_or(Winnability::Unknown)
+}
+
+/// The verdict of a search, if it decided.
+fn decided(found: Found, winnable: impl Fn(Vec<Move>) -> Winnability) -> Option<Winnability> {
+    match found {
+        Found::Mate(line) => Some(winnable(line)),
+        Found::NoMate => Some(Winnability::Unwinnable),
+        Found::Open => None,
     }
 }
 
-/// Whether the position is dead: neither player can checkmate (FIDE 5.2.2).
+/// The verdict of an exhaustive proof, if it decided.
+fn proved(proof: Proof, winnable: impl Fn(Vec<Move>) -> Winnability) -> Option<Winnability> {
+    match proof {
+        Proof::Mate(line) => Some(winnable(line)),
+        Proof::NoMate => Some(Winnability::Unwinnable),
+        Proof::Open => None,
+    }
+}
+
+/// Whether, in the first thousand nodes of a depth-first walk, one side never had a move
+/// other than a pawn move: a hint that the position is locked enough for the closure proof.
+fn only_pawns_move_for_a_side(pos: &Position) -> bool {
+    fn walk(pos: &Position, seen: &mut [bool; 2], nodes: &mut u32) {
+        let board = *pos.board();
+        for m in pos.legal_moves() {
+            if board.role_at(m.from()) != Some(caissa_board::Role::Pawn) {
+                seen[pos.turn().index()] = true;
+            }
+            *nodes += 1;
+            if *nodes >= 1_000 || seen.iter().all(|&s| s) {
+                return;
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            walk(&child, seen, nodes);
+            if *nodes >= 1_000 || seen.iter().all(|&s| s) {
+                return;
+            }
+        }
+    }
+    let mut seen = [false; 2];
+    walk(pos, &mut seen, &mut 0);
+    seen.iter().any(|&s| !s)
+}
+
+/// Whether the position is dead: neither player can checkmate (FIDE 5.2.2). An undecided
+/// analysis ([`Winnability::Unknown`]) counts as "not dead": the game goes on.
 #[must_use]
 pub fn is_dead(pos: &Position) -> bool {
     Color::ALL

@@ -19,25 +19,37 @@
 //!   side, and anywhere once it can reach its last rank (promotion);
 //!
 //! never onto a steady man of its own or a steady king, and never past a man that is never
-//! captured and always stands on the way (its reach lies in the squares between, or on the
-//! target square if it is of the same side or the move is a pawn push). Castling adds the king's
-//! and rook's castled squares from the start.
+//! captured and always stands on the way (its reach lies in the squares between, the square
+//! the mover leaves, or the target square if it is of the same side, a king, or the move is a
+//! pawn push). A pawn that never leaves its file never passes a pawn ahead of it on that file
+//! that never leaves it either and is never captured. Castling adds the king's and rook's
+//! castled squares from the start.
 //!
-//! **Why the result is sound.** At the fixpoint, take any sequence of legal moves; by induction
-//! on its moves every man stays within its reach and steady men stay in place: a legal move's
-//! obstacles include every steady man (still in place), so the move is among those generated;
-//! a king's target is not attacked after its move, so it is not in `attacked` (attacks there
-//! are computed from men never captured, from every square in their reach, with every square
-//! that is ever occupied as an obstacle, hence an under-approximation); a capture puts the
-//! capturer on a square in the victim's reach, which marks the victim capturable; an obstacle
-//! that is never captured is, by induction, somewhere in its reach, hence on the way. En
-//! passant captures are covered because a double push also makes the skipped square reachable
-//! (when the current position has an en passant capture, the analysis does not run).
+//! **Why the result is sound.** At the fixpoint, take any line of legal moves that ends in a
+//! mate by the winner; by induction on its moves every man stays within its reach and steady
+//! men stay in place: a legal move's obstacles include every steady man (still in place), so
+//! the move is among those generated; a king's target is not attacked after its move, so it is
+//! not in `attacked` (attacks there are computed from men never captured, from every square in
+//! their reach, with every square that is ever occupied as an obstacle, hence an
+//! under-approximation; a bishop's diagonal may run through squares that only bishops of its
+//! side ever stand on, since such a bishop attacks further along it itself); a capture puts the
+//! capturer on a square in the victim's reach (a pawn only on its capture squares), which marks
+//! the victim capturable; an obstacle that is never captured is, by induction, somewhere in its
+//! reach, hence on the way. En passant captures are covered because a double push also makes
+//! the skipped square reachable (when the current position has an en passant capture, the
+//! analysis does not run).
 //!
-//! One rule reasons about mating lines only: when the winner has a single man besides the
-//! king, the loser never captures it in a line that ends in mate (the winner would be left
-//! with a lone king), so such captures are left out. The conclusions below are about mating
-//! lines, so this is sound for them.
+//! Two rules reason about mating lines only, which is all the verdict needs:
+//!
+//! - when the winner has a single man besides the king, the loser never captures it (the winner
+//!   would be left with a lone king);
+//! - a king move after which the other side has no move at all (its men stuck where they are,
+//!   its king boxed in by our king, its own steady men and squares our never-captured men
+//!   always attack) is no part of a mating line: the winner would be stalemated, or the loser
+//!   stalemated by a move that cannot uncover a check. This check looks at the next move
+//!   directly rather than at the reach sets (which describe mating lines only, so using them
+//!   for the move right after a move that leaves them would be circular), and treats the kings
+//!   as no obstacles, as the moving king has left its squares.
 //!
 //! **The verdict.** A mate of the loser's king on `m` needs `m` in the king's reach, a checking
 //! man of the winner able to attack `m` from somewhere in its reach, and every square next to

@@ -8,17 +8,19 @@
 //! **Soundness of "no mate".** An iteration that finishes without interruption has explored a
 //! set `S` of positions, and every child of every non-final position in `S` is itself in `S`:
 //! it was searched, or the transposition table skipped it because it was already searched in
-//! the same iteration. (Entries from earlier iterations are never used to skip, as their
-//! subtrees may have been cut by a smaller depth.) A set closed under moves, containing the
-//! start and no mate of the loser, proves that no sequence of legal moves mates the loser.
+//! the same iteration. (An iteration in which an entry of an earlier one skipped a position
+//! proves nothing, as that entry's subtree may have been cut by a smaller depth: it is searched
+//! again without them.) A set closed under moves, containing the start and no mate of the
+//! loser, proves that no sequence of legal moves mates the loser.
 //! The depth costs below (rewards, penalties) only steer which lines are tried first; they
 //! play no part in this argument.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use caissa_board::{Bitboard, CastlingSide, Color, Role, Square};
-use caissa_movegen::{Move, MoveList, Position};
+use caissa_movegen::{Move, MoveList, Position, attacks};
+use smallvec::SmallVec;
 
 use super::material::insufficient;
 
@@ -79,6 +81,28 @@ impl Guide {
             bishop_distance: None,
             punished: Vec::new(),
         }
+    }
+
+    /// Steers the bishops too: `distance` holds, per square, the bishop moves to the mating
+    /// corner (or the squares next to it) that avoid the squares of `steady` men.
+    pub(super) fn with_bishop_distances(&mut self, steady: Bitboard) {
+        let corner = self.loser_king;
+        let next_to = attacks::king(corner) - attacks::bishop(corner, Bitboard::EMPTY);
+        let mut distance = [u8::MAX; 64];
+        let mut frontier = next_to.with(corner);
+        let mut seen = frontier;
+        let mut d = 0u8;
+        while frontier.any() {
+            let mut next = Bitboard::EMPTY;
+            for sq in frontier {
+                distance[sq.index()] = d;
+                next |= attacks::bishop(sq, steady) - steady;
+            }
+            frontier = next - seen;
+            seen |= frontier;
+            d += 1;
+        }
+        self.bishop_distance = Some(distance);
     }
 
     /// Judges `m` in `pos`.
@@ -225,11 +249,20 @@ const fn knight_distances() -> [[u8; 64]; 64] {
 
 /// An exact, compact key of a position for the transposition table: the placement (occupancy,
 /// white men, three role bits) and the side to move, castling rights and en passant square.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Key([u64; 6]);
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Key([u64; 6]);
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mixed = self.0.iter().fold(0u64, |acc, &word| {
+            (acc.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        });
+        state.write_u64(mixed);
+    }
+}
 
 impl Key {
-    fn of(pos: &Position) -> Key {
+    pub(super) fn of(pos: &Position) -> Key {
         let board = pos.board();
         let role_bit0 = board.pawns() | board.bishops() | board.queens();
         let role_bit1 = board.knights() | board.bishops() | board.kings();
@@ -261,7 +294,7 @@ impl Key {
     }
 }
 
-/// A multiply-rotate hasher for [`Key`]s (their words are already well spread).
+/// A pass-through hasher for [`Key`]s, which hash themselves into one well-mixed word.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -277,7 +310,7 @@ impl Hasher for KeyHasher {
     }
 
     fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 ^= word;
     }
 
     fn write_usize(&mut self, word: usize) {
@@ -285,8 +318,14 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Positions searched in the current iteration, with the depth left when they were.
-type Table = HashMap<Key, u32, BuildHasherDefault<KeyHasher>>;
+/// Positions searched, with the depth left when they were, and in which iteration.
+type Table = HashMap<Key, Entry, BuildHasherDefault<KeyHasher>>;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    left: u32,
+    generation: u32,
+}
 
 /// The largest transposition table (entries): past it, new positions are simply not stored.
 const TABLE_CAP: usize = 1 << 20;
@@ -311,9 +350,17 @@ pub(super) struct Search {
     pub(super) exhausted: bool,
     /// Per-iteration node limit per unit of depth (`None`: only the budget).
     depth_node_limit: Option<u64>,
+    /// Nodes left for the current phase.
+    phase_nodes: u64,
     max_depth: u32,
     iteration_nodes: u64,
     interrupted: bool,
+    /// The current iteration, to tell its table entries from older ones.
+    generation: u32,
+    /// Whether entries of earlier iterations may cut lines in this one.
+    trust_old: bool,
+    /// Whether one did.
+    used_old: bool,
     past_progress: bool,
     line: Vec<Move>,
     table: Option<Table>,
@@ -327,9 +374,13 @@ impl Search {
             budget,
             exhausted: false,
             depth_node_limit: None,
+            phase_nodes: 0,
             max_depth: 0,
             iteration_nodes: 0,
             interrupted: false,
+            generation: 0,
+            trust_old: false,
+            used_old: false,
             past_progress: false,
             line: Vec::with_capacity(64),
             table: None,
@@ -337,40 +388,54 @@ impl Search {
         }
     }
 
-    /// Iterative deepening over `depths`, each iteration limited to `depth * depth_node_limit`
-    /// nodes, with or without a transposition table.
+    /// Iterative deepening over `depths`: each iteration may try `depth * depth_node_limit`
+    /// nodes, the whole call `phase_nodes` (and never more than the budget left).
+    ///
+    /// The transposition table, when used, lives across iterations: an entry from an earlier
+    /// iteration may cut a line short (it speeds up finding mates), but an iteration that used
+    /// such an entry proves nothing and is searched again without them if it found no mate.
     pub(super) fn deepen(
         &mut self,
         pos: &Position,
         depths: impl IntoIterator<Item = u32>,
         depth_node_limit: Option<u64>,
+        phase_nodes: u64,
         with_table: bool,
     ) -> Found {
         self.depth_node_limit = depth_node_limit;
+        self.phase_nodes = phase_nodes;
         self.table = with_table.then(Table::default);
-        for depth in depths {
-            if self.exhausted {
-                break;
+        let found = 'deepening: {
+            for depth in depths {
+                let mut trust_old = true;
+                loop {
+                    if self.exhausted || self.phase_nodes == 0 {
+                        break 'deepening Found::Open;
+                    }
+                    self.max_depth = depth;
+                    self.iteration_nodes = 0;
+                    self.interrupted = false;
+                    self.used_old = false;
+                    self.trust_old = trust_old;
+                    self.past_progress = false;
+                    self.line.clear();
+                    self.generation += 1;
+                    if self.node(pos, 0) {
+                        break 'deepening Found::Mate(std::mem::take(&mut self.line));
+                    }
+                    if self.interrupted {
+                        break;
+                    }
+                    if !self.used_old {
+                        break 'deepening Found::NoMate;
+                    }
+                    trust_old = false;
+                }
             }
-            self.max_depth = depth;
-            self.iteration_nodes = 0;
-            self.interrupted = false;
-            self.past_progress = false;
-            self.line.clear();
-            if let Some(table) = &mut self.table {
-                table.clear();
-            }
-            if self.node(pos, 0) {
-                self.table = None;
-                return Found::Mate(std::mem::take(&mut self.line));
-            }
-            if !self.interrupted {
-                self.table = None;
-                return Found::NoMate;
-            }
-        }
+            Found::Open
+        };
         self.table = None;
-        Found::Open
+        found
     }
 
     fn limit_reached(&mut self) -> bool {
@@ -378,8 +443,10 @@ impl Search {
             self.exhausted = true;
             return true;
         }
-        self.depth_node_limit
-            .is_some_and(|limit| self.iteration_nodes > u64::from(self.max_depth) * limit)
+        self.phase_nodes == 0
+            || self
+                .depth_node_limit
+                .is_some_and(|limit| self.iteration_nodes > u64::from(self.max_depth) * limit)
     }
 
     /// Searches `pos`, `depth` plies (by cost) into the iteration. Returns whether a mate was
@@ -388,12 +455,19 @@ impl Search {
         let left = self.max_depth.saturating_sub(depth);
         let key = self.table.as_ref().map(|_| Key::of(pos));
         if let (Some(table), Some(key)) = (&self.table, &key)
-            && table.get(key).is_some_and(|&seen| seen >= left)
+            && let Some(entry) = table.get(key)
+            && entry.left >= left
         {
-            return false;
+            if entry.generation == self.generation {
+                return false;
+            }
+            if self.trust_old {
+                self.used_old = true;
+                return false;
+            }
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        // Most nodes are leaves at the depth limit: count the moves there, list them only to go on.
+        if pos.count_legal_moves() == 0 {
             return pos.turn() != self.winner && pos.is_check();
         }
         if insufficient(pos.board(), self.winner) {
@@ -403,18 +477,27 @@ impl Search {
             self.interrupted = true;
             return false;
         }
+        let mut moves = MoveList::new();
+        ordered_moves(pos, &mut moves);
         if let (Some(table), Some(key)) = (&mut self.table, key)
             && (table.len() < TABLE_CAP || table.contains_key(&key))
         {
-            table.insert(key, left);
+            table.insert(
+                key,
+                Entry {
+                    left,
+                    generation: self.generation,
+                },
+            );
         }
-        for m in moves {
+        for &m in &moves {
             self.iteration_nodes += 1;
             if self.limit_reached() {
                 self.interrupted = true;
                 return false;
             }
             self.budget -= 1;
+            self.phase_nodes -= 1;
             let step = self.guide.classify(pos, m);
             let cost = match step {
                 Step::Reward => 0,
@@ -436,6 +519,48 @@ impl Search {
     }
 }
 
+/// The legal moves in the order the search tries them: by moving role (pawns first, the king
+/// last), each role's men from `a1` on, each pawn's targets from `a1` on and its promotions to
+/// queen, knight, rook, bishop.
+pub(super) fn ordered_moves(pos: &Position, moves: &mut MoveList) {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    for role in Role::ALL {
+        let men = board.by_role(role) & ours;
+        if men.is_empty() {
+            continue;
+        }
+        let start = moves.len();
+        pos.for_each_legal_move_from(men, |m| moves.push(m));
+        if role == Role::Pawn && moves.len() - start > 1 {
+            sort_pawn_moves(&mut moves[start..]);
+        }
+    }
+}
+
+/// Sorts pawn moves (which the generator gives by kind: pushes, double pushes, captures) by
+/// pawn, target and promotion, through one packed integer each.
+fn sort_pawn_moves(moves: &mut [Move]) {
+    let original: SmallVec<[Move; 64]> = moves.iter().copied().collect();
+    let mut packed: SmallVec<[u32; 64]> = original
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let promotion = match m.promotion_role() {
+                None | Some(Role::Queen) => 0,
+                Some(Role::Knight) => 1,
+                Some(Role::Rook) => 2,
+                Some(_) => 3,
+            };
+            ((m.from().index() << 16) | (m.to().index() << 10) | (promotion << 8) | i) as u32
+        })
+        .collect();
+    packed.sort_unstable();
+    for (slot, word) in moves.iter_mut().zip(packed) {
+        *slot = original[(word & 0xff) as usize];
+    }
+}
+
 /// Plays the moves of `pos` while there is exactly one, at most `limit` of them. Returns the
 /// position reached, the moves, and whether the forced sequence came back to a position it had
 /// passed (then it cycles for ever, never reaching a mate or a choice).
@@ -454,29 +579,4 @@ pub(super) fn play_forced(pos: &Position, limit: usize) -> (Position, Vec<Move>,
         }
     }
     (pos, line, false)
-}
-
-/// Whether every line from `pos` of at most `depth` plies ends without the loser mated: at a
-/// position where `winner` lacks mating material, or without moves other than a mate of the
-/// loser. `budget` counts nodes; `false` when it runs out.
-pub(super) fn every_line_ends(pos: &Position, winner: Color, depth: u32, budget: &mut u64) -> bool {
-    let moves: MoveList = pos.legal_moves();
-    if moves.is_empty() {
-        return !(pos.turn() != winner && pos.is_check());
-    }
-    if insufficient(pos.board(), winner) {
-        return true;
-    }
-    if depth == 0 || *budget == 0 {
-        return false;
-    }
-    for m in moves {
-        *budget = budget.saturating_sub(1);
-        let mut child = *pos;
-        child.play_unchecked(m);
-        if !every_line_ends(&child, winner, depth - 1, budget) {
-            return false;
-        }
-    }
-    true
 }
