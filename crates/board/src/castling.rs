@@ -71,30 +71,67 @@ impl CastlingSide {
 /// Which castlings each side keeps, each named by the file of the rook it castles with.
 ///
 /// Nothing here says the king and rook are still in place: `Setup` holds rights as written, and
-/// the move generator's `Position` checks them. Four bytes, `Copy`.
+/// the move generator's `Position` checks them. Four bytes packed in a `u32` (one byte per colour
+/// and side: 0 for no right, else the rook's file + 1), so comparing and testing for none are one
+/// instruction each in make-move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastlingRights {
-    // [color][side]
-    rooks: [[Option<File>; 2]; 2],
+    packed: u32,
+}
+
+/// Serialised as `[[white king side, white queen side], [black king side, black queen side]]`,
+/// each a rook file or null.
+#[cfg(feature = "serde")]
+impl serde::Serialize for CastlingRights {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let by_side = |color| CastlingSide::ALL.map(|side| self.rook(color, side));
+        serde::Serialize::serialize(&Color::ALL.map(by_side), serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for CastlingRights {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<CastlingRights, D::Error> {
+        let files: [[Option<File>; 2]; 2] = serde::Deserialize::deserialize(deserializer)?;
+        let mut rights = CastlingRights::NONE;
+        for (color, sides) in Color::ALL.into_iter().zip(files) {
+            for (side, file) in CastlingSide::ALL.into_iter().zip(sides) {
+                rights.set(color, side, file);
+            }
+        }
+        Ok(rights)
+    }
+}
+
+/// The byte of `color`'s right on `side` in the packed form.
+const fn shift(color: Color, side: CastlingSide) -> u32 {
+    (color as u32 * 2 + side as u32) * 8
 }
 
 impl CastlingRights {
     /// No rights at all.
-    pub const NONE: CastlingRights = CastlingRights {
-        rooks: [[None; 2]; 2],
-    };
+    pub const NONE: CastlingRights = CastlingRights { packed: 0 };
 
     /// All four rights with rooks on the `a` and `h` files, as in the standard start (`KQkq`).
-    pub const STANDARD: CastlingRights = CastlingRights {
-        rooks: [[Some(File::H), Some(File::A)]; 2],
+    pub const STANDARD: CastlingRights = {
+        let mut rights = CastlingRights::NONE;
+        rights.set(Color::White, CastlingSide::KingSide, Some(File::H));
+        rights.set(Color::White, CastlingSide::QueenSide, Some(File::A));
+        rights.set(Color::Black, CastlingSide::KingSide, Some(File::H));
+        rights.set(Color::Black, CastlingSide::QueenSide, Some(File::A));
+        rights
     };
 
     /// The file of the rook that `color` may castle with on `side`, if it keeps that right.
     #[inline]
     #[must_use]
     pub const fn rook(&self, color: Color, side: CastlingSide) -> Option<File> {
-        self.rooks[color as usize][side as usize]
+        match (self.packed >> shift(color, side)) & 0xff {
+            0 => None,
+            byte => File::new(byte - 1),
+        }
     }
 
     /// Whether `color` keeps the right to castle on `side`.
@@ -108,34 +145,39 @@ impl CastlingRights {
     #[inline]
     #[must_use]
     pub const fn has_any(&self, color: Color) -> bool {
-        self.has(color, CastlingSide::KingSide) || self.has(color, CastlingSide::QueenSide)
+        (self.packed >> shift(color, CastlingSide::KingSide)) & 0xffff != 0
     }
 
     /// Whether no right is left to either side.
     #[inline]
     #[must_use]
     pub const fn is_empty(&self) -> bool {
-        !self.has_any(Color::White) && !self.has_any(Color::Black)
+        self.packed == 0
     }
 
     /// Grants (`Some(file)`) or removes (`None`) `color`'s right on `side`.
     #[inline]
     pub const fn set(&mut self, color: Color, side: CastlingSide, rook: Option<File>) {
-        self.rooks[color as usize][side as usize] = rook;
+        let byte = match rook {
+            Some(file) => file as u32 + 1,
+            None => 0,
+        };
+        let shift = shift(color, side);
+        self.packed = (self.packed & !(0xff << shift)) | byte << shift;
     }
 
     /// Removes both of `color`'s rights (its king moved).
     #[inline]
     pub const fn clear(&mut self, color: Color) {
-        self.rooks[color as usize] = [None; 2];
+        self.packed &= !(0xffff << shift(color, CastlingSide::KingSide));
     }
 
     /// Removes whichever of `color`'s rights uses the rook on `file` (that rook moved or was taken).
     #[inline]
     pub fn clear_rook(&mut self, color: Color, file: File) {
-        for slot in &mut self.rooks[color as usize] {
-            if *slot == Some(file) {
-                *slot = None;
+        for side in CastlingSide::ALL {
+            if self.rook(color, side) == Some(file) {
+                self.set(color, side, None);
             }
         }
     }
