@@ -91,6 +91,21 @@ pub(super) struct Reach {
     /// Whether each side's men (kings aside) never move: they stay where they are and have
     /// no targets at all.
     stuck: [bool; 2],
+    /// The lines analysed.
+    case: Case,
+    /// The first men found both steady and capturable while saturating: a case split on
+    /// their fate may decide what the plain analysis does not.
+    split: Option<Bitboard>,
+}
+
+/// A class of lines, for case splits: for each man in `kept`, lines in which it is never
+/// captured on its square before it moves; for each man in `frozen`, lines in which it never
+/// moves (it may be captured where it stands). Every line is, for a given man, in one of the
+/// two, so a verdict that holds in both holds for all lines.
+#[derive(Clone, Copy, Debug, Default)]
+struct Case {
+    kept: Bitboard,
+    frozen: Bitboard,
 }
 
 /// A man that is never captured and has few squares to go to.
@@ -106,6 +121,11 @@ impl Reach {
     /// Runs the analysis of `pos` for `winner`, or `None` when it does not apply (an en passant
     /// capture is possible now).
     pub(super) fn new(pos: &Position, winner: Color) -> Option<Reach> {
+        Reach::assuming(pos, winner, Case::default())
+    }
+
+    /// Runs the analysis for the mating lines of one [`Case`] only.
+    fn assuming(pos: &Position, winner: Color, case: Case) -> Option<Reach> {
         if pos.legal_ep_square().is_some() {
             return None;
         }
@@ -137,6 +157,8 @@ impl Reach {
             bishop_only: [Bitboard::EMPTY; 2],
             men_attacks: [Bitboard::EMPTY; 2],
             stuck: [false; 2],
+            case,
+            split: None,
         };
         analysis.derive();
         analysis.saturate();
@@ -190,7 +212,8 @@ impl Reach {
         if us != self.winner && self.winner_single {
             return Bitboard::EMPTY;
         }
-        attacks::pawn(us, from) & self.sacrificable[(!us).index()]
+        (attacks::pawn(us, from) & self.sacrificable[(!us).index()])
+            - (self.case.kept & self.steady)
     }
 
     /// Where the man that started on `origin` may go from `from`, beyond `known`.
@@ -208,6 +231,9 @@ impl Reach {
         ignored: Bitboard,
     ) -> Bitboard {
         let us = piece.color;
+        if self.case.frozen.contains(origin) {
+            return Bitboard::EMPTY;
+        }
         let steady = self.steady - ignored;
         let mut pushes = Bitboard::EMPTY;
         let mut targets = match piece.role {
@@ -226,6 +252,8 @@ impl Reach {
             }
         };
         targets = targets - (steady & (self.board.by_color(us) | self.board.kings()));
+        // A kept man still in place is not taken there.
+        targets = targets - (self.case.kept & self.steady);
         targets = targets - known;
         if piece.role == Role::King {
             targets = targets - self.stalemating(us, from, targets);
@@ -486,6 +514,15 @@ impl Reach {
                 });
             }
         }
+        // Men found both steady and capturable, gathered until a pawn may promote.
+        let fresh = capturable & self.steady;
+        let promoting = board.pawns().into_iter().any(|sq| {
+            let color = board.color_at(sq).expect("a man");
+            self.reach[sq.index()].intersects(promotion_rank(color))
+        });
+        if fresh.any() && (self.split.is_none() || !promoting) {
+            self.split = Some(self.split.unwrap_or_default() | fresh);
+        }
         let changed = capturable != self.capturable
             || steady != self.steady
             || attacked != self.attacked
@@ -610,6 +647,53 @@ fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Whether the analysis proves that `winner` cannot mate in `pos`.
+///
+/// When the plain analysis leaves room for a mate, it splits on the fate of the first men it
+/// found both steady and capturable (one at a time, and both together when there are two):
+/// never taken in place before moving, or never moving.
 pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
-    Reach::new(pos, winner).is_some_and(|analysis| !analysis.loser_could_be_mated())
+    let Some(plain) = Reach::new(pos, winner) else {
+        return false;
+    };
+    if !plain.loser_could_be_mated() {
+        return true;
+    }
+    let Some(split) = plain.split else {
+        return false;
+    };
+    let mated = |case: Case| {
+        Reach::assuming(pos, winner, case).is_none_or(|analysis| analysis.loser_could_be_mated())
+    };
+    for sq in split {
+        let one = Bitboard::from_square(sq);
+        if !mated(Case {
+            kept: one,
+            frozen: Bitboard::EMPTY,
+        }) && !mated(Case {
+            kept: Bitboard::EMPTY,
+            frozen: one,
+        }) {
+            return true;
+        }
+    }
+    if let (Some(first), Some(second)) = (split.first(), split.last())
+        && split.count() == 2
+    {
+        let (a, b) = (Bitboard::from_square(first), Bitboard::from_square(second));
+        return [
+            Case {
+                kept: split,
+                frozen: Bitboard::EMPTY,
+            },
+            Case { kept: a, frozen: b },
+            Case { kept: b, frozen: a },
+            Case {
+                kept: Bitboard::EMPTY,
+                frozen: split,
+            },
+        ]
+        .into_iter()
+        .all(|case| !mated(case));
+    }
+    false
 }
