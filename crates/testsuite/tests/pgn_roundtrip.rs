@@ -211,3 +211,21 @@ fn pgn_roundtrip_random_games() {
     println!("{variations} variations, {line_comments} ; comments, {black_starts} Black starts");
     assert!(variations > 100 && line_comments > 10 && black_starts > 10);
 }
+
+/// Move numbers near `u32::MAX` are written without overflow (fuzz crash
+/// `writer-fullmove-overflow`).
+#[test]
+fn pgn_roundtrip_huge_fullmove_numbers() {
+    for (turn, fullmoves, expected) in [
+        ("w", "4000000000", "4000000000. Kd2 Kd7 *"),
+        ("b", "4294967295", "4294967295... Kd7 4294967296. Kd2 *"),
+    ] {
+        let moves = if turn == "w" { "Kd2 Kd7" } else { "Kd7 Kd2" };
+        let text = format!("[FEN \"4k3/8/8/8/8/8/8/4K3 {turn} - - 0 {fullmoves}\"]\n\n{moves} *\n");
+        let game = read(&text);
+        let mut written = String::new();
+        game.write(&mut written, Layout::Compact);
+        assert!(written.ends_with(expected), "{written}");
+        assert!(read(&written) == game, "{written}");
+    }
+}

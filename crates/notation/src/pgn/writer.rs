@@ -107,7 +107,7 @@ enum Step {
     /// alternatives if it is a main continuation, then its own continuation.
     Move {
         id: NodeId,
-        ply: u32,
+        ply: u64,
         force_number: bool,
     },
     Open,
@@ -197,7 +197,8 @@ impl Game {
     fn write_movetext(&self, tokens: &mut Tokens<'_>) {
         let start_ply = self.tags.start().fen().map_or(0, |fen| {
             let setup = &fen.0;
-            (setup.fullmoves.get() - 1) * 2 + u32::from(setup.turn == Color::Black)
+            // In u64: twice a fullmove number near `u32::MAX` does not fit a u32.
+            (u64::from(setup.fullmoves.get()) - 1) * 2 + u64::from(setup.turn == Color::Black)
         });
         for comment in &self.comments {
             tokens.comment(comment);
