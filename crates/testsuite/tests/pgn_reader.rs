@@ -150,6 +150,12 @@ fn pgn_reader_tokens() {
         "1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5?! a6 $0 $255 *",
         &["game@1:1 e4@1:4 $1 e5@1:8 $2 Nf3@1:15 $3 Nc6@1:21 $4 Bb5@1:30 $6 a6@1:36 $0 $255 *"],
     );
+    // An escaped quote whose `\` ends a read (fuzz crash `tag-value-escaped-quote-across-reads`).
+    for len in [200, 247, 248, 251, 252, 900] {
+        let a = "a".repeat(len);
+        let expected = format!("game@1:1 [Event={a}\"x]@1:1 *");
+        check(&format!("[Event \"{a}\\\"x\"]\n\n*\n"), &[&expected]);
+    }
     // Null moves, lenient SAN, move numbers in all forms, stray dots.
     check(
         "12... Nf6 13.Nc3 -- 14 . Ng1f3 *",
@@ -232,6 +238,23 @@ fn pgn_reader_errors() {
     for (input, expected) in cases {
         check(input, &[&format!("error@{expected}")]);
     }
+    // A tag value ends on its line, even after a `\\` (fuzz crashes
+    // `tag-value-backslash-newline-*`); the next lines are counted.
+    check(
+        "[l\"\\\n\"",
+        &["error@1:3: malformed tag pair: unterminated tag value"],
+    );
+    check(
+        "[Event \"a\\\n\"]\n\n1. e4 *\n",
+        &[
+            "error@1:8: malformed tag pair: unterminated tag value",
+            "game@4:1 e4@4:4 *",
+        ],
+    );
+    check(
+        "[Event \"a\\\r\n1. e4 $300",
+        &["error@1:8: malformed tag pair: unterminated tag value"],
+    );
 }
 
 #[test]
@@ -367,6 +390,19 @@ fn pgn_reader_truncates_long_tokens_at_the_buffer() {
     // With a large enough buffer they arrive whole.
     let games = read_all(input.as_bytes(), 16 * 1024);
     assert!(!games[0].contains('…'));
+}
+
+#[test]
+fn pgn_reader_escaped_quote_at_the_buffer_end() {
+    // The `\` of an escaped quote at every offset around the end of a full buffer: the value
+    // arrives truncated, and the escaped quote does not end it.
+    for len in 1005..1025 {
+        let input = format!("[Event \"{}\\\"x\"]\n\n1. e4 *", "a".repeat(len));
+        let games = read_all(input.as_bytes(), 1024);
+        assert_eq!(games.len(), 1, "{len}");
+        assert!(games[0].ends_with("]@1:1 e4@3:4 *"), "{len}: {games:?}");
+        assert_eq!(read_all(OneByte(input.as_bytes()), 1024), games, "{len}");
+    }
 }
 
 #[test]

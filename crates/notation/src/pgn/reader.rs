@@ -707,25 +707,34 @@ impl<R: Read> Reader<R> {
             kind: PgnErrorKind::MalformedTag("unterminated tag value"),
         });
         // Find the closing quote (indices relative to `pos`), keeping the value in the buffer
-        // while it fits. `None`: the buffer is full and the value goes on.
+        // while it fits. `None`: the buffer is full and the value goes on. A value ends on its
+        // line: a newline, even escaped, leaves it unterminated. `j` is where the search goes on;
+        // it stops at a `\` whose escaped byte is not buffered yet, so that the escape is seen
+        // whole once more bytes arrive.
         let mut j = value_start;
         let close = loop {
             let data = &self.buf[self.pos..self.end];
-            let found = data
-                .get(j..)
-                .and_then(|rest| find_any(rest, [b'"', b'\\', b'\n']));
-            match found {
-                Some(k) if data[j + k] == b'"' => break Some(j + k),
-                Some(k) if data[j + k] == b'\\' => j += k + 2,
+            match find_any(&data[j..], [b'"', b'\\', b'\n']).map(|k| j + k) {
+                Some(i) if data[i] == b'"' => break Some(i),
+                Some(i) if data[i] == b'\\' => match data.get(i + 1) {
+                    Some(b'\n') => return Ok(unterminated),
+                    Some(_) => {
+                        j = i + 2;
+                        continue;
+                    }
+                    None => j = i,
+                },
                 Some(_) => return Ok(unterminated),
-                None if self.eof => return Ok(unterminated),
-                None if self.pos == 0 && self.end == self.buf.len() => break None,
-                None => {
-                    j = j.min(data.len());
-                    let want = data.len() + 1;
-                    self.fill(want)?;
-                }
+                None => j = data.len(),
             }
+            if self.eof {
+                return Ok(unterminated);
+            }
+            if self.pos == 0 && self.end == self.buf.len() {
+                break None;
+            }
+            let want = self.end - self.pos + 1;
+            self.fill(want)?;
         };
         let flow = match close {
             Some(close) => {
@@ -748,7 +757,8 @@ impl<R: Read> Reader<R> {
                     RawTag::new(value, true),
                     at,
                 );
-                let mut escaped = j > self.end;
+                // Whether the buffer ended inside an escape, its `\` the last byte.
+                let mut escaped = j < self.end;
                 loop {
                     self.refill_after_all()?;
                     let data = &self.buf[self.pos..self.end];
@@ -757,15 +767,15 @@ impl<R: Read> Reader<R> {
                     }
                     let mut found = None;
                     for (k, &b) in data.iter().enumerate() {
-                        if escaped {
+                        if b == b'\n' {
+                            return Ok(unterminated);
+                        } else if escaped {
                             escaped = false;
                         } else if b == b'\\' {
                             escaped = true;
                         } else if b == b'"' {
                             found = Some(k);
                             break;
-                        } else if b == b'\n' {
-                            return Ok(unterminated);
                         }
                     }
                     if let Some(k) = found {
