@@ -292,6 +292,20 @@ fn pgn_reader_recovers_at_the_next_game() {
             "game@2:1 [Event=b]@2:1 c4@3:4 *",
         ],
     );
+    // A line of blanks ends the movetext of an unterminated variation too, and a tag line after
+    // blanks starts the next game (fuzz crash
+    // `unterminated-variation-at-blank-line-with-spaces-swallows-next-game`).
+    check(
+        "e4 (\n \n1. d4 *\n",
+        &["error@1:4: unterminated variation", "game@3:1 d4@3:4 *"],
+    );
+    check(
+        "e4 (\n [Event \"b\"]\n1. d4 *\n",
+        &[
+            "error@1:4: unterminated variation",
+            "game@2:2 [Event=b]@2:2 d4@3:4 *",
+        ],
+    );
     // A broken tag skips the whole game, tags and movetext.
     check(
         "[Event \"a\"]\n[Bad tag]\n[Site \"s\"]\n\n1. e4 *\n\n[Event \"c\"]\n1. d4 *",
@@ -371,6 +385,27 @@ fn pgn_reader_stops_and_skips() {
         all.push(game.expect("well-formed").join(" "));
     }
     assert_eq!(all, ["e4 e5", "c4", "Nf3"]);
+
+    // A skipped variation left open ends at a line of blanks, and the next game is read, as
+    // when the variation is entered (fuzz crash `unterminated-variation-fuzzed`).
+    for input in [
+        "e4(\"\n\t\n\u{7f}",
+        "e4 (\n \n1. d4 *\n",
+        "e4 (\n [Event \"b\"]\n1. d4 *",
+    ] {
+        let entered = read_all(input.as_bytes(), 1024);
+        let mut reader = Reader::new(input.as_bytes());
+        let mut skipped = Vec::new();
+        while let Some(game) = reader.read_game(&mut skip).expect("no I/O error") {
+            skipped.push(game.is_ok());
+        }
+        assert_eq!(
+            skipped,
+            [false, entered[1].starts_with("game")],
+            "{input:?}"
+        );
+        assert!(entered[0].starts_with("error@1:"), "{input:?}: {entered:?}");
+    }
 }
 
 #[test]

@@ -77,6 +77,9 @@ enum Step<O> {
     Continue,
     Break(O),
     Error(PgnError),
+    /// An error found where the movetext ends (a blank line, even of blanks; a tag line; the end
+    /// of the input): `pos` is there, and nothing of the game is left to skip.
+    ErrorAtEnd(PgnError),
 }
 
 /// How the search for a comment's end ended. Indices are relative to `pos`.
@@ -166,7 +169,7 @@ impl<R: Read> Reader<R> {
                 self.skip_game()?;
                 return Ok(Some(Ok(output)));
             }
-            Step::Error(error) => {
+            Step::Error(error) | Step::ErrorAtEnd(error) => {
                 self.skip_game()?;
                 return Ok(Some(Err(error)));
             }
@@ -187,6 +190,10 @@ impl<R: Read> Reader<R> {
             Step::Error(error) => {
                 visitor.end_malformed_game(movetext, &error);
                 self.skip_movetext()?;
+                Ok(Some(Err(error)))
+            }
+            Step::ErrorAtEnd(error) => {
+                visitor.end_malformed_game(movetext, &error);
                 Ok(Some(Err(error)))
             }
         }
@@ -969,7 +976,10 @@ impl<R: Read> Reader<R> {
                         }
                         ControlFlow::Continue(VariationChoice::Skip) => {
                             if !self.skip_variation()? {
-                                fail!(at, PgnErrorKind::UnterminatedVariation);
+                                return Ok(Step::ErrorAtEnd(PgnError {
+                                    location: at,
+                                    kind: PgnErrorKind::UnterminatedVariation,
+                                }));
                             }
                         }
                     }
@@ -1001,7 +1011,12 @@ impl<R: Read> Reader<R> {
             }
         }
         if depth > 0 {
-            fail!(open_at, PgnErrorKind::UnterminatedVariation);
+            // `pos` is where the movetext ends, maybe after blanks on a blank line: skipping from
+            // there would not see that line as blank.
+            return Ok(Step::ErrorAtEnd(PgnError {
+                location: open_at,
+                kind: PgnErrorKind::UnterminatedVariation,
+            }));
         }
         Ok(Step::Continue)
     }
