@@ -238,6 +238,21 @@ fn pgn_reader_errors() {
     for (input, expected) in cases {
         check(input, &[&format!("error@{expected}")]);
     }
+    // Tokens of 256 bytes or more are invalid tokens, however much of them one read gives (fuzz
+    // crash `long-token-error-kind-depends-on-reads`).
+    for (token, kind) in [
+        ("N".repeat(255), "invalid SAN"),
+        ("N".repeat(256), "invalid token"),
+        ("N".repeat(300), "invalid token"),
+        ("0".repeat(299) + "x", "invalid token"),
+        ("0".repeat(300), "invalid token"),
+    ] {
+        let excerpt = &token[..32];
+        check(
+            &format!("1. {token} *"),
+            &[&format!("error@1:4: {kind} \"{excerpt}…\"")],
+        );
+    }
     // A tag value ends on its line, even after a `\\` (fuzz crashes
     // `tag-value-backslash-newline-*`); the next lines are counted.
     check(

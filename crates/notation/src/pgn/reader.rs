@@ -15,7 +15,8 @@ pub const DEFAULT_CAPACITY: usize = 64 * 1024;
 pub const MIN_CAPACITY: usize = 1024;
 
 /// Bytes kept ahead of the cursor while reading tokens. No move, number, glyph or tag name is
-/// this long, so a token that reaches this far is invalid.
+/// this long, so a token that reaches this far is invalid: an [`PgnErrorKind::InvalidToken`],
+/// however much of it the buffer holds.
 const LOOKAHEAD: usize = 256;
 
 /// How far past a newline inside a comment the reader looks to recognise the next game's tags.
@@ -855,7 +856,8 @@ impl<R: Read> Reader<R> {
                 b'0'..=b'9' => {
                     let data = &self.buf[self.pos..self.end];
                     let digits = data.iter().take_while(|b| b.is_ascii_digit()).count();
-                    if !data.get(digits).copied().is_some_and(is_token_byte) {
+                    // (A number as long as the lookahead is a too long token below.)
+                    if digits < LOOKAHEAD && !data.get(digits).copied().is_some_and(is_token_byte) {
                         // A move number, with its dots.
                         let dots = data[digits..].iter().take_while(|&&b| b == b'.').count();
                         // And the space that usually follows, saving a turn of the loop.
@@ -866,7 +868,7 @@ impl<R: Read> Reader<R> {
                     let len = token_len(data);
                     let token = &data[..len];
                     let at = self.location();
-                    if len == data.len() && !self.eof {
+                    if len >= LOOKAHEAD {
                         fail!(at, PgnErrorKind::InvalidToken(Excerpt::new(token)));
                     }
                     if let Some(outcome) = Outcome::from_ascii(token) {
@@ -900,7 +902,7 @@ impl<R: Read> Reader<R> {
                     let len = token_len(data);
                     let token = &data[..len];
                     let at = self.location();
-                    if len == data.len() && !self.eof {
+                    if len >= LOOKAHEAD {
                         fail!(at, PgnErrorKind::InvalidToken(Excerpt::new(token)));
                     }
                     match SanPlus::from_ascii(token) {
