@@ -139,6 +139,10 @@ pub enum ParseSanErrorKind {
     BadCastling,
     /// A pawn capture without the pawn's file (`xd5`).
     PawnCaptureWithoutFile,
+    /// A pawn move naming the pawn's rank but not its file (`P4e4`): a pawn's origin is named
+    /// by its file, or by its square (`e3e4`). Written without the `P`, such a move would not
+    /// read as SAN.
+    PawnRankWithoutFile,
     /// A promotion piece (`Q`, `R`, `B` or `N`) was expected here.
     ExpectedPromotion,
     /// A pawn move to the last rank without a promotion piece.
@@ -160,6 +164,9 @@ impl fmt::Display for ParseSanErrorKind {
             ParseSanErrorKind::BadCastling => "castling is written O-O or O-O-O",
             ParseSanErrorKind::PawnCaptureWithoutFile => {
                 "a pawn capture names the pawn's file, as in exd5"
+            }
+            ParseSanErrorKind::PawnRankWithoutFile => {
+                "a pawn's origin is named by its file or its square, as in e3e4, not by its rank"
             }
             ParseSanErrorKind::ExpectedPromotion => "expected a promotion piece Q, R, B or N",
             ParseSanErrorKind::MissingPromotion => {
@@ -484,6 +491,12 @@ impl Reader<'_> {
             return Err(ParseSanError {
                 byte: separator_at,
                 kind: ParseSanErrorKind::PawnCaptureWithoutFile,
+            });
+        }
+        if role == Role::Pawn && file.is_none() && rank.is_some() {
+            return Err(ParseSanError {
+                byte: hints_at,
+                kind: ParseSanErrorKind::PawnRankWithoutFile,
             });
         }
 

@@ -366,6 +366,11 @@ fn syntax_errors_name_the_byte() {
         ("\u{e9}4", 0, ExpectedMove),
         ("+", 0, ExpectedMove),
         ("Pxd5", 1, PawnCaptureWithoutFile),
+        // Written without the `P`, a rank-only pawn move would not read back (fuzz crash
+        // `pawn-rank-disambiguation-P4e4`).
+        ("P4e4", 1, PawnRankWithoutFile),
+        ("P3-e4", 1, PawnRankWithoutFile),
+        ("P7e8=Q", 1, PawnRankWithoutFile),
         ("e8", 2, MissingPromotion),
         ("exd1", 4, MissingPromotion),
         ("e7=Q", 2, UnexpectedPromotion),
