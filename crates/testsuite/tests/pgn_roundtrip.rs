@@ -229,3 +229,28 @@ fn pgn_roundtrip_huge_fullmove_numbers() {
         assert!(read(&written) == game, "{written}");
     }
 }
+
+/// A raw carriage return in a tag value reads as the space the writer writes for it, so a `FEN`
+/// tag means the same before and after writing (fuzz crash
+/// `fen-tag-with-cr-changes-meaning-when-written`).
+#[test]
+fn pgn_roundtrip_carriage_return_in_a_tag_value() {
+    let text = "[FEN \"r3r1k1/pp3p2/3p1npQ/1P1P3p/P2Pp1b1/6R1/3NBP1q/2K3R1 w\r- - 0 23\"]g4";
+    let game = read(text);
+    assert_eq!(
+        game.tags.get("FEN"),
+        Some("r3r1k1/pp3p2/3p1npQ/1P1P3p/P2Pp1b1/6R1/3NBP1q/2K3R1 w - - 0 23")
+    );
+    assert!(game.tags.start().fen().is_some());
+    for layout in [Layout::Export, Layout::Compact] {
+        let mut written = String::new();
+        game.write(&mut written, layout);
+        let again = read(&written);
+        assert_eq!(again.tags.get("FEN"), game.tags.get("FEN"), "{written}");
+        assert_eq!(
+            again.tags.start().fen(),
+            game.tags.start().fen(),
+            "{written}"
+        );
+    }
+}
