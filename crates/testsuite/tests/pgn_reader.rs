@@ -509,4 +509,17 @@ fn pgn_reader_finds_the_next_game_in_a_comment_wherever_the_buffer_ends() {
         );
         assert_eq!(read_all(OneByte(input.as_bytes()), 1024), games);
     }
+    // Only a line whose `[Name "` fits in 64 bytes ends the comment, however the input arrives
+    // (fuzz crash `long-tag-name-line-in-comment-depends-on-reads`).
+    for (name, games) in [(5, 2), (60, 2), (61, 1), (200, 1)] {
+        let input = format!(
+            "1. e4 {{{}\n[R{} \"1-0\"]\n1. d4 *",
+            "z".repeat(300),
+            "D".repeat(name)
+        );
+        let whole = read_all(input.as_bytes(), 64 * 1024);
+        assert_eq!(whole.len(), games, "name of {name}: {whole:?}");
+        assert_eq!(whole[0], "error@1:7: unterminated comment");
+        assert_eq!(read_all(OneByte(input.as_bytes()), 1024), whole);
+    }
 }

@@ -19,7 +19,9 @@ pub const MIN_CAPACITY: usize = 1024;
 /// however much of it the buffer holds.
 const LOOKAHEAD: usize = 256;
 
-/// How far past a newline inside a comment the reader looks to recognise the next game's tags.
+/// How far past a newline inside a comment the reader looks to recognise the next game's tags:
+/// a line ends an unterminated comment only if its `[Name "` fits in this many bytes, whatever
+/// the buffer holds, so that the decision does not depend on how the input arrives.
 const TAG_PROBE: usize = 64;
 
 /// Reads PGN games from any [`Read`] (a file, a socket, a `&[u8]`), one [`Visitor`] call at a
@@ -517,7 +519,8 @@ impl<R: Read> Reader<R> {
                         });
                     }
                 }
-                if looks_like_tag_line(&self.buf[self.pos + rel..self.end]) {
+                let line = &self.buf[self.pos + rel..self.end];
+                if looks_like_tag_line(&line[..line.len().min(TAG_PROBE)]) {
                     self.pos += rel;
                     return Ok(CommentEnd::Unterminated);
                 }
