@@ -220,7 +220,9 @@ impl Game {
     /// half-move without progress stands (9.6.2). Stalemate comes before the dead position
     /// because a stalemated position is always dead too (no move can lead to a mate); so a
     /// stalemate with insufficient material is recorded as stalemate, where python-chess
-    /// records insufficient material. Dead positions are those [`dead::is_dead`] proves dead.
+    /// records insufficient material. Dead positions are those the analysis of [`dead`] proves dead
+    /// within [`AUTOMATIC_DEAD_BUDGET`]; an undecided analysis leaves the game going (and
+    /// [`dead::can_win`], with its larger budget, can still be asked).
     ///
     /// The answer is kept until the next move or take-back, so asking again (or asking for
     /// claims, which need it) costs nothing.
@@ -237,7 +239,7 @@ impl Game {
             } else {
                 Outcome::draw(Reason::Stalemate)
             })
-        } else if dead::is_dead(pos) {
+        } else if proved_dead(pos) {
             Some(Outcome::draw(Reason::DeadPosition))
         } else if pos.halfmoves() >= SEVENTY_FIVE_MOVES {
             Some(Outcome::draw(Reason::SeventyFiveMoves))
@@ -371,4 +373,16 @@ impl From<Position> for Game {
     fn from(start: Position) -> Game {
         Game::new(start)
     }
+}
+
+/// What the dead-position analysis may spend on the check after every move (5.2.2): enough for
+/// the material rule, blocked pawn structures and short helpmates, and cheap for ordinary
+/// positions, where a helpmate is found in a few hundred nodes.
+pub const AUTOMATIC_DEAD_BUDGET: dead::Budget = dead::Budget { nodes: 10_000 };
+
+/// Whether the analysis proves, within [`AUTOMATIC_DEAD_BUDGET`], that neither side can mate.
+fn proved_dead(pos: &Position) -> bool {
+    Color::ALL.into_iter().all(|color| {
+        dead::can_win_with(pos, color, AUTOMATIC_DEAD_BUDGET) == dead::Winnability::Unwinnable
+    })
 }

@@ -82,6 +82,6 @@ mod material;
 mod outcome;
 
 pub use claim::{Claim, ClaimError, Claims, Ground};
-pub use game::{Game, PerpetualCheck};
+pub use game::{AUTOMATIC_DEAD_BUDGET, Game, PerpetualCheck};
 pub use material::Material;
 pub use outcome::{Article, GameResult, Outcome, ParseArticleError, Reason};

@@ -40,7 +40,7 @@ use random::{Bias, Rng, random_move};
 use shakmaty::Position as _;
 
 /// Games played when `CAISSA_GAME_DIFF_GAMES` is not set.
-const DEFAULT_GAMES: usize = 5_000;
+const DEFAULT_GAMES: usize = 1_000;
 /// The seed of the game sequence when `CAISSA_GAME_DIFF_SEED` is not set.
 const DEFAULT_SEED: u64 = 0xCA15_5A00_6A3E_0001;
 /// No game is this long (the 75-move rule ends every game sooner); a guard against a bug.
