@@ -271,7 +271,7 @@ const MAX_WALK: usize = 64;
 
 /// Move generation: any bytes read by [`setup_from_bytes`] validate without panicking; in a
 /// legal position the move list, the move count, perft, `is_legal`, `play` and make-move agree
-/// (see [`check_moves`]). The bytes after the setup are read as bogus moves (two bytes each)
+/// (see `check_moves`). The bytes after the setup are read as bogus moves (two bytes each)
 /// and then as a walk: each byte picks the legal move to play next, and every position on the
 /// way is checked too.
 ///
@@ -622,7 +622,7 @@ fn check_san_writing(pos: &Position) {
 
 /// SAN: reading any bytes never panics, and what reads prints and reads back the same. The
 /// first line of the input (all of it, without a newline) is matched against a few positions
-/// (see [`check_san_in`]): the fixed ones of [`check_uci`], and the setup that
+/// (see `check_san_in`): the fixed ones of [`check_uci`], and the setup that
 /// [`setup_from_bytes`] reads from the bytes after the newline, if it is legal; in that position
 /// the SAN of every legal move also reads back as the move.
 ///
@@ -693,7 +693,7 @@ fn check_epd_moves(epd: &Epd, pos: &Position) {
 /// EPD: reading any bytes never panics; what reads writes back (with `Display` and
 /// `append_to` alike) and reads again as the same EPD; where the position is legal (in standard
 /// chess or Chess960), resolving the move operations never panics and gives legal moves (see
-/// [`check_epd_moves`]), and the EPD of the position reads back as that position. Reading the
+/// `check_epd_moves`), and the EPD of the position reads back as that position. Reading the
 /// input as a file of EPD lines never panics either.
 ///
 /// # Panics
@@ -1117,11 +1117,11 @@ fn check_pgn_trailing_blanks(data: &[u8], built: &[Result<Game, PgnError>]) {
 /// bytes per `read` makes the same visitor calls as one over the slice (also with the smallest
 /// buffer, when the input is shorter than it), including when the visitor skips variations and
 /// stops games early. Every visitor sees the same number of games, and blanks at the ends of lines
-/// change nothing (see [`check_pgn_trailing_blanks`]). The replayers agree: the
+/// change nothing (see `check_pgn_trailing_blanks`). The replayers agree: the
 /// [`Replayer`] and `caissa pgn check`'s way ([`Recorder`], then replaying) find the same first
 /// problem of each game; a game that replays does so main line only too, and its tree (from
 /// [`GameBuilder`]) replays to the same position. Every well-formed game written in both
-/// layouts reads back as the same game (see [`check_pgn_round_trip`]).
+/// layouts reads back as the same game (see `check_pgn_round_trip`).
 ///
 /// # Panics
 ///
