@@ -22,7 +22,9 @@
 //!    proves blocked positions (pawn walls, bishops of the wrong colour, kings shut in)
 //!    unwinnable. Run before the deeper search when no queen, rook or knight is left, after
 //!    it otherwise.
-//! 6. **Iterative deepening** with a transposition table, up to 1,000,000 nodes.
+//! 6. **Iterative deepening** with a transposition table, up to 1,000,000 nodes: six plies
+//!    first, then a **closure** (every reachable position, up to 5,000 of them: locked
+//!    positions have few), then on to 128 plies.
 //! 7. **Exhaustive proofs** (`proof`): every line for a few plies; every position reachable,
 //!    when one side can only move pawns; every chain of checks, with the reachability analysis
 //!    at the other leaves.
@@ -99,8 +101,12 @@ const QUICK_DEPTH_NODES: u64 = 1_000;
 const DEEPENING_DEPTH_NODES: u64 = 7_000;
 /// Nodes for the deepening step.
 const DEEPENING_NODES: u64 = 1_000_000;
-/// Positions at most in the closure proof.
+/// Positions at most in the closure proof, when one side only moves pawns.
 const CLOSURE_CAP: usize = 3_000;
+/// The depth of the first, shallow deepening, and the positions at most in the closure that
+/// follows it.
+const SHALLOW_DEPTH: u32 = 6;
+const SMALL_CLOSURE_CAP: usize = 5_000;
 /// Plies at most along a chain of checks.
 const CHECK_CHAIN_DEPTH: u32 = 16;
 
@@ -202,7 +208,23 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
     }
     let found = search.deepen(
         &start,
-        2..=128,
+        2..=SHALLOW_DEPTH,
+        Some(DEEPENING_DEPTH_NODES),
+        DEEPENING_NODES,
+        true,
+    );
+    if let Some(verdict) = decided(found, winnable) {
+        return verdict;
+    }
+    // No short mate: a locked position has few reachable positions, which a closure lists
+    // far faster than deeper searches could prove anything.
+    let closure = proof::closure(&start, color, SMALL_CLOSURE_CAP, &mut search.budget);
+    if let Some(verdict) = proved(closure, winnable) {
+        return verdict;
+    }
+    let found = search.deepen(
+        &start,
+        SHALLOW_DEPTH + 1..=128,
         Some(DEEPENING_DEPTH_NODES),
         DEEPENING_NODES,
         true,

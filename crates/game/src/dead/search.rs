@@ -5,13 +5,21 @@
 //! mating material for good ([`insufficient`]), or at the depth limit. Lines that end at the
 //! depth limit or the node budget mark the iteration *interrupted*.
 //!
-//! **Soundness of "no mate".** An iteration that finishes without interruption has explored a
-//! set `S` of positions, and every child of every non-final position in `S` is itself in `S`:
-//! it was searched, or the transposition table skipped it because it was already searched in
-//! the same iteration. (An iteration in which an entry of an earlier one skipped a position
-//! proves nothing, as that entry's subtree may have been cut by a smaller depth: it is searched
-//! again without them.) A set closed under moves, containing the start and no mate of the
-//! loser, proves that no sequence of legal moves mates the loser.
+//! **Soundness of "no mate".** An iteration that finishes without cutting any line (no depth
+//! limit, node limit or older table entry used) has explored a set `S` of positions, and every
+//! child of every non-final position in `S` is itself in `S`: it was searched, or the
+//! transposition table skipped it because it was already searched in the same iteration. A
+//! set closed under moves, containing the start and no mate of the loser, proves that no
+//! sequence of legal moves mates the loser.
+//!
+//! Single positions get the same kind of proof, which the table keeps for every later
+//! iteration and step: a position is *proven* when nothing was cut below it and every line
+//! that came back to a position on the current line (a repetition) came back to it or to a
+//! position below it, so that the positions explored from it form a closed set on their own.
+//! Only proven entries may stand in for a search in another iteration; an iteration that let
+//! an unproven older entry cut a line (they speed up finding mates) proves nothing and is
+//! searched again without them.
+//!
 //! The depth costs below (rewards, penalties) only steer which lines are tried first; they
 //! play no part in this argument.
 
@@ -323,8 +331,15 @@ type Table = HashMap<Key, Entry, BuildHasherDefault<KeyHasher>>;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
+    /// The depth left when it was searched.
     left: u32,
+    /// The iteration that searched it.
     generation: u32,
+    /// While it is being searched: its height on the line.
+    on_line: Option<u32>,
+    /// Whether no mate follows from it, whatever the depth: its search was cut nowhere and
+    /// every line that came back to the current line came back to it or below.
+    proven: bool,
 }
 
 /// The largest transposition table (entries): past it, new positions are simply not stored.
@@ -404,38 +419,42 @@ impl Search {
     ) -> Found {
         self.depth_node_limit = depth_node_limit;
         self.phase_nodes = phase_nodes;
-        self.table = with_table.then(Table::default);
-        let found = 'deepening: {
-            for depth in depths {
-                let mut trust_old = true;
-                loop {
-                    if self.exhausted || self.phase_nodes == 0 {
-                        break 'deepening Found::Open;
-                    }
-                    self.max_depth = depth;
-                    self.iteration_nodes = 0;
-                    self.interrupted = false;
-                    self.used_old = false;
-                    self.trust_old = trust_old;
-                    self.past_progress = false;
-                    self.line.clear();
-                    self.generation += 1;
-                    if self.node(pos, 0) {
-                        break 'deepening Found::Mate(std::mem::take(&mut self.line));
-                    }
-                    if self.interrupted {
-                        break;
-                    }
-                    if !self.used_old {
-                        break 'deepening Found::NoMate;
-                    }
-                    trust_old = false;
+        // The table lives on from one call to the next: its proven entries stay true.
+        let table = self
+            .table
+            .take()
+            .or_else(|| with_table.then(Table::default));
+        self.table = table.filter(|_| with_table);
+        for depth in depths {
+            let mut trust_old = true;
+            loop {
+                if self.exhausted || self.phase_nodes == 0 {
+                    return Found::Open;
                 }
+                self.max_depth = depth;
+                self.iteration_nodes = 0;
+                self.interrupted = false;
+                self.used_old = false;
+                self.trust_old = trust_old;
+                self.past_progress = false;
+                self.line.clear();
+                self.generation += 1;
+                let root = self.node(pos, 0);
+                if root.mate {
+                    return Found::Mate(std::mem::take(&mut self.line));
+                }
+                // Proven at the root, or (the closure argument of the module docs) nothing
+                // was cut anywhere in the iteration.
+                if root.clean || !(self.interrupted || self.used_old) {
+                    return Found::NoMate;
+                }
+                if self.interrupted || !self.used_old {
+                    break;
+                }
+                trust_old = false;
             }
-            Found::Open
-        };
-        self.table = None;
-        found
+        }
+        Found::Open
     }
 
     fn limit_reached(&mut self) -> bool {
@@ -451,35 +470,51 @@ impl Search {
 
     /// Searches `pos`, `depth` plies (by cost) into the iteration. Returns whether a mate was
     /// found; its line is then `self.line`.
-    fn node(&mut self, pos: &Position, depth: u32) -> bool {
+    fn node(&mut self, pos: &Position, depth: u32) -> Sub {
         let left = self.max_depth.saturating_sub(depth);
+        let height = self.line.len() as u32;
         let key = self.table.as_ref().map(|_| Key::of(pos));
         if let (Some(table), Some(key)) = (&self.table, &key)
             && let Some(entry) = table.get(key)
-            && entry.left >= left
         {
-            if entry.generation == self.generation {
-                return false;
+            if entry.proven {
+                return Sub::CLOSED;
             }
-            if self.trust_old {
+            if entry.generation == self.generation {
+                if let Some(on_line) = entry.on_line {
+                    // Back to a position on the current line.
+                    return Sub {
+                        mate: false,
+                        clean: true,
+                        low: on_line,
+                    };
+                }
+                if entry.left >= left {
+                    return Sub::OPEN;
+                }
+            } else if entry.left >= left && self.trust_old {
                 self.used_old = true;
-                return false;
+                return Sub::OPEN;
             }
         }
         // Most nodes are leaves at the depth limit: count the moves there, list them only to go on.
         if pos.count_legal_moves() == 0 {
-            return pos.turn() != self.winner && pos.is_check();
+            return if pos.turn() != self.winner && pos.is_check() {
+                Sub::MATE
+            } else {
+                Sub::CLOSED
+            };
         }
         if insufficient(pos.board(), self.winner) {
-            return false;
+            return Sub::CLOSED;
         }
         if depth >= self.max_depth || self.line.len() >= MAX_LINE {
             self.interrupted = true;
-            return false;
+            return Sub::OPEN;
         }
         let mut moves = MoveList::new();
         ordered_moves(pos, &mut moves);
-        if let (Some(table), Some(key)) = (&mut self.table, key)
+        let stored = if let (Some(table), Some(key)) = (&mut self.table, key)
             && (table.len() < TABLE_CAP || table.contains_key(&key))
         {
             table.insert(
@@ -487,14 +522,21 @@ impl Search {
                 Entry {
                     left,
                     generation: self.generation,
+                    on_line: Some(height),
+                    proven: false,
                 },
             );
-        }
+            true
+        } else {
+            false
+        };
+        let mut result = Sub::CLOSED;
         for &m in &moves {
             self.iteration_nodes += 1;
             if self.limit_reached() {
                 self.interrupted = true;
-                return false;
+                result = Sub::OPEN;
+                break;
             }
             self.budget -= 1;
             self.phase_nodes -= 1;
@@ -509,14 +551,60 @@ impl Search {
             self.line.push(m);
             let saved = self.past_progress;
             self.past_progress = step == Step::Reward;
-            if self.node(&child, depth + cost) {
-                return true;
+            let sub = self.node(&child, depth + cost);
+            if sub.mate {
+                return sub;
             }
             self.past_progress = saved;
             self.line.pop();
+            result.clean &= sub.clean;
+            result.low = result.low.min(sub.low);
         }
-        false
+        // Proven: nothing below was cut, and every line back to a position on the current line
+        // came back to this one or below it.
+        let proven = result.clean && result.low >= height;
+        if stored
+            && let (Some(table), Some(key)) = (&mut self.table, key)
+            && let Some(entry) = table.get_mut(&key)
+        {
+            entry.on_line = None;
+            entry.proven = proven;
+        }
+        if result.low >= height {
+            result.low = u32::MAX;
+        }
+        result
     }
+}
+
+/// What searching a position found.
+#[derive(Clone, Copy, Debug)]
+struct Sub {
+    /// A mate (its line is the search's line).
+    mate: bool,
+    /// Nothing below was cut by the depth limit, the node limits or an older table entry.
+    clean: bool,
+    /// The lowest height of a position on the line that a line from here came back to
+    /// (`u32::MAX`: none above this position).
+    low: u32,
+}
+
+impl Sub {
+    const MATE: Sub = Sub {
+        mate: true,
+        clean: true,
+        low: u32::MAX,
+    };
+    const CLOSED: Sub = Sub {
+        mate: false,
+        clean: true,
+        low: u32::MAX,
+    };
+    const OPEN: Sub = Sub {
+        mate: false,
+        clean: false,
+        low: u32::MAX,
+    };
 }
 
 /// The legal moves in the order the search tries them: by moving role (pawns first, the king
