@@ -56,6 +56,11 @@ fn epd_corpus() {
 }
 
 #[test]
+fn arbiter_corpus() {
+    replay("arbiter", caissa_testsuite::arbiter_checks::check_arbiter);
+}
+
+#[test]
 fn pgn_corpus() {
     replay("pgn", check_pgn);
 }

@@ -1,9 +1,8 @@
 //! The invariants the `arbiter` fuzz target checks: an event log built from arbitrary bytes,
 //! applied one event at a time by a [`caissa_arbiter::Arbiter`].
 //!
-//! This module belongs with the others in `crates/testsuite/src/fuzz_checks.rs` and moves
-//! there once `caissa-testsuite` depends on `caissa-arbiter`; until then only the fuzz
-//! crate (which does) compiles it, and `cargo test` does not replay its corpus.
+//! The fuzz target (through `#[path]`) and the corpus replay test
+//! (`tests/fuzz_corpus.rs`) both call [`check_arbiter`], like the checks in `fuzz_checks`.
 
 use std::sync::LazyLock;
 
@@ -20,10 +19,10 @@ use caissa_notation::pgn::{self, GameBuilder, Reader, Replayer};
 use caissa_notation::san::SanPlus;
 use caissa_notation::uci::UciMove;
 
-/// How many bytes the start of a game takes (see [`arbiter_start`]).
+/// How many bytes the start of a game takes (see `arbiter_start`).
 pub const ARBITER_HEADER_BYTES: usize = 4;
 
-/// How many bytes each event takes (see [`arbiter_event`]).
+/// How many bytes each event takes (see `arbiter_event`).
 pub const ARBITER_EVENT_BYTES: usize = 4;
 
 /// How many events [`check_arbiter`] reads at most.
@@ -87,7 +86,7 @@ fn arbiter_time_control(byte: u8) -> Option<TimeControl> {
 
 /// The start event read from the first [`ARBITER_HEADER_BYTES`] bytes (missing ones read as
 /// zero): byte 0 the rules profile (`% 7`) and, in bit 3, separate presses; byte 1 the time
-/// control ([`arbiter_time_control`]); byte 2 the start position ([`ARBITER_STARTS`]); byte 3
+/// control (`arbiter_time_control`); byte 2 the start position (`ARBITER_STARTS`); byte 3
 /// overrides rules: bits 0-1 illegal moves (1 arbiter, 2 on claim, 3 reject), bits 2-3
 /// touch-move (1 enforced, 2 on claim, 3 off), bit 4 flags on observation, bit 5 immediate
 /// flags, bit 6 the first-flag indicator and both automatic draws, bit 7 no penalty time.
@@ -353,8 +352,8 @@ fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
     }
 }
 
-/// Arbiter: an event log built from arbitrary bytes ([`arbiter_start`], then
-/// [`arbiter_event`] for every four bytes, at times that never decrease) is applied event by
+/// Arbiter: an event log built from arbitrary bytes (`arbiter_start`, then
+/// `arbiter_event` for every four bytes, at times that never decrease) is applied event by
 /// event without a panic, and then:
 ///
 /// - an event the arbiter refuses changes nothing;
@@ -363,7 +362,7 @@ fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
 /// - a fallen flag reads zero on the clock;
 /// - [`replay`] of the log gives the same verdict as the events one by one;
 /// - the verdict's PGN reads back with the same result and replays to the same position (see
-///   [`check_arbiter_pgn`]).
+///   `check_arbiter_pgn`).
 ///
 /// # Panics
 ///
