@@ -86,14 +86,30 @@ impl Tokens<'_> {
             }
             return;
         }
-        let words: Vec<&str> = text.split(' ').collect();
+        // A comment command such as `[%clk 0:03:00]` is one token: lines never break inside it.
+        let mut words: Vec<String> = Vec::new();
+        let mut in_command = false;
+        for word in text.split(' ') {
+            match words.last_mut() {
+                Some(command) if in_command => {
+                    command.push(' ');
+                    command.push_str(word);
+                }
+                _ => words.push(word.to_owned()),
+            }
+            if word.starts_with("[%") {
+                in_command = !word.contains(']');
+            } else if in_command && word.contains(']') {
+                in_command = false;
+            }
+        }
         let last = words.len() - 1;
         for (i, word) in words.iter().enumerate() {
             let open = if i == 0 { "{ " } else { "" };
             let close = if i == last { " }" } else { "" };
             // A line starting with `%` would be an escape line, and one starting like a tag pair
             // would end the comment: keep such words on the current line.
-            let next = words.get(i + 1).copied().unwrap_or_default();
+            let next = words.get(i + 1).map_or("", String::as_str);
             let breakable = !(word.starts_with('%')
                 || looks_like_tag_line(format!("{word} {next}").as_bytes()));
             self.push_with(&format!("{open}{word}{close}"), i == 0 || breakable);
