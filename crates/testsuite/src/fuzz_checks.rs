@@ -26,6 +26,16 @@ use caissa_notation::pgn::{
 use caissa_notation::san::{ParseSanError, San, SanError, SanPlus, StrictSanError};
 use caissa_notation::uci::{UciError, UciMove};
 
+/// Asserts that a parse error's byte offset lies within (or just after) the input it was read
+/// from.
+fn assert_offset_inside(byte: usize, err: &dyn core::fmt::Display, input: &[u8]) {
+    assert!(
+        byte <= input.len(),
+        "{err}: the offset is past the end of the {} bytes read",
+        input.len()
+    );
+}
+
 /// Reads `text`, which caissa wrote, back as a FEN.
 fn reparse(text: &str) -> Fen {
     text.parse()
@@ -43,11 +53,7 @@ pub fn check_fen(data: &[u8]) {
     let fen = match Fen::from_ascii(data) {
         Ok(fen) => fen,
         Err(err) => {
-            assert!(
-                err.byte <= data.len(),
-                "{err}: the offset is past the end of the {} bytes read",
-                data.len()
-            );
+            assert_offset_inside(err.byte, &err, data);
             return;
         }
     };
@@ -432,11 +438,7 @@ pub fn check_uci(data: &[u8]) {
     let uci = match UciMove::from_ascii(data) {
         Ok(uci) => uci,
         Err(err) => {
-            assert!(
-                err.byte <= data.len(),
-                "{err}: the offset is past the end of the {} bytes read",
-                data.len()
-            );
+            assert_offset_inside(err.byte, &err, data);
             return;
         }
     };
@@ -496,11 +498,7 @@ fn check_san_syntax(text: &[u8]) -> Result<SanPlus, ParseSanError> {
             let san = san_plus.san.to_string();
             assert_eq!(san.parse(), Ok(san_plus.san), "{san:?} does not read back");
         }
-        Err(err) => assert!(
-            err.byte <= text.len(),
-            "{err}: the offset is past the end of the {} bytes read",
-            text.len()
-        ),
+        Err(err) => assert_offset_inside(err.byte, &err, text),
     }
     parsed
 }
@@ -714,11 +712,7 @@ pub fn check_epd(data: &[u8]) {
     let epd = match Epd::from_ascii(data) {
         Ok(epd) => epd,
         Err(err) => {
-            assert!(
-                err.byte <= data.len(),
-                "{err}: the offset is past the end of the {} bytes read",
-                data.len()
-            );
+            assert_offset_inside(err.byte, &err, data);
             return;
         }
     };

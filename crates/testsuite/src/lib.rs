@@ -31,6 +31,22 @@ pub fn read_data(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
+/// The number in the environment variable `name` (decimal, or hex with `0x`; `_` separators
+/// allowed), for tests whose size or seed can be raised from the command line.
+///
+/// # Panics
+///
+/// If the variable is set but is not such a number.
+#[must_use]
+pub fn env_number(name: &str) -> Option<u64> {
+    let text = std::env::var(name).ok()?;
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
+        None => text.replace('_', "").parse(),
+    };
+    Some(parsed.unwrap_or_else(|e| panic!("{name}={text}: {e}")))
+}
+
 /// One line of a perft suite: a FEN and the known node counts by depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftCase {

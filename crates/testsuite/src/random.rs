@@ -49,6 +49,16 @@ impl Rng {
         self.below(100) < percent as usize
     }
 
+    /// The standard start position or, as often, a random Chess960 start position.
+    pub fn start_position(&mut self) -> Position {
+        if self.percent(50) {
+            Position::standard()
+        } else {
+            let number = u32::try_from(self.below(960)).expect("below 960");
+            Position::chess960(number).expect("a Scharnagl number below 960")
+        }
+    }
+
     /// One of `items`, each as likely as the others, or `None` if there are none.
     pub fn choose<T: Copy>(&mut self, items: &[T]) -> Option<T> {
         if items.is_empty() {

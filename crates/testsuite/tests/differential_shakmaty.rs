@@ -18,7 +18,7 @@
 //! `CAISSA_DIFF_POSITIONS=1000000` runs a deeper comparison (default [`DEFAULT_POSITIONS`]);
 //! `CAISSA_DIFF_SEED=<u64>` plays other games. Run with `--nocapture` to see the statistics.
 
-use caissa_testsuite::random;
+use caissa_testsuite::{env_number, random};
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -98,26 +98,11 @@ fn random_positions_agree_with_shakmaty() {
     );
 }
 
-/// A number from the environment, decimal or `0x` hexadecimal.
-fn env_number(name: &str) -> Option<u64> {
-    let text = std::env::var(name).ok()?;
-    let parsed = match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
-        None => text.replace('_', "").parse(),
-    };
-    Some(parsed.unwrap_or_else(|e| panic!("{name}={text}: {e}")))
-}
-
 /// Plays game number `game` of the sequence started by `seed` and compares some of its
 /// positions.
 fn play_game(checker: &mut Checker, seed: u64, game: usize, game_seed: u64) {
     let mut rng = Rng::new(game_seed);
-    let start = if rng.percent(50) {
-        Position::standard()
-    } else {
-        let number = u32::try_from(rng.below(960)).expect("below 960");
-        Position::chess960(number).expect("a Scharnagl number below 960")
-    };
+    let start = rng.start_position();
     let bias = match rng.below(5) {
         0 => Bias::UNIFORM,
         1 => Bias {

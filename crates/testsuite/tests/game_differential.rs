@@ -27,7 +27,7 @@
 //! `CAISSA_GAME_DIFF_GAMES=20000` plays more games (default [`DEFAULT_GAMES`]);
 //! `CAISSA_GAME_DIFF_SEED=<u64>` plays others. Run with `--nocapture` for the statistics.
 
-use caissa_testsuite::random;
+use caissa_testsuite::{env_number, random};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -110,16 +110,6 @@ fn random_games_end_as_shakmaty_and_a_reference_count_say() {
             "only {count} {what} (expected at least {floor})"
         );
     }
-}
-
-/// A number from the environment, decimal or `0x` hexadecimal.
-fn env_number(name: &str) -> Option<u64> {
-    let text = std::env::var(name).ok()?;
-    let parsed = match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
-        None => text.replace('_', "").parse(),
-    };
-    Some(parsed.unwrap_or_else(|e| panic!("{name}={text}: {e}")))
 }
 
 /// What the games reached.

@@ -13,7 +13,7 @@
 //!
 //! `CAISSA_SAN_POSITIONS=<n>` and `CAISSA_SAN_SEED=<u64>` change the amount and the games.
 
-use caissa_testsuite::random;
+use caissa_testsuite::{env_number, random};
 
 use std::time::Instant;
 
@@ -58,12 +58,7 @@ fn san_of_random_positions_agrees_with_shakmaty() {
     let mut game = 0;
     while stats.positions < positions {
         let mut rng = Rng::new(games.next_u64());
-        let start = if rng.percent(50) {
-            Position::standard()
-        } else {
-            let number = u32::try_from(rng.below(960)).expect("below 960");
-            Position::chess960(number).expect("a Scharnagl number below 960")
-        };
+        let start = rng.start_position();
         let bias = match rng.below(3) {
             0 => Bias::UNIFORM,
             1 => Bias {
@@ -111,16 +106,6 @@ fn san_of_random_positions_agrees_with_shakmaty() {
             "only {count} {what} (expected at least {floor})"
         );
     }
-}
-
-/// A number from the environment, decimal or `0x` hexadecimal.
-fn env_number(name: &str) -> Option<u64> {
-    let text = std::env::var(name).ok()?;
-    let parsed = match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
-        None => text.replace('_', "").parse(),
-    };
-    Some(parsed.unwrap_or_else(|e| panic!("{name}={text}: {e}")))
 }
 
 fn shakmaty_position(fen: &str, mode: CastlingMode) -> shakmaty::Chess {
