@@ -1,0 +1,351 @@
+//! `caissa pgn check` on the sample files, the fuzz corpus and crafted inputs: each output is
+//! the one recorded from the first implementation (one reading thread, see the git history),
+//! for every number of threads.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::pgn::tests::{BAD, GOOD, TempPgn};
+
+/// The thread counts every input is checked with.
+const THREADS: [usize; 3] = [1, 2, 3];
+
+/// The report of checking `files` (name, path), each path replaced by its name.
+fn report(files: &[(&str, &Path)], threads: usize) -> (String, Totals) {
+    let paths: Vec<PathBuf> = files.iter().map(|(_, path)| path.to_path_buf()).collect();
+    let mut out = Vec::new();
+    let totals = check(&paths, threads, &mut out).expect("checked");
+    let mut text = String::from_utf8(out).expect("UTF-8");
+    for (name, path) in files {
+        text = text.replace(&format!("{}:", path.display()), &format!("{name}:"));
+    }
+    (text, totals)
+}
+
+/// The report of checking `path` as `name`, the same with every number of threads.
+fn report_of(name: &str, path: &Path) -> String {
+    let (expected, _) = report(&[(name, path)], 1);
+    for threads in THREADS {
+        let (text, _) = report(&[(name, path)], threads);
+        assert_eq!(text, expected, "{name} with {threads} threads");
+    }
+    expected
+}
+
+/// Asserts that checking `input` (as the file `in`) reports `expected`.
+#[track_caller]
+fn check_input(input: impl AsRef<[u8]>, expected: &str) {
+    let file = TempPgn::new("input", input);
+    assert_eq!(report_of("in", &file.0), expected);
+}
+
+/// The folder `path` of the repository.
+fn repo_path(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+/// Every file of the sample data and of the PGN fuzz corpus, and the report recorded for it in
+/// `expected.txt`: a line `== NAME`, then the report. `UPDATE_EXPECT=1 cargo test -p caissa-cli`
+/// rewrites that file instead of comparing.
+#[test]
+fn check_reports_what_was_recorded_for_the_data_and_the_corpus() {
+    let mut reports = String::new();
+    for folder in ["data/pgn", "fuzz/corpus/pgn"] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(repo_path(folder))
+            .expect("the folder is there")
+            .map(|entry| entry.expect("a readable folder").path())
+            .collect();
+        paths.sort();
+        assert!(!paths.is_empty(), "{folder} has files");
+        for path in paths {
+            let name = format!(
+                "{folder}/{}",
+                path.file_name().expect("a file").to_string_lossy()
+            );
+            write!(reports, "== {name}\n{}", report_of(&name, &path)).expect("a string");
+        }
+    }
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pgn/check/expected.txt");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&recorded, &reports).expect("the expectations are writable");
+        return;
+    }
+    let expected = std::fs::read_to_string(&recorded).expect("the expectations are there");
+    for (ours, theirs) in reports.lines().zip(expected.lines()) {
+        assert_eq!(
+            ours, theirs,
+            "the first line that differs from {recorded:?}"
+        );
+    }
+    assert_eq!(reports, expected);
+}
+
+#[test]
+fn check_reports_in_file_order_whatever_the_threads() {
+    let good = TempPgn::new("good", GOOD.repeat(300));
+    let bad = TempPgn::new("bad", BAD);
+    let files = [("good", &*good.0), ("bad", &bad.0), ("good", &good.0)];
+    let expected = "bad:3:13: illegal move Ke3: no legal move matches\n\
+                    bad:5:7: unterminated comment\n\
+                    games 603 moves 3604 errors 2\n";
+    for threads in THREADS {
+        let (text, totals) = report(&files, threads);
+        assert_eq!(text, expected);
+        assert_eq!((totals.games, totals.moves, totals.errors), (603, 3604, 2));
+        assert!(matches!(
+            totals.into_result(),
+            Err(CliError::ChecksFailed {
+                failed: 2,
+                checks: 603
+            })
+        ));
+    }
+}
+
+#[test]
+fn check_passes_good_files_and_reports_unreadable_ones() {
+    let good = TempPgn::new("only-good", GOOD);
+    let (out, totals) = report(&[("good", &good.0)], 2);
+    assert_eq!(out, "games 1 moves 6 errors 0\n");
+    assert!(totals.into_result().is_ok());
+    let missing = std::env::temp_dir().join("caissa-pgn-no-such-file.pgn");
+    let (out, totals) = report(&[("missing", &missing), ("good", &good.0)], 2);
+    assert_eq!(out, "games 1 moves 6 errors 0\n");
+    assert!(matches!(totals.into_result(), Err(CliError::Read { .. })));
+}
+
+#[test]
+fn comments_go_on_over_blank_lines_and_bracket_lines() {
+    check_input(
+        "[Event \"a\"]\n\n1. e4 {a comment\n\n[not a tag]\n\n[%clk 0:01:00]\n\n[1 \"x\"]\n\
+         still it} e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+        "games 2 moves 4 errors 0\n",
+    );
+}
+
+#[test]
+fn an_unterminated_comment_ends_at_a_tag_line() {
+    check_input(
+        "[Event \"a\"]\n\n1. e4 {never closed\n\n[Event \"b\"]\n\n1. d4 d5 *\n",
+        "in:3:7: unterminated comment\ngames 2 moves 3 errors 1\n",
+    );
+    check_input(
+        "1. e4 {never closed\n[Event \"b\"]\n1. d4 Ke7 *\n",
+        "in:1:7: unterminated comment\nin:3:7: illegal move Ke7: no legal move matches\n\
+         games 2 moves 2 errors 2\n",
+    );
+    check_input(
+        "1. e4 e5 {open",
+        "in:1:10: unterminated comment\ngames 1 moves 2 errors 1\n",
+    );
+}
+
+/// Whether a line ends an unterminated comment depends on where its `"` is: within the first
+/// 64 bytes, it does.
+#[test]
+fn a_tag_line_ends_a_comment_if_it_is_short_enough() {
+    let ended = "in:1:7: unterminated comment\ngames 3 moves 3 errors 1\n";
+    let not_ended = "in:1:7: unterminated comment\ngames 2 moves 2 errors 1\n";
+    // The `"` is at index 1 + name_len + 1.
+    for (name_len, expected) in [(29, ended), (30, ended), (61, ended), (62, not_ended)] {
+        let name = "N".repeat(name_len);
+        check_input(
+            format!("1. e4 {{open\n\n[{name} \"v\"]\n1. d4 *\n\n[Event \"x\"]\n\n1. Nf3 *\n"),
+            expected,
+        );
+    }
+}
+
+#[test]
+fn escape_lines_are_skipped_anywhere() {
+    check_input(
+        "%header\n[Event \"a\"]\n%inside the tags\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n\
+         1. Kb1 %not an escape\n\n%x\n[Event \"c\"]\n%y\n1. e4 *\n%z\n\n1. Ka2 *\n",
+        "in:6:8: unexpected character '%'\n\
+         in:14:4: illegal move Ka2: no legal move matches\n\
+         games 3 moves 2 errors 2\n",
+    );
+}
+
+#[test]
+fn line_comments_end_at_the_line_end() {
+    check_input(
+        "1. e4 ; a { brace\ne5 ;[Event \"x\"]\n2. Nf3 *\n\n1. d4 ; c\n[Event \"n\"]\n1. Ke2 *\n",
+        "in:7:4: illegal move Ke2: no legal move matches\ngames 3 moves 4 errors 1\n",
+    );
+}
+
+#[test]
+fn bad_tags_are_reported_and_skipped() {
+    check_input(
+        "[Event \"a\n1. e4 *\n\n[Event a\"]\n\n1. e4 *\n\n[Event \"x\"] junk\n[Site \"y\"]\n\
+         1. e4 *\n\n[Event \"a\n[Site \"b\"]\n\n1. e4 *\n\n[Event \"ok\"]\n\n1. e4 e5 *\n",
+        "in:1:8: malformed tag pair: unterminated tag value\n\
+         in:4:8: malformed tag pair: expected '\"' before the value\n\
+         in:8:13: invalid SAN \"junk\"\n\
+         in:12:8: malformed tag pair: unterminated tag value\n\
+         games 6 moves 3 errors 4\n",
+    );
+}
+
+#[test]
+fn crlf_line_ends() {
+    check_input(
+        format!("{GOOD}{BAD}").replace('\n', "\r\n"),
+        "in:7:13: illegal move Ke3: no legal move matches\n\
+         in:9:7: unterminated comment\n\
+         games 4 moves 10 errors 2\n",
+    );
+}
+
+/// A byte order mark does not hide that the first line is a tag pair, or a `%` line; columns
+/// count from after it.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    check_input(
+        "\u{feff}[Event \"a\"]\n[FEN \"bad\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. Ke2 *\n",
+        "in:2:1: in the FEN tag: invalid FEN: unexpected character 'a' in the placement field \
+         at byte 1\n\
+         in:8:4: illegal move Ke2: no legal move matches\n\
+         games 2 moves 0 errors 2\n",
+    );
+    check_input(
+        "\u{feff}%x\n[Event \"a\"]\n%y\n[FEN \"bad\"]\n\n1. e4 *\n",
+        "in:4:1: in the FEN tag: invalid FEN: unexpected character 'a' in the placement field \
+         at byte 1\n\
+         games 1 moves 0 errors 1\n",
+    );
+    check_input(
+        "\u{feff}1. e4 Ke7\n",
+        "in:1:7: illegal move Ke7: no legal move matches\ngames 1 moves 1 errors 1\n",
+    );
+}
+
+#[test]
+fn games_without_blank_lines_between_them() {
+    check_input(
+        "[Event \"a\"]\n1. e4 e5 1-0\n[Event \"b\"]\n1. d4 Kd7 Ke2 *\n[Event \"c\"]\n\
+         [FEN \"bad\"]\n1. Nf3 *\n[Event \"d\"]\n 1. e4 *\n1. d4 *\n[Event \"e\"]\n1. d4 *",
+        "in:4:7: illegal move Kd7: no legal move matches\n\
+         in:6:1: in the FEN tag: invalid FEN: unexpected character 'a' in the placement field \
+         at byte 1\n\
+         in:10:4: \"d4\" after the game result\n\
+         games 5 moves 5 errors 3\n",
+    );
+}
+
+#[test]
+fn an_error_in_the_last_game_without_a_final_newline() {
+    check_input(
+        "1. e4 *\n\n1. e4 e5 2. Ke3",
+        "in:3:13: illegal move Ke3: no legal move matches\ngames 2 moves 3 errors 1\n",
+    );
+    check_input(
+        "1. e4 *\n\n1. e4 e5 2. Nf3 )",
+        "in:3:17: unmatched ')'\ngames 2 moves 4 errors 1\n",
+    );
+}
+
+#[test]
+fn games_of_tags_only() {
+    check_input(
+        "[Event \"a\"]\n\n[Event \"b\"]\n\n[Event \"c\"]\n",
+        "games 3 moves 0 errors 0\n",
+    );
+    check_input(
+        "[Event \"a\"]\n\n\n[FEN \"x\"]",
+        "in:4:1: in the FEN tag: invalid FEN: unexpected character 'x' in the placement field \
+         at byte 0\n\
+         games 2 moves 0 errors 1\n",
+    );
+}
+
+#[test]
+fn start_tags_that_give_no_position() {
+    check_input(
+        "[FEN \"bad\"]\n\n1. e4 {x *\n\n[Variant \"Atomic\"]\n\n1. e4 *\n\n[SetUp \"1\"]\n\
+         [FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n",
+        "in:1:1: in the FEN tag: invalid FEN: unexpected character 'a' in the placement field \
+         at byte 1\n\
+         in:5:1: unsupported variant \"Atomic\"\n\
+         in:10:1: in the FEN tag: illegal position: white has no king; black has no king\n\
+         games 3 moves 0 errors 3\n",
+    );
+}
+
+#[test]
+fn the_first_problem_in_reading_order() {
+    check_input(
+        "1. e4 e5 2. Ke3 )\n\n1. e4 ) 2. Ke3\n",
+        "in:1:13: illegal move Ke3: no legal move matches\n\
+         in:3:7: unmatched ')'\n\
+         games 2 moves 3 errors 2\n",
+    );
+}
+
+#[test]
+fn variations() {
+    check_input(
+        "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 (1... c5 2. Nf3 (2. Ke3)) 2. Nf3 *\n\n\
+         1. e4 (1. d4 (1. c4\n\n1. e4 e5 (2. Nf3) *\n",
+        "in:1:69: illegal move Ke3: no legal move matches\n\
+         in:3:7: unterminated variation\n\
+         in:5:14: illegal move Nf3: no legal move matches\n\
+         games 3 moves 14 errors 3\n",
+    );
+    let deep = format!(
+        "1. e4 {}{} *\n\n1. e4 *\n",
+        "(1. d4 ".repeat(5000),
+        ")".repeat(5000)
+    );
+    // Variations deeper than 256 are not replayed.
+    check_input(deep, "games 2 moves 258 errors 0\n");
+    check_input(
+        format!("1. e4 {}\n\n1. d4 *\n", "(1. d4 ".repeat(5000)),
+        "in:1:7: unterminated variation\ngames 2 moves 258 errors 1\n",
+    );
+}
+
+#[test]
+fn blank_lines_of_blanks() {
+    check_input(
+        "1. e4 *\n \t\r\n[Event \"b\"]\n\n1. e4 e5\r\n\t \n[Event \"c\"]\n1. d4 *",
+        "games 3 moves 4 errors 0\n",
+    );
+}
+
+#[test]
+fn empty_inputs() {
+    check_input("", "games 0 moves 0 errors 0\n");
+    check_input("\n\n \n", "games 0 moves 0 errors 0\n");
+    check_input("%only\n%escape lines", "games 0 moves 0 errors 0\n");
+}
+
+#[test]
+fn brackets_in_movetext() {
+    check_input(
+        "1. e4 [Event \"x\"] e5 *\n\n1. d4 *\n",
+        "in:1:7: unexpected character '['\ngames 2 moves 2 errors 1\n",
+    );
+    check_input(
+        "1. e4 *\n\n [Event \"b\"]\n[FEN \"bad\"]\n\n1. e4 *\n\n[Event \"c\"]\n [FEN \"bad\"]\n",
+        "in:4:1: in the FEN tag: invalid FEN: unexpected character 'a' in the placement field \
+         at byte 1\n\
+         in:9:2: in the FEN tag: invalid FEN: unexpected character 'a' in the placement field \
+         at byte 1\n\
+         games 3 moves 1 errors 2\n",
+    );
+}
+
+#[test]
+fn binary_junk() {
+    check_input(
+        b"1. e4 \xff\x00 *\n\n1. e4 *\n\x00\n\n[Event \"\xff\"]\n1. e4 *",
+        "in:1:7: unexpected character byte 0xff\n\
+         in:4:1: unexpected character byte 0x00\n\
+         games 3 moves 3 errors 2\n",
+    );
+}
