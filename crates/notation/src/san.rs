@@ -554,6 +554,23 @@ fn parse_common(text: &[u8]) -> Option<SanPlus> {
         [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
         _ => (text, None),
     };
+    // The shapes nearly every move has, at a fixed length: `e4`, `Nf3`, `exd5`, `Nxe5`.
+    let quick = match *body {
+        [to_file, to_rank] => plain_move(Role::Pawn, None, false, to_file, to_rank),
+        [piece, to_file, to_rank] => {
+            piece_role(piece).and_then(|role| plain_move(role, None, false, to_file, to_rank))
+        }
+        [from @ b'a'..=b'h', b'x', to_file, to_rank] => {
+            plain_move(Role::Pawn, file_of(from), true, to_file, to_rank)
+        }
+        [piece, b'x', to_file, to_rank] => {
+            piece_role(piece).and_then(|role| plain_move(role, None, true, to_file, to_rank))
+        }
+        _ => None,
+    };
+    if let Some(san) = quick {
+        return Some(SanPlus { san, suffix });
+    }
     let (role, rest) = match body {
         [b'a'..=b'h', ..] => (Role::Pawn, body),
         [b'N', rest @ ..] => (Role::Knight, rest),
@@ -604,6 +621,41 @@ fn parse_common(text: &[u8]) -> Option<SanPlus> {
         },
         suffix,
     })
+}
+
+/// A move of [`parse_common`]'s quick shapes: no promotion, so not a pawn onto its last rank
+/// (which the general path then reads, or refuses).
+#[inline(always)]
+fn plain_move(
+    role: Role,
+    file: Option<File>,
+    capture: bool,
+    to_file: u8,
+    to_rank: u8,
+) -> Option<San> {
+    let to = Square::from_coords(file_of(to_file)?, rank_of(to_rank)?);
+    let onto_last_rank = matches!(to_rank, b'1' | b'8');
+    (role != Role::Pawn || !onto_last_rank).then_some(San::Normal {
+        role,
+        file,
+        rank: None,
+        capture,
+        to,
+        promotion: None,
+    })
+}
+
+/// The piece of an uppercase SAN letter (no pawn: SAN writes none).
+#[inline(always)]
+fn piece_role(letter: u8) -> Option<Role> {
+    match letter {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
 }
 
 fn file_of(byte: u8) -> Option<File> {
@@ -1115,6 +1167,7 @@ impl SanPlus {
     /// # Errors
     ///
     /// [`ParseSanError`] with the byte where the text stops being SAN.
+    #[inline]
     pub fn from_ascii(text: &[u8]) -> Result<SanPlus, ParseSanError> {
         match parse_common(text) {
             Some(san) => Ok(san),
