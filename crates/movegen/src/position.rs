@@ -63,8 +63,12 @@ impl Position {
     /// The standard starting position.
     #[must_use]
     pub fn standard() -> Position {
-        Position::from_setup(Setup::standard(), CastlingMode::Standard)
-            .expect("the standard start is legal")
+        // Set up and validated once: PGN readers ask for it at every game.
+        static STANDARD: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        *STANDARD.get_or_init(|| {
+            Position::from_setup(Setup::standard(), CastlingMode::Standard)
+                .expect("the standard start is legal")
+        })
     }
 
     /// The Chess960 starting position with Scharnagl number `number` (0 to 959), or `None` for a

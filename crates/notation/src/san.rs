@@ -547,7 +547,7 @@ impl Reader<'_> {
 /// an uppercase promotion letter, and `+` or `#`. `None` for anything else, which [`parse`] then
 /// reads (or refuses) with its byte-by-byte bookkeeping. What this accepts, [`parse`] reads the
 /// same.
-#[inline]
+#[inline(always)]
 fn parse_common(text: &[u8]) -> Option<SanPlus> {
     let (body, suffix) = match text {
         [body @ .., b'+'] => (body, Some(Suffix::Check)),
@@ -645,17 +645,23 @@ fn plain_move(
     })
 }
 
-/// The piece of an uppercase SAN letter (no pawn: SAN writes none).
+/// The piece of an uppercase SAN letter (no pawn: SAN writes none). A table, not a `match`:
+/// which piece moves next is hard to predict.
 #[inline(always)]
 fn piece_role(letter: u8) -> Option<Role> {
-    match letter {
-        b'N' => Some(Role::Knight),
-        b'B' => Some(Role::Bishop),
-        b'R' => Some(Role::Rook),
-        b'Q' => Some(Role::Queen),
-        b'K' => Some(Role::King),
-        _ => None,
-    }
+    static ROLES: [Option<Role>; 32] = {
+        let mut roles = [None; 32];
+        roles[(b'N' - b'@') as usize] = Some(Role::Knight);
+        roles[(b'B' - b'@') as usize] = Some(Role::Bishop);
+        roles[(b'R' - b'@') as usize] = Some(Role::Rook);
+        roles[(b'Q' - b'@') as usize] = Some(Role::Queen);
+        roles[(b'K' - b'@') as usize] = Some(Role::King);
+        roles
+    };
+    ROLES
+        .get(usize::from(letter.wrapping_sub(b'@')))
+        .copied()
+        .flatten()
 }
 
 fn file_of(byte: u8) -> Option<File> {
@@ -769,22 +775,30 @@ impl Parsed {
 fn sources(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboard {
     let us = pos.turn();
     let board = pos.board();
-    let occupied = board.occupied();
-    let reach = match role {
-        Role::Pawn => match file {
-            Some(file) if file != to.file() => attacks::pawn(!us, to),
-            _ => {
-                let behind = Bitboard::from_square(to).forward(!us);
-                behind | behind.forward(!us)
-            }
-        },
-        Role::Knight => attacks::knight(to),
-        Role::Bishop => attacks::bishop(to, occupied),
-        Role::Rook => attacks::rook(to, occupied),
-        Role::Queen => attacks::queen(to, occupied),
-        Role::King => Bitboard::FULL,
-    };
-    reach & board.by_piece(role.of(us))
+    let ours = board.by_piece(role.of(us));
+    match role {
+        Role::Pawn => {
+            let reach = match file {
+                Some(file) if file != to.file() => attacks::pawn(!us, to),
+                _ => {
+                    let behind = Bitboard::from_square(to).forward(!us);
+                    behind | behind.forward(!us)
+                }
+            };
+            reach & ours
+        }
+        Role::King => ours,
+        _ => {
+            // The other pieces without a branch on the role, which a game makes hard to predict:
+            // every way of reaching `to`, each kept for the pieces that move that way, then only
+            // `role`'s.
+            let occupied = board.occupied();
+            let knights = attacks::knight(to) & board.knights();
+            let diagonal = attacks::bishop(to, occupied) & board.diagonal_sliders();
+            let straight = attacks::rook(to, occupied) & board.straight_sliders();
+            (knights | diagonal | straight) & ours
+        }
+    }
 }
 
 /// The move of the `role` on `from` to `to` (a square that `from` reaches by [`sources`]), when
