@@ -14,8 +14,13 @@
 //!   a problem.
 //!
 //! The exit status is 1 when `E > 0`, 2 when a file cannot be read (after the summary of the
-//! others), else 0. Reading runs in one thread, replaying on all cores (`--threads` says how
-//! many); the output does not depend on the number of threads.
+//! others), else 0.
+//!
+//! The work runs on all cores (`--threads` says how many): one thread cuts each file into
+//! chunks of about a megabyte at lines where a game begins for sure, and each worker reads and
+//! replays the games of one chunk at a time (see `check.rs` for the rule and why it is safe).
+//! The output does not depend on the number of threads. A file where no such line comes for
+//! 64 MiB (games without tags, say) is read from there on by one worker, as a stream.
 //!
 //! # `caissa pgn fmt FILE`
 //!
@@ -90,7 +95,7 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
                 NonZeroUsize::get,
             );
             let mut out = BufWriter::new(io::stdout().lock());
-            let totals = check::check(&args.files, threads, &mut out)?;
+            let totals = check::check(&args.files, threads, check::Split::DEFAULT, &mut out)?;
             out.flush()?;
             totals.into_result()
         }

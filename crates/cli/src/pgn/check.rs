@@ -1,11 +1,64 @@
-//! `caissa pgn check`: see the [parent module](super) for the output.
+//! `caissa pgn check`: how the work is split between threads. The [parent module](super) says
+//! what the command prints.
+//!
+//! # Threads
+//!
+//! One thread reads each file in turn and cuts it into chunks of about a megabyte, each cut at a
+//! *boundary* (below). `--threads` worker threads each take a chunk, read its games with their
+//! own [`Reader`] and replay every move as it is read ([`Checker`]), and hand back the counts and
+//! the problems. The main thread prints them in file order, turning each chunk's line numbers
+//! into the file's (a chunk knows how many lines it holds). Memory is a few chunks per thread.
+//!
+//! # Boundaries
+//!
+//! A chunk may begin only where the reader going through the whole file would begin a game
+//! with nothing carried over: then reading the chunk alone finds the same games, the same
+//! problems at the same places (lines shifted by the lines before the chunk; columns are the
+//! same since a chunk begins a line) and the same moves. A file is cut before a line when
+//!
+//! 1. that line begins, in its first byte, with `[`, a letter, letters, digits or `_`, blanks and
+//!    `"`, all within its first 32 bytes (it *starts a tag pair*);
+//! 2. the line before it is not a `%` escape line (its first byte, after a byte order mark at the
+//!    start of the file, is not `%`), and its first byte that is not a space, tab or carriage
+//!    return, if any, is not `[`.
+//!
+//! Why the reader begins a game at such a line `L` whatever state it reaches it in (the grammar
+//! is in the `caissa_notation::pgn` docs):
+//!
+//! - in a `{` comment, a line that starts a tag pair within its first 64 bytes ends the comment,
+//!   unterminated, and the game: 32 bytes leave a margin;
+//! - in movetext (and when skipping it after an error or a stop, or skipping a variation), a
+//!   line whose first non-blank byte is `[` ends the movetext; a `;` comment or a `%` line ends
+//!   at its line's end, a tag value cannot span lines, and tokens hold no newline;
+//! - in the tags (or when skipping a game with a bad tag), the reader goes on to the next tag
+//!   pair only over whitespace and `%` lines, and not over a blank line: by (2) the line before
+//!   `L` is blank (the tags end there), or neither blank, `%` nor a tag pair, so the movetext
+//!   began there and ends at `L`;
+//! - between games, it skips whitespace and `%` lines, and a game begins at the `[` of `L`.
+//!
+//! And the game before `L` reads the same when the chunk ends at `L` instead: it ends at `L` or
+//! before, and what makes it end there (a line starting with `[`, a blank line, a comment
+//! ending as unterminated) gives the same result at the end of the input, the only difference
+//! the chunk's reader sees. No token, tag name or quoted excerpt reaches past a newline, so
+//! none is cut short at the chunk's end, which is one.
+//!
+//! Lines that start a tag pair follow a blank line or a movetext line at every game in usual
+//! files. A file with none within 64 MiB of the last cut (say, games without tags) is not cut
+//! further: one worker reads the rest of it as a stream, and memory stays bounded.
+//!
+//! If reading a file fails midway, the games of the chunks cut before the failure are counted
+//! and reported, and the file is reported unreadable.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, Cursor, Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, mpsc};
 
-use caissa::notation::pgn::{Location, PgnError, Reader, RecordedGame, Recorder, Replay};
+use caissa::SanPlus;
+use caissa::notation::pgn::{
+    Location, PgnError, RawTag, Reader, Replay, StartTags, VariationChoice, Visitor,
+};
 
 use super::{open, read_error};
 use crate::error::CliError;
@@ -32,88 +85,124 @@ impl Totals {
     }
 }
 
-/// A game as the reading thread hands it to a replaying one.
-enum Job {
-    /// A well-formed game.
-    Recorded(RecordedGame),
-    /// A malformed game: what was recorded before the syntax error (nothing for an error in
-    /// the tags), and the error.
-    Malformed(Option<RecordedGame>, PgnError),
+/// How files are cut into chunks.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Split {
+    /// The size of a chunk: a chunk ends at the first boundary after `chunk - chunk / 64`
+    /// bytes (after 1 byte if that is 0).
+    pub(super) chunk: usize,
+    /// After this many bytes without a boundary, the rest of the file is one stream.
+    pub(super) limit: usize,
 }
 
-/// Games of one file, numbered in reading order.
-struct Batch {
+impl Split {
+    /// Chunks of 1 MiB; a stream after 64 MiB without a boundary.
+    pub(super) const DEFAULT: Split = Split {
+        chunk: 1 << 20,
+        limit: 64 << 20,
+    };
+
+    /// Bytes read at a time once a chunk has its size, while looking for a boundary; also how
+    /// far before its size a chunk may end.
+    fn step(self) -> usize {
+        (self.chunk / 64).max(1)
+    }
+
+    /// A buffer for a chunk: room for its size and a step, up to the limit (and no more than
+    /// the default limit: a larger chunk grows as it is read).
+    fn buffer(self) -> Vec<u8> {
+        let room = self.chunk.saturating_add(self.step());
+        Vec::with_capacity(room.min(self.limit).min(Split::DEFAULT.limit))
+    }
+}
+
+/// Work for a worker thread, numbered in file order.
+struct Job {
     index: u64,
     file: usize,
-    jobs: Vec<Job>,
+    work: Work,
 }
 
-/// What replaying one game found.
-struct Checked {
+enum Work {
+    /// Bytes of a file from its start or a boundary to its end or the next boundary.
+    Chunk(Vec<u8>),
+    /// The rest of a file, from its start or a boundary: bytes already read, then the file.
+    Stream(Box<dyn Read + Send>),
+    /// A file that could not be opened or read (after its chunks read before the error).
+    Unreadable(CliError),
+}
+
+/// What a worker found in one [`Job`].
+struct Report {
+    index: u64,
+    file: usize,
+    /// The newlines in a chunk: the next chunk of the file begins that many lines later.
+    newlines: u64,
+    games: u64,
     moves: u64,
-    problem: Option<(Location, String)>,
+    /// The problems, where each game's lines are counted from the chunk's first line.
+    problems: Vec<(Location, String)>,
+    unreadable: Option<CliError>,
 }
 
-/// Games per batch, and moves (tokens) after which a batch is sent early.
-const BATCH_GAMES: usize = 64;
-const BATCH_TOKENS: usize = 1 << 14;
-
-/// Checks `files` with `threads` replaying threads, writing the report to `out`.
+/// Checks `files` with `threads` worker threads, files cut as `split` says, writing the report
+/// to `out`.
 pub(super) fn check(
     files: &[PathBuf],
     threads: usize,
+    split: Split,
     out: &mut dyn Write,
 ) -> Result<Totals, CliError> {
     let threads = threads.max(1);
-    let (batch_sender, batch_receiver) = mpsc::sync_channel::<Batch>(2 * threads);
-    let batch_receiver = Mutex::new(batch_receiver);
-    let (result_sender, result_receiver) = mpsc::sync_channel(2 * threads);
+    let (job_sender, job_receiver) = mpsc::sync_channel::<Job>(threads);
+    let job_receiver = Mutex::new(job_receiver);
+    let (report_sender, report_receiver) = mpsc::channel::<Report>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let batch_receiver = &batch_receiver;
-            let result_sender = result_sender.clone();
+            let job_receiver = &job_receiver;
+            let report_sender = report_sender.clone();
             scope.spawn(move || {
                 loop {
                     // A poisoned lock means another worker panicked: stop too.
-                    let Ok(receiver) = batch_receiver.lock() else {
+                    let Ok(receiver) = job_receiver.lock() else {
                         break;
                     };
-                    let Ok(batch) = receiver.recv() else { break };
+                    let Ok(job) = receiver.recv() else { break };
                     drop(receiver);
-                    let checked: Vec<Checked> = batch.jobs.iter().map(check_game).collect();
-                    if result_sender
-                        .send((batch.index, batch.file, checked))
-                        .is_err()
-                    {
+                    if report_sender.send(run_job(job, files)).is_err() {
                         break;
                     }
                 }
             });
         }
-        drop(result_sender);
-        let reader = scope.spawn(move || read_files(files, &batch_sender));
-        let mut totals = Totals::default();
+        drop(report_sender);
+        scope.spawn(move || split_files(files, split, &job_sender));
+        let mut printer = Printer {
+            files,
+            out,
+            totals: Totals::default(),
+            file: None,
+            lines_before: 0,
+        };
         let mut pending = BTreeMap::new();
         let mut next = 0;
         let mut write_error = None;
-        for (index, file, checked) in result_receiver {
-            pending.insert(index, (file, checked));
-            while let Some((file, checked)) = pending.remove(&next) {
+        for report in report_receiver {
+            pending.insert(report.index, report);
+            while let Some(report) = pending.remove(&next) {
                 next += 1;
-                if write_error.is_none()
-                    && let Err(e) = report(&files[file], &checked, &mut totals, out)
-                {
+                if let Err(e) = printer.print(report) {
                     // Keep receiving so that the other threads can finish.
-                    write_error = Some(e);
+                    write_error.get_or_insert(e);
                 }
             }
         }
-        totals.unreadable = reader.join().expect("the reading thread does not panic");
         if let Some(e) = write_error {
             return Err(CliError::Write(e));
         }
+        let totals = printer.totals;
         writeln!(
-            out,
+            printer.out,
             "games {} moves {} errors {}",
             totals.games, totals.moves, totals.errors
         )?;
@@ -121,113 +210,332 @@ pub(super) fn check(
     })
 }
 
-/// Writes the problems of a batch and adds up its counts.
-fn report(
-    path: &Path,
-    checked: &[Checked],
-    totals: &mut Totals,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    for game in checked {
-        totals.games += 1;
-        totals.moves += game.moves;
-        if let Some((at, message)) = &game.problem {
-            totals.errors += 1;
-            writeln!(
-                out,
-                "{}:{}:{}: {message}",
-                path.display(),
-                at.line,
-                at.column
-            )?;
-        }
-    }
-    Ok(())
+/// Writes the reports in file order and adds up their counts.
+struct Printer<'a> {
+    files: &'a [PathBuf],
+    out: &'a mut dyn Write,
+    totals: Totals,
+    /// The file of the last report, and the lines of that file before the next chunk.
+    file: Option<usize>,
+    lines_before: u64,
 }
 
-/// Reads every file into batches of recorded games. Returns the first file that could not be
-/// read; the others are read all the same.
-fn read_files(files: &[PathBuf], sender: &mpsc::SyncSender<Batch>) -> Option<CliError> {
-    let mut index = 0;
-    let mut unreadable = None;
-    for (file, path) in files.iter().enumerate() {
-        let mut send = |jobs: Vec<Job>| {
-            let batch = Batch { index, file, jobs };
-            index += 1;
-            sender.send(batch).is_ok()
-        };
-        if let Err(error) = read_file(path, &mut send) {
+impl Printer<'_> {
+    fn print(&mut self, report: Report) -> io::Result<()> {
+        if self.file != Some(report.file) {
+            self.file = Some(report.file);
+            self.lines_before = 0;
+        }
+        let totals = &mut self.totals;
+        totals.games += report.games;
+        totals.moves += report.moves;
+        totals.errors += report.problems.len() as u64;
+        if let Some(error) = report.unreadable {
             // The first is reported when the command ends; any other right away.
-            if unreadable.is_some() {
+            if totals.unreadable.is_some() {
                 eprintln!("error: {error}");
             } else {
-                unreadable = Some(error);
+                totals.unreadable = Some(error);
             }
         }
+        let path = self.files[report.file].display();
+        for (at, message) in &report.problems {
+            let line = self.lines_before + at.line;
+            writeln!(self.out, "{path}:{line}:{}: {message}", at.column)?;
+        }
+        self.lines_before += report.newlines;
+        Ok(())
     }
-    unreadable
 }
 
-/// Reads one file, calling `send` with each batch. Stops early if `send` returns `false` (the
-/// workers are gone).
-fn read_file(path: &Path, send: &mut dyn FnMut(Vec<Job>) -> bool) -> Result<(), CliError> {
-    let mut reader = Reader::new(open(path)?);
-    let mut recorder = Recorder::new();
-    let mut jobs = Vec::new();
-    let mut tokens = 0;
-    while let Some(game) = reader.read_game(&mut recorder).map_err(read_error(path))? {
-        let job = match game {
-            Ok(game) => Job::Recorded(game),
-            Err(error) => Job::Malformed(recorder.take_malformed(), error),
+/// Cuts every file into jobs. A file that cannot be read is a job too, after the chunks read
+/// before the error; the other files are read all the same.
+fn split_files(files: &[PathBuf], split: Split, sender: &mpsc::SyncSender<Job>) {
+    let mut index = 0;
+    for (file, path) in files.iter().enumerate() {
+        let mut send = |work| {
+            let job = Job { index, file, work };
+            index += 1;
+            sender.send(job).is_ok()
         };
-        tokens += match &job {
-            Job::Recorded(game) | Job::Malformed(Some(game), _) => game.tokens.len(),
-            Job::Malformed(None, _) => 0,
-        };
-        jobs.push(job);
-        if jobs.len() >= BATCH_GAMES || tokens >= BATCH_TOKENS {
-            if !send(std::mem::take(&mut jobs)) {
-                return Ok(());
-            }
-            tokens = 0;
+        let result = open(path)
+            .and_then(|input| split_file(input, split, &mut send).map_err(read_error(path)));
+        if let Err(error) = result {
+            send(Work::Unreadable(error));
         }
     }
-    if !jobs.is_empty() {
-        send(jobs);
+}
+
+/// Cuts one file into chunks at boundaries, calling `send` with each. Stops early if `send`
+/// returns `false` (the workers are gone).
+fn split_file(
+    mut input: Box<dyn Read + Send>,
+    split: Split,
+    send: &mut dyn FnMut(Work) -> bool,
+) -> io::Result<()> {
+    // A chunk may end this far into its bytes, and not before its first line.
+    let from = split.chunk.saturating_sub(split.step()).max(1);
+    let mut pending = split.buffer();
+    let mut boundaries = Boundaries::new(true);
+    loop {
+        let want = match split.chunk.checked_sub(pending.len()) {
+            Some(short @ 1..) => short,
+            _ => split.step(),
+        };
+        let eof = (&mut input).take(want as u64).read_to_end(&mut pending)? < want;
+        while let Some(cut) = boundaries.next(&pending, from, eof) {
+            let mut rest = split.buffer();
+            rest.extend_from_slice(&pending[cut..]);
+            pending.truncate(cut);
+            if !send(Work::Chunk(std::mem::replace(&mut pending, rest))) {
+                return Ok(());
+            }
+            boundaries = Boundaries::new(false);
+        }
+        if eof {
+            if !pending.is_empty() {
+                send(Work::Chunk(pending));
+            }
+            return Ok(());
+        }
+        if pending.len() >= split.limit {
+            send(Work::Stream(Box::new(Cursor::new(pending).chain(input))));
+            return Ok(());
+        }
+    }
+}
+
+/// Bytes within which a line's `[Name "` must fit for a chunk to begin at that line: fewer than
+/// the 64 within which the reader takes such a line for the next game's tags when it is inside
+/// a comment.
+const TAG_PAIR_PREFIX: usize = 32;
+
+/// The UTF-8 byte order mark that the reader skips at the start of the input.
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
+/// Looks for boundaries (see the module docs) in a chunk's bytes as they arrive, looking at each
+/// line once.
+#[derive(Debug)]
+struct Boundaries {
+    /// The start of the line to look at next.
+    line: usize,
+    /// Where the search for that line's end goes on: no newline before it.
+    searched: usize,
+    /// Whether the line before `line` lets a chunk begin at `line`.
+    after_ok: bool,
+    /// Whether the bytes are the start of the file.
+    file_start: bool,
+}
+
+impl Boundaries {
+    const fn new(file_start: bool) -> Boundaries {
+        Boundaries {
+            line: 0,
+            searched: 0,
+            after_ok: false,
+            file_start,
+        }
+    }
+
+    /// The first boundary at or after `from` in `data` (the same bytes as before, maybe with
+    /// more at the end), or `None` if there is none in `data`, or not yet: more bytes may tell
+    /// unless `eof`.
+    fn next(&mut self, data: &[u8], from: usize, eof: bool) -> Option<usize> {
+        if data.len() < from {
+            return None;
+        }
+        if self.line < from {
+            // Skip to the line that holds the byte before `from`: the line before the first
+            // line that may be a boundary. (It is no boundary itself: `after_ok` is moot.)
+            let skip = data[..from - 1]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            if skip > self.line {
+                self.line = skip;
+                self.searched = self.searched.max(skip);
+            }
+        }
+        loop {
+            let line = &data[self.line..];
+            if self.line >= from && self.after_ok {
+                let prefix = &line[..line.len().min(TAG_PAIR_PREFIX)];
+                if prefix.len() < TAG_PAIR_PREFIX && !eof && !prefix.contains(&b'\n') {
+                    return None;
+                }
+                if starts_tag_pair(prefix) {
+                    return Some(self.line);
+                }
+            }
+            let Some(end) = data[self.searched..].iter().position(|&b| b == b'\n') else {
+                self.searched = data.len();
+                return None;
+            };
+            let end = self.searched + end;
+            let mut text = &data[self.line..end];
+            if self.file_start && self.line == 0 {
+                text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+            }
+            self.after_ok = text.first() != Some(&b'%')
+                && text.iter().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')) != Some(&b'[');
+            self.line = end + 1;
+            self.searched = end + 1;
+        }
+    }
+}
+
+/// Whether `prefix` begins with `[`, a letter, letters, digits or `_`, blanks and `"`.
+fn starts_tag_pair(prefix: &[u8]) -> bool {
+    let Some(rest) = prefix.strip_prefix(b"[") else {
+        return false;
+    };
+    if !rest.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let name = rest
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+        .count();
+    let rest = &rest[name..];
+    let blanks = rest
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t'))
+        .count();
+    rest.get(blanks) == Some(&b'"')
+}
+
+/// Runs one job.
+fn run_job(job: Job, files: &[PathBuf]) -> Report {
+    let mut report = Report {
+        index: job.index,
+        file: job.file,
+        newlines: 0,
+        games: 0,
+        moves: 0,
+        problems: Vec::new(),
+        unreadable: None,
+    };
+    match job.work {
+        Work::Chunk(bytes) => {
+            report.newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+            // Reading bytes in memory does not fail.
+            let _ = check_games(&bytes[..], &mut report);
+        }
+        Work::Stream(input) => {
+            let path: &Path = &files[job.file];
+            report.unreadable = check_games(input, &mut report).err().map(read_error(path));
+        }
+        Work::Unreadable(error) => report.unreadable = Some(error),
+    }
+    report
+}
+
+/// Checks every game of `input`, adding to `report`.
+///
+/// # Errors
+///
+/// An error reading `input`: the games before it are in `report`.
+fn check_games(input: impl Read, report: &mut Report) -> io::Result<()> {
+    let mut reader = Reader::new(input);
+    let mut checker = Checker::default();
+    while let Some(game) = reader.read_game(&mut checker)? {
+        let game = game.unwrap_or_else(|error| Checked {
+            moves: checker.malformed_moves,
+            problem: Some((error.location, error.kind.to_string())),
+        });
+        report.games += 1;
+        report.moves += game.moves;
+        report.problems.extend(game.problem);
     }
     Ok(())
 }
 
-/// Replays one game: its moves, and its first problem in reading order.
-fn check_game(job: &Job) -> Checked {
-    let (recorded, syntax) = match job {
-        Job::Recorded(game) => (Some(game), None),
-        Job::Malformed(game, error) => (game.as_ref(), Some(error)),
-    };
-    let syntax_problem = || syntax.map(|e| (e.location, e.kind.to_string()));
-    let Some(game) = recorded else {
-        return Checked {
-            moves: 0,
-            problem: syntax_problem(),
-        };
-    };
-    let start = match &game.start {
-        Ok(start) => *start,
-        Err(error) => {
-            return Checked {
-                moves: 0,
-                problem: Some((error.location, error.kind.to_string())),
-            };
+/// What checking one game found.
+struct Checked {
+    /// The moves replayed: all of them, or those before the problem.
+    moves: u64,
+    /// The first problem in reading order, and where it is.
+    problem: Option<(Location, String)>,
+}
+
+impl Checked {
+    fn problem(moves: u64, at: Location, what: impl ToString) -> Checked {
+        Checked {
+            moves,
+            problem: Some((at, what.to_string())),
         }
-    };
-    let mut replay = Replay::new(start);
-    let replayed = game.replay_into(&mut replay);
-    Checked {
-        moves: replay.moves(),
-        problem: match replayed {
-            Err(error) => Some((error.location, error.kind.to_string())),
-            Ok(()) => syntax_problem(),
-        },
+    }
+}
+
+/// A [`Visitor`] that replays every move as it reads it, main line and variations, and stops a
+/// game at its first illegal or ambiguous move.
+///
+/// For a game the reader finds malformed, it keeps the number of moves replayed before the
+/// syntax error; the error itself comes from the reader.
+#[derive(Debug, Default)]
+struct Checker {
+    /// The moves of the last game that [`Visitor::end_malformed_game`] ended.
+    malformed_moves: u64,
+}
+
+impl Visitor for Checker {
+    type Tags = StartTags;
+    type Movetext = Replay;
+    type Output = Checked;
+
+    fn begin_game(&mut self, _at: Location) -> ControlFlow<Checked, StartTags> {
+        // A syntax error in the tags ends the game with none replayed.
+        self.malformed_moves = 0;
+        ControlFlow::Continue(StartTags::default())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut StartTags,
+        name: &[u8],
+        value: RawTag<'_>,
+        at: Location,
+    ) -> ControlFlow<Checked> {
+        tags.observe(name, value, at);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: StartTags) -> ControlFlow<Checked, Replay> {
+        match tags.position() {
+            Ok(start) => ControlFlow::Continue(Replay::new(start)),
+            Err(error) => ControlFlow::Break(Checked::problem(0, error.location, error.kind)),
+        }
+    }
+
+    #[inline]
+    fn san(&mut self, replay: &mut Replay, san: SanPlus, at: Location) -> ControlFlow<Checked> {
+        match replay.play(san, at) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(error) => {
+                ControlFlow::Break(Checked::problem(replay.moves(), error.location, error.kind))
+            }
+        }
+    }
+
+    fn begin_variation(&mut self, replay: &mut Replay) -> ControlFlow<Checked, VariationChoice> {
+        replay.begin_variation();
+        ControlFlow::Continue(VariationChoice::Enter)
+    }
+
+    fn end_variation(&mut self, replay: &mut Replay) -> ControlFlow<Checked> {
+        replay.end_variation();
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, replay: Replay) -> Checked {
+        Checked {
+            moves: replay.moves(),
+            problem: None,
+        }
+    }
+
+    fn end_malformed_game(&mut self, replay: Replay, _error: &PgnError) {
+        self.malformed_moves = replay.moves();
     }
 }
 

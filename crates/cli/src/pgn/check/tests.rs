@@ -1,6 +1,6 @@
 //! `caissa pgn check` on the sample files, the fuzz corpus and crafted inputs: each output is
 //! the one recorded from the first implementation (one reading thread, see the git history),
-//! for every number of threads.
+//! whatever the number of threads and however the files are cut into chunks.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,11 +11,82 @@ use crate::pgn::tests::{BAD, GOOD, TempPgn};
 /// The thread counts every input is checked with.
 const THREADS: [usize; 3] = [1, 2, 3];
 
+/// Each file one chunk: the reference.
+const WHOLE: Split = Split {
+    chunk: usize::MAX,
+    limit: usize::MAX,
+};
+
+/// Cuts for inputs of a few kilobytes: chunks from one byte, read a few bytes at a time, so
+/// that every boundary is cut at and bytes arrive in every way; some files streamed after a
+/// few bytes without a boundary.
+const SMALL_SPLITS: [Split; 12] = [
+    Split::DEFAULT,
+    Split {
+        chunk: 1,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 2,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 3,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 5,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 8,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 13,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 40,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 200,
+        limit: usize::MAX,
+    },
+    Split { chunk: 1, limit: 1 },
+    Split {
+        chunk: 3,
+        limit: 20,
+    },
+    Split {
+        chunk: 10,
+        limit: 100,
+    },
+];
+
+/// Cuts for the sample files (up to a megabyte).
+const LARGE_SPLITS: [Split; 4] = [
+    Split::DEFAULT,
+    Split {
+        chunk: 1000,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 70_000,
+        limit: usize::MAX,
+    },
+    Split {
+        chunk: 1000,
+        limit: 1500,
+    },
+];
+
 /// The report of checking `files` (name, path), each path replaced by its name.
-fn report(files: &[(&str, &Path)], threads: usize) -> (String, Totals) {
+fn report(files: &[(&str, &Path)], threads: usize, split: Split) -> (String, Totals) {
     let paths: Vec<PathBuf> = files.iter().map(|(_, path)| path.to_path_buf()).collect();
     let mut out = Vec::new();
-    let totals = check(&paths, threads, &mut out).expect("checked");
+    let totals = check(&paths, threads, split, &mut out).expect("checked");
     let mut text = String::from_utf8(out).expect("UTF-8");
     for (name, path) in files {
         text = text.replace(&format!("{}:", path.display()), &format!("{name}:"));
@@ -23,12 +94,19 @@ fn report(files: &[(&str, &Path)], threads: usize) -> (String, Totals) {
     (text, totals)
 }
 
-/// The report of checking `path` as `name`, the same with every number of threads.
+/// The report of checking `path` as `name`, the same with every number of threads and every
+/// cut (the small ones only if the file is small).
 fn report_of(name: &str, path: &Path) -> String {
-    let (expected, _) = report(&[(name, path)], 1);
-    for threads in THREADS {
-        let (text, _) = report(&[(name, path)], threads);
-        assert_eq!(text, expected, "{name} with {threads} threads");
+    let (expected, _) = report(&[(name, path)], 1, WHOLE);
+    let small = std::fs::metadata(path).expect("a file").len() < 10_000;
+    let splits = LARGE_SPLITS
+        .iter()
+        .chain(if small { &SMALL_SPLITS[..] } else { &[] });
+    for &split in splits {
+        for threads in THREADS {
+            let (text, _) = report(&[(name, path)], threads, split);
+            assert_eq!(text, expected, "{name}, {threads} threads, {split:?}");
+        }
     }
     expected
 }
@@ -47,26 +125,41 @@ fn repo_path(path: &str) -> PathBuf {
         .join(path)
 }
 
-/// Every file of the sample data and of the PGN fuzz corpus, and the report recorded for it in
+/// The files of a folder of the repository, in name order.
+fn files_of(folder: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo_path(folder))
+        .expect("the folder is there")
+        .map(|entry| entry.expect("a readable folder").path())
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "{folder} has files");
+    paths
+}
+
+/// Every file of the sample data and of the PGN fuzz corpus, and the corpus files end to end
+/// (as they are, and each followed by a newline), and the report recorded for each in
 /// `expected.txt`: a line `== NAME`, then the report. `UPDATE_EXPECT=1 cargo test -p caissa-cli`
 /// rewrites that file instead of comparing.
 #[test]
 fn check_reports_what_was_recorded_for_the_data_and_the_corpus() {
     let mut reports = String::new();
     for folder in ["data/pgn", "fuzz/corpus/pgn"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(repo_path(folder))
-            .expect("the folder is there")
-            .map(|entry| entry.expect("a readable folder").path())
-            .collect();
-        paths.sort();
-        assert!(!paths.is_empty(), "{folder} has files");
-        for path in paths {
+        for path in files_of(folder) {
             let name = format!(
                 "{folder}/{}",
                 path.file_name().expect("a file").to_string_lossy()
             );
             write!(reports, "== {name}\n{}", report_of(&name, &path)).expect("a string");
         }
+    }
+    for (name, separator) in [("corpus", &b""[..]), ("corpus-lines", b"\n")] {
+        let mut corpus = Vec::new();
+        for path in files_of("fuzz/corpus/pgn") {
+            corpus.extend(std::fs::read(path).expect("a readable file"));
+            corpus.extend(separator);
+        }
+        let file = TempPgn::new(name, corpus);
+        write!(reports, "== {name}\n{}", report_of(name, &file.0)).expect("a string");
     }
     let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pgn/check/expected.txt");
     if std::env::var_os("UPDATE_EXPECT").is_some() {
@@ -83,6 +176,46 @@ fn check_reports_what_was_recorded_for_the_data_and_the_corpus() {
     assert_eq!(reports, expected);
 }
 
+/// The boundaries of `text`, all found when it is all there.
+fn boundaries(text: &str) -> Vec<usize> {
+    let data = text.as_bytes();
+    let mut cuts = Vec::new();
+    let mut from = 0;
+    let mut boundaries = Boundaries::new(true);
+    while let Some(cut) = boundaries.next(&data[from..], 1, true) {
+        from += cut;
+        cuts.push(from);
+        boundaries = Boundaries::new(false);
+    }
+    cuts
+}
+
+#[test]
+fn boundaries_are_tag_lines_after_lines_of_no_tags() {
+    let text = "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n1. e4 *\n[Event \"d\"]\n\
+                %x\n[Event \"e\"]\n [A \"f\"]\n[B \"g\"]\n\t\r\n[C\t\"h\"]\n{\n[D \"i\"]\n\
+                [%clk 0:01]\n\n[1 \"j\"]\n\n[_ \"k\"]\n\n[Event\"l\"]\n\n [E \"m\"]\n";
+    let at = |line: &str| text.find(line).expect("a line of the text");
+    assert_eq!(
+        boundaries(text),
+        [
+            at("[Event \"c\"]"),
+            at("[Event \"d\"]"),
+            at("[C\t"),
+            at("[D "),
+            at("[Event\"l\"]")
+        ]
+    );
+    // Not the first line, even after a byte order mark; not a `%` line after one.
+    assert_eq!(boundaries("\u{feff}\n[Event \"a\"]\n"), [4]);
+    assert!(boundaries("\u{feff}%\n[Event \"a\"]\n").is_empty());
+    assert!(boundaries("\u{feff}[A \"\"]\n[Event \"a\"]\n").is_empty());
+    // The `"` in the first 32 bytes.
+    let name = "N".repeat(29);
+    assert_eq!(boundaries(&format!("\n[{name} \"v\"]\n")), [1]);
+    assert!(boundaries(&format!("\n[{name}  \"v\"]\n")).is_empty());
+}
+
 #[test]
 fn check_reports_in_file_order_whatever_the_threads() {
     let good = TempPgn::new("good", GOOD.repeat(300));
@@ -92,7 +225,7 @@ fn check_reports_in_file_order_whatever_the_threads() {
                     bad:5:7: unterminated comment\n\
                     games 603 moves 3604 errors 2\n";
     for threads in THREADS {
-        let (text, totals) = report(&files, threads);
+        let (text, totals) = report(&files, threads, Split::DEFAULT);
         assert_eq!(text, expected);
         assert_eq!((totals.games, totals.moves, totals.errors), (603, 3604, 2));
         assert!(matches!(
@@ -108,11 +241,15 @@ fn check_reports_in_file_order_whatever_the_threads() {
 #[test]
 fn check_passes_good_files_and_reports_unreadable_ones() {
     let good = TempPgn::new("only-good", GOOD);
-    let (out, totals) = report(&[("good", &good.0)], 2);
+    let (out, totals) = report(&[("good", &good.0)], 2, Split::DEFAULT);
     assert_eq!(out, "games 1 moves 6 errors 0\n");
     assert!(totals.into_result().is_ok());
     let missing = std::env::temp_dir().join("caissa-pgn-no-such-file.pgn");
-    let (out, totals) = report(&[("missing", &missing), ("good", &good.0)], 2);
+    let (out, totals) = report(
+        &[("missing", &missing), ("good", &good.0)],
+        2,
+        Split::DEFAULT,
+    );
     assert_eq!(out, "games 1 moves 6 errors 0\n");
     assert!(matches!(totals.into_result(), Err(CliError::Read { .. })));
 }
@@ -348,4 +485,81 @@ fn binary_junk() {
          in:4:1: unexpected character byte 0x00\n\
          games 3 moves 3 errors 2\n",
     );
+}
+
+/// Inputs made of random pieces of PGN (corpus files, tag pairs, comment and variation marks,
+/// `%` and `;`, blank lines, CRs, byte order marks, ...) give the same report whatever the cut.
+#[test]
+fn random_pieces_of_pgn_give_the_same_report_whatever_the_cut() {
+    const PIECES: [&[u8]; 36] = [
+        b"\n",
+        b"\n\n",
+        b"\r\n",
+        b" \n",
+        b" ",
+        b"\t",
+        b"[Event \"x\"]",
+        b"[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]",
+        b"\n[Site \"y\"]\n",
+        b"\n\n[Event \"z\"]\n1. d4 d5\n",
+        b"[NNNNNNNNNNNNNNNNNNNNNNNNNNNNN \"",
+        b"[A\"",
+        b"[%clk 0:01]",
+        b"[",
+        b"\"",
+        b"\\",
+        b"{",
+        b"}",
+        b"%",
+        b";",
+        b"(",
+        b")",
+        b"1. e4",
+        b" e5",
+        b" Nf3",
+        b" Kb1",
+        b" Ke2",
+        b" 0-0",
+        b" --",
+        b"$1",
+        b"!?",
+        b"*",
+        b"1-0",
+        b"\xef\xbb\xbf",
+        b"\x00",
+        b"\xff",
+    ];
+    let corpus: Vec<Vec<u8>> = files_of("fuzz/corpus/pgn")
+        .into_iter()
+        .map(|path| std::fs::read(path).expect("a readable file"))
+        .collect();
+    // xorshift64: the same inputs on every run.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut below = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % n as u64).expect("less than n")
+    };
+    for _ in 0..150 {
+        let mut input = Vec::new();
+        for _ in 0..=below(40) {
+            if below(4) == 0 {
+                input.extend(&corpus[below(corpus.len())]);
+            } else {
+                input.extend(PIECES[below(PIECES.len())]);
+            }
+        }
+        let file = TempPgn::new("random", &input);
+        let (expected, _) = report(&[("in", &file.0)], 1, WHOLE);
+        for split in SMALL_SPLITS {
+            let (text, _) = report(&[("in", &file.0)], 2, split);
+            assert_eq!(
+                text,
+                expected,
+                "{split:?} on {:?}",
+                String::from_utf8_lossy(&input)
+            );
+        }
+    }
 }
