@@ -7,7 +7,8 @@
 //! *boundary* (below). `--threads` worker threads each take a chunk, read its games with their
 //! own [`Reader`] and replay every move as it is read ([`Checker`]), and hand back the counts and
 //! the problems. The main thread prints them in file order, turning each chunk's line numbers
-//! into the file's (a chunk knows how many lines it holds). Memory is a few chunks per thread.
+//! into the file's (the reader of a chunk ends on its last line). Memory is a few chunks per
+//! thread.
 //!
 //! # Boundaries
 //!
@@ -417,9 +418,11 @@ fn run_job(job: Job, files: &[PathBuf]) -> Report {
     };
     match job.work {
         Work::Chunk(bytes) => {
-            report.newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-            // Reading bytes in memory does not fail.
-            let _ = check_games(&bytes[..], &mut report);
+            // Reading bytes in memory does not fail. At the end, the reader stands on the line
+            // after the chunk's last newline.
+            if let Ok(end) = check_games(&bytes[..], &mut report) {
+                report.newlines = end.line - 1;
+            }
         }
         Work::Stream(input) => {
             let path: &Path = &files[job.file];
@@ -430,12 +433,12 @@ fn run_job(job: Job, files: &[PathBuf]) -> Report {
     report
 }
 
-/// Checks every game of `input`, adding to `report`.
+/// Checks every game of `input`, adding to `report`. Returns where the input ends.
 ///
 /// # Errors
 ///
 /// An error reading `input`: the games before it are in `report`.
-fn check_games(input: impl Read, report: &mut Report) -> io::Result<()> {
+fn check_games(input: impl Read, report: &mut Report) -> io::Result<Location> {
     let mut reader = Reader::new(input);
     let mut checker = Checker::default();
     while let Some(game) = reader.read_game(&mut checker)? {
@@ -447,7 +450,7 @@ fn check_games(input: impl Read, report: &mut Report) -> io::Result<()> {
         report.moves += game.moves;
         report.problems.extend(game.problem);
     }
-    Ok(())
+    Ok(reader.location())
 }
 
 /// What checking one game found.
