@@ -5,7 +5,8 @@
 //!
 //! - `steady`: men that never move and are never captured (their squares stay occupied);
 //! - `capturable`: men that might be captured (an over-approximation);
-//! - `attacked`: squares one side attacks in every later position;
+//! - `attacked`: squares one side attacks in every later position, with the squares its king
+//!   stands on (the other king never stands there either);
 //! - `sacrificable`: squares where a side's men (kings aside) might stand, so where the other
 //!   side's pawns might capture.
 //!
@@ -22,8 +23,10 @@
 //! captured and always stands on the way (its reach lies in the squares between, the square
 //! the mover leaves, or the target square if it is of the same side, a king, or the move is a
 //! pawn push). A pawn that never leaves its file never passes a pawn ahead of it on that file
-//! that never leaves it either and is never captured. Castling adds the king's and rook's
-//! castled squares from the start.
+//! that never leaves it either and is never captured. A castling the rights allow adds the
+//! king's and the rook's castled squares, unless a steady man (other than those two) stands on
+//! a square either passes or lands on, or the other side always attacks a square the king
+//! stands on or passes: then it can never be played.
 //!
 //! **Why the result is sound.** At the fixpoint, take any line of legal moves that ends in a
 //! mate by the winner; by induction on its moves every man stays within its reach and steady
@@ -39,7 +42,11 @@
 //! the skipped square reachable (when the current position has an en passant capture, the
 //! analysis does not run).
 //!
-//! Two rules reason about mating lines only, which is all the verdict needs:
+//! Four rules reason about mating lines only, which is all the verdict needs. Take a mating
+//! line and its first move, if any, that the fixpoint does not generate: the position before it
+//! is consistent with the analysis (every man within its reach, steady men in place, men never
+//! captured on the board), the move is legal, so only one of these rules can have removed it,
+//! and each shows that no mate of the loser can follow it:
 //!
 //! - when the winner has a single man besides the king, the loser never captures it (the winner
 //!   would be left with a lone king);
@@ -49,7 +56,39 @@
 //!   stalemated by a move that cannot uncover a check. This check looks at the next move
 //!   directly rather than at the reach sets (which describe mating lines only, so using them
 //!   for the move right after a move that leaves them would be circular), and treats the kings
-//!   as no obstacles, as the moving king has left its squares.
+//!   as no obstacles, as the moving king has left its squares;
+//! - **the loser mates the winner**: the winner's king never moves (its reach is its square), no
+//!   pawn of the winner can promote, and a move of the loser (not a double push, a promotion, or
+//!   a pawn capture onto the square where it might take en passant) checks it, directly or by
+//!   uncovering a steady slider, with every square that is ever occupied (and the target) as an
+//!   obstacle. After that move, whatever the rest of the position, the winner has no reply, so
+//!   the game ends with the winner mated: every square next to the king holds a steady man of
+//!   the winner or is attacked by the moved man or, from every square of its reach, by another
+//!   man of the loser that is never captured (so the king can neither step nor take); and no man
+//!   of the winner, from any square of its reach, with only the steady men (less the square
+//!   left, plus the target) as obstacles, attacks the checking man's square or, for a slider,
+//!   can move to a square between it and the king (pawns: their captures and pushes);
+//! - **the winner's last man is taken**: the winner has a single man besides the king and the
+//!   loser's king never moves; a move of that man (not a promotion) to a square next to the
+//!   loser's king that checks it, when some reply takes it (the king, if the winner's king never
+//!   stands next to that square, or a man of the loser that always attacks it: the winner has
+//!   no other man to pin it) and every other square next to the loser's king holds a steady man
+//!   of the loser or is attacked by the checking man or, wherever it stands, by the winner's
+//!   king. The check comes from next to the king, so it cannot be blocked: every reply takes
+//!   the man, and a lone king never mates.
+//!
+//! The last two use the reach sets only for the position before the move, and look at the
+//! position after it directly, with obstacles that are a subset (for the winner's replies) or a
+//! superset (for the loser's attacks) of the squares occupied then.
+//!
+//! **Case splits.** When the plain analysis leaves room for a mate, the men it first found both
+//! steady and capturable are split on, one at a time and in pairs (when there are at most six
+//! of them): *kept* (never captured on its square before it moves: a steady man stays steady)
+//! or *frozen* (never moves; it may be captured where it stands). Every line is in one of the
+//! two for each man, so a verdict proved for every combination holds for all lines. In a case
+//! where a man is frozen, the mate is checked without it: a mating line that still has it on
+//! its square at the end never captured it, so it belongs to the case where that man is kept
+//! instead (which is also checked).
 //!
 //! **The verdict.** A mate of the loser's king on `m` needs `m` in the king's reach, a checking
 //! man of the winner able to attack `m` from somewhere in its reach, and every square next to
@@ -96,6 +135,18 @@ pub(super) struct Reach {
     /// The first men found both steady and capturable while saturating: a case split on
     /// their fate may decide what the plain analysis does not.
     split: Option<Bitboard>,
+    /// The castlings the rights allow, until they are found possible (then their squares
+    /// join the reach sets).
+    castlings: [Option<Castling>; 4],
+}
+
+/// A castling: the king and the rook, and where they go.
+#[derive(Clone, Copy, Debug)]
+struct Castling {
+    king: Square,
+    rook: Square,
+    king_to: Square,
+    rook_to: Square,
 }
 
 /// A class of lines, for case splits: for each man in `kept`, lines in which it is never
@@ -134,13 +185,17 @@ impl Reach {
         for sq in board.occupied() {
             reach[sq.index()] = Bitboard::from_square(sq);
         }
-        // Castling: the king and the rook may jump to their castled squares.
-        for (color, side, rook_file) in pos.castling_rights().iter() {
+        let mut castlings = [None; 4];
+        for (slot, (color, side, rook_file)) in
+            castlings.iter_mut().zip(pos.castling_rights().iter())
+        {
             let rank = Rank::back_rank(color);
-            let king = pos.king(color);
-            let rook = Square::from_coords(rook_file, rank);
-            reach[king.index()] |= Square::from_coords(side.king_to_file(), rank);
-            reach[rook.index()] |= Square::from_coords(side.rook_to_file(), rank);
+            *slot = Some(Castling {
+                king: pos.king(color),
+                rook: Square::from_coords(rook_file, rank),
+                king_to: Square::from_coords(side.king_to_file(), rank),
+                rook_to: Square::from_coords(side.rook_to_file(), rank),
+            });
         }
         let mut analysis = Reach {
             board,
@@ -159,6 +214,7 @@ impl Reach {
             stuck: [false; 2],
             case,
             split: None,
+            castlings,
         };
         analysis.derive();
         analysis.saturate();
@@ -171,7 +227,7 @@ impl Reach {
 
     fn saturate(&mut self) {
         loop {
-            let mut changed = false;
+            let mut changed = self.castle();
             for sq in self.board.occupied() {
                 let piece = self.piece(sq);
                 let old = self.reach[sq.index()];
@@ -205,6 +261,34 @@ impl Reach {
                 break;
             }
         }
+    }
+
+    /// Adds the castlings that may happen to the reach sets; returns whether any did. A castling
+    /// never happens while a steady man (other than the king and the rook) stands on a square
+    /// the king or the rook passes or lands on, nor while the other side always attacks a square
+    /// the king stands on or passes.
+    fn castle(&mut self) -> bool {
+        let mut changed = false;
+        for slot in &mut self.castlings {
+            let Some(castling) = *slot else { continue };
+            let color = self.board.color_at(castling.king).expect("a king");
+            let path = attacks::between(castling.king, castling.king_to).with(castling.king_to);
+            let squares = (path
+                | attacks::between(castling.king, castling.rook)
+                | attacks::between(castling.rook, castling.rook_to).with(castling.rook_to))
+            .without(castling.king)
+            .without(castling.rook);
+            if (self.steady & squares).any()
+                || self.attacked[(!color).index()].intersects(path.with(castling.king))
+            {
+                continue;
+            }
+            self.reach[castling.king.index()] |= castling.king_to;
+            self.reach[castling.rook.index()] |= castling.rook_to;
+            *slot = None;
+            changed = true;
+        }
+        changed
     }
 
     /// The squares where a pawn of `us` on `from` might capture.
@@ -260,6 +344,13 @@ impl Reach {
         }
         if piece.role == Role::Pawn {
             targets = targets - self.past_file_blockers(origin, us, pushes & targets);
+        }
+        if ignored.is_empty() {
+            if us != self.winner {
+                targets = targets - self.mating_the_winner(origin, piece, from, targets);
+            } else if self.winner_single {
+                targets = targets - self.lost_next_to_king(piece, from, targets);
+            }
         }
         for to in targets {
             let push = pushes.contains(to);
@@ -360,6 +451,171 @@ impl Reach {
                     })
             })
             .collect()
+    }
+
+    /// Moves of the loser's man from `origin`, now on `from`, to squares among `targets`, that
+    /// checkmate the winner (see the module docs): the winner's king never moves, the move
+    /// checks it, and whatever the rest of the position, the winner can neither step aside,
+    /// nor take the checking man, nor block its line.
+    fn mating_the_winner(
+        &self,
+        origin: Square,
+        piece: Piece,
+        from: Square,
+        targets: Bitboard,
+    ) -> Bitboard {
+        let board = &self.board;
+        let winner = self.winner;
+        let king = board.king_of(winner).expect("a king");
+        if targets.is_empty() || self.reach[king.index()] != Bitboard::from_square(king) {
+            return Bitboard::EMPTY;
+        }
+        let men = board.by_color(winner) - board.kings();
+        if (men & board.pawns())
+            .into_iter()
+            .any(|sq| self.reach[sq.index()].intersects(promotion_rank(winner)))
+        {
+            return Bitboard::EMPTY;
+        }
+        let loser = !winner;
+        let sliders = board.by_color(loser)
+            & (board.diagonal_sliders() | board.straight_sliders())
+            & self.steady;
+        let mut mating = Bitboard::EMPTY;
+        for to in targets {
+            if piece.role == Role::Pawn {
+                let double = from.rank().index().abs_diff(to.rank().index()) == 2;
+                let landing = Rank::Sixth.relative_to(loser);
+                if double || to.rank() == Rank::Eighth.relative_to(loser) || to.rank() == landing {
+                    // A double push (en passant) or a promotion (any piece), or maybe an en
+                    // passant capture (a square emptied): not judged.
+                    continue;
+                }
+            }
+            // Every square occupied after the move lies in `occupied`.
+            let occupied = (self.everywhere | to).without(from);
+            let mut checkers = Bitboard::EMPTY;
+            if piece.role != Role::King && piece_attacks(piece, to, occupied).contains(king) {
+                checkers |= to;
+            }
+            for slider in sliders.without(origin) {
+                if attacks::between(slider, king).contains(from)
+                    && piece_attacks(self.piece(slider), slider, occupied).contains(king)
+                {
+                    checkers |= slider;
+                }
+            }
+            if checkers.is_empty() {
+                continue;
+            }
+            // Squares occupied after the move, whatever the rest of the position.
+            let standing = (self.steady - from) | to;
+            let escapes = (attacks::king(king) - (self.steady & men).without(to))
+                .into_iter()
+                .any(|next| {
+                    let by_mover = next != to && piece_attacks(piece, to, occupied).contains(next);
+                    !(by_mover || self.always_attacked(loser, next, occupied, origin))
+                });
+            if escapes {
+                continue;
+            }
+            let answered = |checker: Square| {
+                let role = if checker == to {
+                    piece.role
+                } else {
+                    self.piece(checker).role
+                };
+                let blocks = match role {
+                    Role::Knight | Role::Pawn => Bitboard::EMPTY,
+                    _ => attacks::between(checker, king),
+                };
+                men.into_iter().any(|man| {
+                    let piece = self.piece(man);
+                    self.reach[man.index()].into_iter().any(|at| {
+                        let (takes, goes) = if piece.role == Role::Pawn {
+                            let one = Bitboard::from_square(at).forward(winner);
+                            let two = if at.rank() == Rank::Second.relative_to(winner) {
+                                one.forward(winner)
+                            } else {
+                                Bitboard::EMPTY
+                            };
+                            (attacks::pawn(winner, at), one | two)
+                        } else {
+                            let hits = piece_attacks(piece, at, standing);
+                            (hits, hits)
+                        };
+                        takes.contains(checker) || goes.intersects(blocks)
+                    })
+                })
+            };
+            if !checkers.into_iter().all(answered) {
+                mating |= to;
+            }
+        }
+        mating
+    }
+
+    /// Moves of the winner's single man, now on `from`, to squares among `targets` where it
+    /// checks the loser's king from next to it and must be taken: the loser's king never moves,
+    /// some reply takes the man (the king, when the winner's king never stands next to the
+    /// target, or a man that always attacks it), and every other square next to the loser's king
+    /// holds a steady man of its own or is attacked by the checking man or, wherever it stands,
+    /// by the winner's king. Every reply takes the man and leaves the winner a lone king.
+    fn lost_next_to_king(&self, piece: Piece, from: Square, targets: Bitboard) -> Bitboard {
+        let board = &self.board;
+        let loser = !self.winner;
+        let their_king = board.king_of(loser).expect("a king");
+        let our_king = board.king_of(self.winner).expect("a king");
+        let near = attacks::king(their_king) & targets;
+        if near.is_empty() || self.reach[their_king.index()] != Bitboard::from_square(their_king) {
+            return Bitboard::EMPTY;
+        }
+        let mut guarded = Bitboard::EMPTY;
+        let mut always = Bitboard::FULL;
+        for at in self.reach[our_king.index()] {
+            guarded |= attacks::king(at);
+            always &= attacks::king(at);
+        }
+        let walls = self.steady & board.by_color(loser);
+        near.into_iter()
+            .filter(|&to| {
+                if piece.role == Role::Pawn && promotion_rank(self.winner).contains(to) {
+                    return false;
+                }
+                let occupied = (self.everywhere | to).without(from);
+                // Some reply takes: the king if the winner's king never guards the square,
+                // else another man that always attacks it (no pin can stop it: the winner has
+                // no other man).
+                let takeable =
+                    !guarded.contains(to) || self.always_attacked(loser, to, occupied, their_king);
+                if !takeable {
+                    return false;
+                }
+                let hits = piece_attacks(piece, to, occupied);
+                hits.contains(their_king)
+                    && (attacks::king(their_king).without(to) - walls - always - hits).is_empty()
+            })
+            .collect()
+    }
+
+    /// Whether `color`'s men that are never captured, other than the one from `except`,
+    /// attack `target` from every square they may stand on, with `occupied` as obstacles.
+    fn always_attacked(
+        &self,
+        color: Color,
+        target: Square,
+        occupied: Bitboard,
+        except: Square,
+    ) -> bool {
+        (self.board.by_color(color) - self.capturable)
+            .without(except)
+            .into_iter()
+            .any(|sq| {
+                let piece = self.piece(sq);
+                self.reach[sq.index()]
+                    .into_iter()
+                    .all(|at| piece_attacks(piece, at, occupied).contains(target))
+            })
     }
 
     /// The squares `color`'s men (kings aside) that are never captured attack in every
@@ -491,7 +747,12 @@ impl Reach {
             let obstacles = self.obstacles(piece);
             let mut always = Bitboard::FULL;
             for at in self.reach[sq.index()] {
-                always &= piece_attacks(piece, at, obstacles);
+                let mut hits = piece_attacks(piece, at, obstacles);
+                if piece.role == Role::King {
+                    // The other king never stands on the king's square either.
+                    hits |= at;
+                }
+                always &= hits;
                 if always.is_empty() {
                     break;
                 }
@@ -569,9 +830,13 @@ impl Reach {
         let loser_king = board.king_of(!winner).expect("a king");
         let winner_king = board.king_of(winner).expect("a king");
         let region = self.reach[loser_king.index()];
+        // Frozen men are gone by the time of the mate: a line that mates with one of them still
+        // on its square never captured it, so it is also a line of the case where it is kept.
+        let men = board.occupied() - board.kings() - self.case.frozen;
+        let steady = self.steady - self.case.frozen;
         // Squares a man of the winner might attack at some time.
         let mut hit = Bitboard::EMPTY;
-        for sq in board.by_color(winner) - board.kings() {
+        for sq in men & board.by_color(winner) {
             let piece = self.piece(sq);
             let reach = self.reach[sq.index()];
             if piece.role == Role::Pawn && reach.intersects(promotion_rank(winner)) {
@@ -579,11 +844,11 @@ impl Reach {
                 break;
             }
             for at in reach {
-                hit |= piece_attacks(piece, at, self.steady);
+                hit |= piece_attacks(piece, at, steady);
             }
         }
         let king_squares = self.reach[winner_king.index()];
-        let blockers: Vec<Bitboard> = (board.by_color(!winner) - board.kings())
+        let blockers: Vec<Bitboard> = (men & board.by_color(!winner))
             .into_iter()
             .map(|sq| self.reach[sq.index()])
             .collect();
@@ -649,8 +914,8 @@ fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
 /// Whether the analysis proves that `winner` cannot mate in `pos`.
 ///
 /// When the plain analysis leaves room for a mate, it splits on the fate of the first men it
-/// found both steady and capturable (one at a time, and both together when there are two):
-/// never taken in place before moving, or never moving.
+/// found both steady and capturable (one at a time, then in pairs when there are at most six):
+/// never taken in place before moving, or never moving (see the module docs).
 pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
     let Some(plain) = Reach::new(pos, winner) else {
         return false;
@@ -676,24 +941,34 @@ pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
             return true;
         }
     }
-    if let (Some(first), Some(second)) = (split.first(), split.last())
-        && split.count() == 2
-    {
-        let (a, b) = (Bitboard::from_square(first), Bitboard::from_square(second));
-        return [
-            Case {
-                kept: split,
-                frozen: Bitboard::EMPTY,
-            },
-            Case { kept: a, frozen: b },
-            Case { kept: b, frozen: a },
-            Case {
-                kept: Bitboard::EMPTY,
-                frozen: split,
-            },
-        ]
-        .into_iter()
-        .all(|case| !mated(case));
+    if split.count() > 6 {
+        return false;
+    }
+    for first in split {
+        for second in split {
+            if second <= first {
+                continue;
+            }
+            let (a, b) = (Bitboard::from_square(first), Bitboard::from_square(second));
+            let both = a | b;
+            if [
+                Case {
+                    kept: both,
+                    frozen: Bitboard::EMPTY,
+                },
+                Case { kept: a, frozen: b },
+                Case { kept: b, frozen: a },
+                Case {
+                    kept: Bitboard::EMPTY,
+                    frozen: both,
+                },
+            ]
+            .into_iter()
+            .all(|case| !mated(case))
+            {
+                return true;
+            }
+        }
     }
     false
 }
