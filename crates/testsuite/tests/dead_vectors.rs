@@ -1,14 +1,7 @@
 //! Every position of `data/dead/chasolver-positions.txt` (3,414 positions submitted to
 //! chasolver.org, with their known classification), for both colours: the verdict must match
-//! the file, every mating line must replay legally into a mate of the right side, and only the
-//! positions listed in [`UNDECIDED`] may stay undecided with the default budget.
-//!
-//! Every one of them is unwinnable, and proving it needs more than the analysis has (the
-//! reachability fixpoint cannot see it, and no search closes). An undecided analysis spends the
-//! whole default budget, some seconds each: to keep this test short they run with a small
-//! budget, where they must still come out undecided or right (never wrong). The list was made
-//! with the default budget; a verdict found for one of them is welcome, and then the entry
-//! should go.
+//! the file, every mating line must replay legally into a mate of the right side, and none may
+//! stay undecided with the default budget.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -17,81 +10,8 @@ use caissa_board::Color;
 use caissa_game::dead::{Budget, Winnability, can_win, can_win_with};
 use caissa_movegen::{CastlingMode, Position, PositionError};
 use caissa_notation::fen::Fen;
-use caissa_testsuite::read_data;
-
-/// The (line, colour) queries the default budget leaves undecided.
-const UNDECIDED: &[(usize, Color)] = &[
-    (441, Color::Black),
-    (442, Color::Black),
-    (502, Color::Black),
-    (1284, Color::Black),
-    (1284, Color::White),
-    (1355, Color::Black),
-    (1356, Color::Black),
-    (1415, Color::Black),
-    (1415, Color::White),
-    (1416, Color::Black),
-    (1416, Color::White),
-    (1911, Color::White),
-    (1914, Color::White),
-    (1962, Color::White),
-    (2000, Color::White),
-    (2001, Color::White),
-    (2002, Color::White),
-    (2003, Color::White),
-    (2047, Color::White),
-    (2048, Color::White),
-    (2066, Color::White),
-    (2067, Color::White),
-    (2068, Color::White),
-    (2069, Color::White),
-    (2070, Color::White),
-    (2072, Color::White),
-    (2073, Color::White),
-    (2074, Color::White),
-    (2075, Color::White),
-    (2076, Color::White),
-    (2103, Color::White),
-    (2105, Color::White),
-    (2106, Color::White),
-    (2107, Color::White),
-    (2108, Color::White),
-    (2109, Color::White),
-    (2110, Color::White),
-    (2111, Color::White),
-    (2112, Color::White),
-    (2113, Color::White),
-    (2114, Color::White),
-    (2116, Color::White),
-    (2117, Color::White),
-    (2118, Color::White),
-    (2119, Color::White),
-    (2120, Color::White),
-    (2121, Color::White),
-    (2123, Color::White),
-    (2124, Color::White),
-    (2127, Color::White),
-    (2128, Color::White),
-    (2130, Color::Black),
-    (2131, Color::Black),
-    (2176, Color::Black),
-    (2177, Color::Black),
-    (2249, Color::White),
-    (2250, Color::White),
-    (2395, Color::White),
-    (2489, Color::White),
-    (2802, Color::White),
-    (2803, Color::White),
-    (2804, Color::White),
-    (2805, Color::White),
-    (2806, Color::White),
-    (3114, Color::White),
-    (3421, Color::Black),
-    (3421, Color::White),
-];
-
-/// The budget for [`UNDECIDED`] queries.
-const SMALL: Budget = Budget { nodes: 1 << 16 };
+use caissa_testsuite::random::Rng;
+use caissa_testsuite::{env_number, read_data};
 
 /// One line of the file: which sides can mate, the FEN and the line number.
 struct Vector<'a> {
@@ -155,37 +75,98 @@ fn chasolver_positions() {
         total.merge(outcome);
     }
     println!(
-        "dead vectors: {} verdicts correct ({} winnable, {} unwinnable), {} listed undecided, \
-         {} unexpectedly undecided, {} refused positions",
+        "dead vectors: {} verdicts correct ({} winnable, {} unwinnable), {} undecided, {} refused \
+         positions",
         total.winnable + total.unwinnable,
         total.winnable,
         total.unwinnable,
-        total.undecided,
         total.unknown.len(),
         total.refused.len()
     );
     assert!(total.wrong.is_empty(), "wrong verdicts: {:#?}", total.wrong);
-    assert!(
-        total.unknown.is_empty(),
-        "unexpectedly undecided: {:#?}",
-        total.unknown
-    );
+    assert!(total.unknown.is_empty(), "undecided: {:#?}", total.unknown);
     // Three positions of the file have checks that no legal game can reach (double checks that
     // no single move gives); `Position` refuses them.
     assert_eq!(total.refused.len(), 3, "refused: {:#?}", total.refused);
-    assert_eq!(
-        total.winnable + total.unwinnable + total.undecided,
-        2 * (3414 - 3)
-    );
-    assert!(total.undecided <= UNDECIDED.len());
+    assert_eq!(total.winnable + total.unwinnable, 2 * (3414 - 3));
+}
+
+/// The budget for the children of an unwinnable position in
+/// [`unwinnable_stays_unwinnable_after_every_move`].
+const CHILD: Budget = Budget { nodes: 1 << 12 };
+
+/// A player who cannot win in a position cannot win after any move either: for positions of the
+/// file, and positions a few random moves on, every verdict `Unwinnable` is checked against every
+/// move. A child found winnable (its mating line replays) would prove the verdict wrong, and the
+/// children get analysed by a different path than their parent (mostly the searches and the
+/// reachability analysis of other positions), so this tests the proofs against each other.
+/// `CAISSA_DEAD_WALKS` sets how many positions of the file are walked from (all by default).
+#[test]
+fn unwinnable_stays_unwinnable_after_every_move() {
+    let text = read_data("dead/chasolver-positions.txt");
+    let vectors = vectors(&text);
+    let walks = env_number("CAISSA_DEAD_WALKS").map_or(vectors.len(), |n| n as usize);
+    let next = AtomicUsize::new(0);
+    let checked = AtomicUsize::new(0);
+    let threads = thread::available_parallelism().map_or(2, |n| n.get());
+    thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(vector) = vectors.get(i).filter(|_| i < walks) else {
+                        break;
+                    };
+                    checked.fetch_add(walk(vector, i as u64), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let checked = checked.into_inner();
+    println!("{checked} unwinnable verdicts checked against every move");
+    assert!(checked >= walks, "only {checked} verdicts checked");
+}
+
+/// Walks a few random moves from `vector`'s position, checking every unwinnable verdict met on
+/// the way (with a small budget) against all moves. Returns how many verdicts it checked.
+fn walk(vector: &Vector<'_>, seed: u64) -> usize {
+    let Ok(fen) = vector.fen.parse::<Fen>() else {
+        return 0;
+    };
+    let Ok(mut pos) = fen.into_position(CastlingMode::Standard) else {
+        return 0;
+    };
+    let mut rng = Rng::new(seed);
+    let mut checked = 0;
+    for _ in 0..4 {
+        for color in Color::ALL {
+            if can_win_with(&pos, color, CHILD) != Winnability::Unwinnable {
+                continue;
+            }
+            checked += 1;
+            for m in pos.legal_moves() {
+                let mut child = pos;
+                child.play_unchecked(m);
+                if let Winnability::Winnable(line) = can_win_with(&child, color, CHILD) {
+                    let at = format!("line {} {color:?}: after {m:?}", vector.line);
+                    replay(&child, color, &line, &at);
+                    panic!("{at}: unwinnable, but the child has the mating line {line:?}");
+                }
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    checked
 }
 
 #[derive(Default)]
 struct Outcome {
     winnable: usize,
     unwinnable: usize,
-    /// Listed queries left undecided by the small budget.
-    undecided: usize,
     unknown: Vec<String>,
     wrong: Vec<String>,
     refused: Vec<String>,
@@ -208,19 +189,12 @@ impl Outcome {
         };
         for (color, can) in Color::ALL.into_iter().zip(vector.can_mate) {
             let at = format!("line {} {color:?}: {}", vector.line, vector.fen);
-            let listed = UNDECIDED.contains(&(vector.line, color));
-            let verdict = if listed {
-                can_win_with(&pos, color, SMALL)
-            } else {
-                can_win(&pos, color)
-            };
-            match verdict {
+            match can_win(&pos, color) {
                 Winnability::Winnable(line) if can => {
                     replay(&pos, color, &line, &at);
                     self.winnable += 1;
                 }
                 Winnability::Unwinnable if !can => self.unwinnable += 1,
-                Winnability::Unknown if listed => self.undecided += 1,
                 Winnability::Unknown => self.unknown.push(at),
                 wrong => self.wrong.push(format!("{at}: {wrong:?}")),
             }
@@ -230,7 +204,6 @@ impl Outcome {
     fn merge(&mut self, other: Outcome) {
         self.winnable += other.winnable;
         self.unwinnable += other.unwinnable;
-        self.undecided += other.undecided;
         self.unknown.extend(other.unknown);
         self.wrong.extend(other.wrong);
         self.refused.extend(other.refused);

@@ -26,8 +26,9 @@
 //!    first, then a **closure** (every reachable position, up to 5,000 of them: locked
 //!    positions have few), then on to 128 plies.
 //! 7. **Exhaustive proofs** (`proof`): every line for a few plies; every position reachable,
-//!    when one side can only move pawns; every chain of checks, with the reachability analysis
-//!    at the other leaves.
+//!    up to 32,768 of them (a locked pawn structure with kings walking behind it, where only
+//!    the order of moves decides); every chain of checks, with the reachability analysis at
+//!    the other leaves.
 //! 8. **A guided deep search**: the deepening again, now also steering bishops through the
 //!    blocked structure and penalising the first moves after which the winner provably cannot
 //!    mate, with the rest of the budget.
@@ -101,8 +102,8 @@ const QUICK_DEPTH_NODES: u64 = 1_000;
 const DEEPENING_DEPTH_NODES: u64 = 7_000;
 /// Nodes for the deepening step.
 const DEEPENING_NODES: u64 = 1_000_000;
-/// Positions at most in the closure proof, when one side only moves pawns.
-const CLOSURE_CAP: usize = 3_000;
+/// Positions at most in the late closure proof.
+const CLOSURE_CAP: usize = 1 << 15;
 /// The depth of the first, shallow deepening, and the positions at most in the closure that
 /// follows it.
 const SHALLOW_DEPTH: u32 = 6;
@@ -239,12 +240,10 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
     if proof::every_line_ends(&start, color, depth, &mut search.budget) {
         return Winnability::Unwinnable;
     }
-    if only_pawns_move_for_a_side(&start)
-        && let Some(verdict) = proved(
-            proof::closure(&start, color, CLOSURE_CAP, &mut search.budget),
-            winnable,
-        )
-    {
+    if let Some(verdict) = proved(
+        proof::closure(&start, color, CLOSURE_CAP, &mut search.budget),
+        winnable,
+    ) {
         return verdict;
     }
     let chains = proof::check_chains(&start, color, CHECK_CHAIN_DEPTH, &mut search.budget);
@@ -283,32 +282,6 @@ fn proved(proof: Proof, winnable: impl Fn(Vec<Move>) -> Winnability) -> Option<W
         Proof::NoMate => Some(Winnability::Unwinnable),
         Proof::Open => None,
     }
-}
-
-/// Whether, in the first thousand nodes of a depth-first walk, one side never had a move
-/// other than a pawn move: a hint that the position is locked enough for the closure proof.
-fn only_pawns_move_for_a_side(pos: &Position) -> bool {
-    fn walk(pos: &Position, seen: &mut [bool; 2], nodes: &mut u32) {
-        let board = *pos.board();
-        for m in pos.legal_moves() {
-            if board.role_at(m.from()) != Some(caissa_board::Role::Pawn) {
-                seen[pos.turn().index()] = true;
-            }
-            *nodes += 1;
-            if *nodes >= 1_000 || seen.iter().all(|&s| s) {
-                return;
-            }
-            let mut child = *pos;
-            child.play_unchecked(m);
-            walk(&child, seen, nodes);
-            if *nodes >= 1_000 || seen.iter().all(|&s| s) {
-                return;
-            }
-        }
-    }
-    let mut seen = [false; 2];
-    walk(pos, &mut seen, &mut 0);
-    seen.iter().any(|&s| !s)
 }
 
 /// Whether the position is dead: neither player can checkmate (FIDE 5.2.2). An undecided

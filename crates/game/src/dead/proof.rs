@@ -8,13 +8,14 @@
 //! mate from there ([`statically_unwinnable`], itself sound).
 
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 
 use caissa_board::Color;
 use caissa_movegen::{Move, MoveList, Position};
 
 use super::material::insufficient;
 use super::reach::statically_unwinnable;
-use super::search::Key;
+use super::search::{Key, KeyHasher};
 
 /// What an exhaustive proof concluded.
 #[derive(Debug)]
@@ -60,7 +61,7 @@ pub(super) fn every_line_ends(pos: &Position, winner: Color, depth: u32, budget:
 pub(super) fn closure(pos: &Position, winner: Color, cap: usize, budget: &mut u64) -> Proof {
     // Each position found, with the index of its parent and the move from it.
     let mut found: Vec<(Position, usize, Option<Move>)> = vec![(*pos, 0, None)];
-    let mut seen: HashSet<Key> = HashSet::new();
+    let mut seen: HashSet<Key, BuildHasherDefault<KeyHasher>> = HashSet::default();
     seen.insert(Key::of(pos));
     let mut next = 0;
     while next < found.len() {

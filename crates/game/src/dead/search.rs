@@ -304,7 +304,7 @@ impl Key {
 
 /// A pass-through hasher for [`Key`]s, which hash themselves into one well-mixed word.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(super) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
