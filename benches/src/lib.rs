@@ -1,5 +1,5 @@
 //! Perft workloads for benchmarking caissa side by side with its peers: cozy-chess, chess
-//! (jordanbray) and shakmaty.
+//! (jordanbray) and shakmaty; PGN workloads against pgn-reader in [`pgn`].
 //!
 //! Shared by the criterion bench (`cargo bench -p caissa-benches`) and the `perft-table` binary
 //! (`cargo run --release -p caissa-benches --bin perft-table`), which prints a Markdown table.
@@ -22,6 +22,7 @@ use std::fmt;
 use caissa::notation::fen::Fen;
 
 pub mod peers;
+pub mod pgn;
 
 /// One perft run: a position, a depth and the known number of leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -962,7 +962,7 @@ fn assert_same_calls(
     );
 }
 
-/// The first problem of each game, as `caissa pgn check` finds it: a [`Recorder`]'s game
+/// The first problem of each game when reading and replaying are apart: a [`Recorder`]'s game
 /// replayed, or for a malformed game what was recorded before the error replayed, then the
 /// error.
 fn check_with_recorder(data: &[u8]) -> Vec<Result<ReplayStats, String>> {
@@ -1112,7 +1112,7 @@ fn check_pgn_trailing_blanks(data: &[u8], built: &[Result<Game, PgnError>]) {
 /// buffer, when the input is shorter than it), including when the visitor skips variations and
 /// stops games early. Every visitor sees the same number of games, and blanks at the ends of lines
 /// change nothing (see `check_pgn_trailing_blanks`). The replayers agree: the
-/// [`Replayer`] and `caissa pgn check`'s way ([`Recorder`], then replaying) find the same first
+/// [`Replayer`] and a [`Recorder`] whose games are replayed afterwards find the same first
 /// problem of each game; a game that replays does so main line only too, and its tree (from
 /// [`GameBuilder`]) replays to the same position. Every well-formed game written in both
 /// layouts reads back as the same game (see `check_pgn_round_trip`).
