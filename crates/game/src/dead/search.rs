@@ -3,7 +3,12 @@
 //! Both sides play for the intended winner. A line ends at a checkmate of the loser (success),
 //! at any other position without moves (the winner mated, a stalemate), where the winner lacks
 //! mating material for good ([`insufficient`]), or at the depth limit. Lines that end at the
-//! depth limit or the node budget mark the iteration *interrupted*.
+//! depth limit or the node budget mark the iteration *interrupted*. Most positions searched are
+//! leaves at the depth limit, where only a mate of the loser matters: the loser must be in check
+//! there, so the moves are counted only then, and a quiet move into such a leaf (no capture, no
+//! promotion, no check given by the winner) is cut without being played when no table could
+//! close the leaf. A leaf without moves that is no mate is cut too (the next iteration sees it
+//! before its depth limit).
 //!
 //! **Soundness of "no mate".** An iteration that finishes without cutting any line (no depth
 //! limit, node limit or older table entry used) has explored a set `S` of positions, and every
@@ -28,7 +33,6 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use caissa_board::{Bitboard, CastlingSide, Color, Role, Square};
 use caissa_movegen::{Move, MoveList, Position, attacks};
-use smallvec::SmallVec;
 
 use super::material::insufficient;
 
@@ -497,23 +501,27 @@ impl Search {
                 return Sub::OPEN;
             }
         }
-        // Most nodes are leaves at the depth limit: count the moves there, list them only to go on.
-        if pos.count_legal_moves() == 0 {
+        if insufficient(pos.board(), self.winner) {
+            return Sub::CLOSED;
+        }
+        if depth >= self.max_depth || self.line.len() >= MAX_LINE {
+            // Most nodes are leaves at the depth limit: only a mate matters there, and only
+            // the loser in check can be mated. Any other leaf is cut, even one without moves.
+            if pos.turn() != self.winner && pos.is_check() && pos.count_legal_moves() == 0 {
+                return Sub::MATE;
+            }
+            self.interrupted = true;
+            return Sub::OPEN;
+        }
+        let mut moves = MoveList::new();
+        ordered_moves(pos, &mut moves);
+        if moves.is_empty() {
             return if pos.turn() != self.winner && pos.is_check() {
                 Sub::MATE
             } else {
                 Sub::CLOSED
             };
         }
-        if insufficient(pos.board(), self.winner) {
-            return Sub::CLOSED;
-        }
-        if depth >= self.max_depth || self.line.len() >= MAX_LINE {
-            self.interrupted = true;
-            return Sub::OPEN;
-        }
-        let mut moves = MoveList::new();
-        ordered_moves(pos, &mut moves);
         let stored = if let (Some(table), Some(key)) = (&mut self.table, key)
             && (table.len() < TABLE_CAP || table.contains_key(&key))
         {
@@ -546,6 +554,17 @@ impl Search {
                 Step::Normal => u32::from(!self.past_progress),
                 Step::Punish => 4,
             };
+            // A child at the depth limit is a leaf, cut unless it is a mate. Without a table
+            // (whose entries might close it), a quiet move that mates nobody (see
+            // `quiet_leaf`) need not even be played.
+            if self.table.is_none()
+                && (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
+                && quiet_leaf(pos, m, self.winner)
+            {
+                self.interrupted = true;
+                result.clean = false;
+                continue;
+            }
             let mut child = *pos;
             child.play_unchecked(m);
             self.line.push(m);
@@ -607,6 +626,45 @@ impl Sub {
     };
 }
 
+/// Whether playing `m` leads to a position that is no mate of the loser and in which the
+/// winner's material is the same, so that as a leaf it is simply cut: a move that captures
+/// nothing, is no promotion, castling or en passant capture, and (by the winner) gives no check.
+fn quiet_leaf(pos: &Position, m: Move, winner: Color) -> bool {
+    if !plain(m) || pos.board().occupied().contains(m.to()) {
+        return false;
+    }
+    pos.turn() != winner || !gives_check(pos, m)
+}
+
+/// Whether `m` is neither castling, nor en passant, nor a promotion.
+fn plain(m: Move) -> bool {
+    !(m.is_castle() || m.is_en_passant() || m.promotion_role().is_some())
+}
+
+/// Whether the plain move `m` (see [`plain`]) checks the opponent, directly or by uncovering
+/// a slider.
+fn gives_check(pos: &Position, m: Move) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let (from, to) = (m.from(), m.to());
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = board.occupied().without(from).with(to);
+    let direct = match board.role_at(from) {
+        Some(Role::Pawn) => attacks::pawn(us, to).contains(king),
+        Some(Role::Knight) => attacks::knight(to).contains(king),
+        Some(Role::Bishop) => attacks::bishop(to, occupied).contains(king),
+        Some(Role::Rook) => attacks::rook(to, occupied).contains(king),
+        Some(Role::Queen) => attacks::queen(to, occupied).contains(king),
+        Some(Role::King) | None => false,
+    };
+    let ours = board.by_color(us).without(from);
+    direct
+        || (attacks::bishop(king, occupied) & board.diagonal_sliders() & ours).any()
+        || (attacks::rook(king, occupied) & board.straight_sliders() & ours).any()
+}
+
 /// The legal moves in the order the search tries them: by moving role (pawns first, the king
 /// last), each role's men from `a1` on, each pawn's targets from `a1` on and its promotions to
 /// queen, knight, rook, bishop.
@@ -627,26 +685,17 @@ pub(super) fn ordered_moves(pos: &Position, moves: &mut MoveList) {
 }
 
 /// Sorts pawn moves (which the generator gives by kind: pushes, double pushes, captures) by
-/// pawn, target and promotion, through one packed integer each.
+/// pawn, target and promotion (queen, knight, rook, bishop), in place.
 fn sort_pawn_moves(moves: &mut [Move]) {
-    let original: SmallVec<[Move; 64]> = moves.iter().copied().collect();
-    let mut packed: SmallVec<[u32; 64]> = original
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let promotion = match m.promotion_role() {
-                None | Some(Role::Queen) => 0,
-                Some(Role::Knight) => 1,
-                Some(Role::Rook) => 2,
-                Some(_) => 3,
-            };
-            ((m.from().index() << 16) | (m.to().index() << 10) | (promotion << 8) | i) as u32
-        })
-        .collect();
-    packed.sort_unstable();
-    for (slot, word) in moves.iter_mut().zip(packed) {
-        *slot = original[(word & 0xff) as usize];
-    }
+    moves.sort_unstable_by_key(|m| {
+        let promotion = match m.promotion_role() {
+            None | Some(Role::Queen) => 0,
+            Some(Role::Knight) => 1,
+            Some(Role::Rook) => 2,
+            Some(_) => 3,
+        };
+        (m.from().index() << 8) | (m.to().index() << 2) | promotion
+    });
 }
 
 /// Plays the moves of `pos` while there is exactly one, at most `limit` of them. Returns the
