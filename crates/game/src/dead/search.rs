@@ -30,6 +30,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::LazyLock;
 
 use caissa_board::{Bitboard, CastlingSide, Color, Role, Square};
 use caissa_movegen::{Move, MoveList, Position, attacks};
@@ -216,53 +217,36 @@ pub(super) fn knight_distance(a: Square, b: Square) -> u8 {
     KNIGHT_DISTANCE[a.index()][b.index()]
 }
 
-static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
+static KNIGHT_DISTANCE: LazyLock<[[u8; 64]; 64]> = LazyLock::new(knight_distances);
 
-const fn knight_distances() -> [[u8; 64]; 64] {
-    const JUMPS: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
+/// Knight moves between every two squares: a breadth-first walk over the knight's attacks.
+fn knight_distances() -> [[u8; 64]; 64] {
     let mut table = [[u8::MAX; 64]; 64];
-    let mut source = 0;
-    while source < 64 {
-        let mut queue = [0usize; 64];
-        let (mut head, mut tail) = (0, 1);
-        queue[0] = source;
-        table[source][source] = 0;
-        while head < tail {
-            let sq = queue[head];
-            head += 1;
-            let mut j = 0;
-            while j < 8 {
-                let file = (sq % 8) as i32 + JUMPS[j].0;
-                let rank = (sq / 8) as i32 + JUMPS[j].1;
-                if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
-                    let next = (rank * 8 + file) as usize;
-                    if table[source][next] == u8::MAX {
-                        table[source][next] = table[source][sq] + 1;
-                        queue[tail] = next;
-                        tail += 1;
-                    }
-                }
-                j += 1;
+    for source in Square::ALL {
+        let row = &mut table[source.index()];
+        let mut seen = Bitboard::from_square(source);
+        let mut frontier = seen;
+        let mut distance = 0;
+        while frontier.any() {
+            for sq in frontier {
+                row[sq.index()] = distance;
             }
+            let mut next = Bitboard::EMPTY;
+            for sq in frontier {
+                next |= attacks::knight(sq);
+            }
+            frontier = next - seen;
+            seen |= frontier;
+            distance += 1;
         }
-        source += 1;
     }
     table
 }
 
-/// An exact, compact key of a position for the transposition table: the placement (occupancy,
-/// white men, three role bits) and the side to move, castling rights and en passant square.
+/// An exact, compact key of a position for the transposition table: the placement (white men,
+/// three role bits per square) and the side to move, castling rights and en passant square.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct Key([u64; 6]);
+pub(super) struct Key([u64; 5]);
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
@@ -276,27 +260,31 @@ impl Hash for Key {
 impl Key {
     pub(super) fn of(pos: &Position) -> Key {
         let board = pos.board();
+        // Three role bits per square (none set: empty), so no occupancy word is needed.
         let role_bit0 = board.pawns() | board.bishops() | board.queens();
         let role_bit1 = board.knights() | board.bishops() | board.kings();
         let role_bit2 = board.rooks() | board.queens() | board.kings();
         let rights = pos.castling_rights();
         let mut meta = pos.turn() as u64;
-        for (i, (color, side)) in [
-            (Color::White, CastlingSide::KingSide),
-            (Color::White, CastlingSide::QueenSide),
-            (Color::Black, CastlingSide::KingSide),
-            (Color::Black, CastlingSide::QueenSide),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let file = rights.rook(color, side).map_or(0, |f| f.index() as u64 + 1);
-            meta |= file << (1 + 4 * i);
+        if !rights.is_empty() {
+            for (i, (color, side)) in [
+                (Color::White, CastlingSide::KingSide),
+                (Color::White, CastlingSide::QueenSide),
+                (Color::Black, CastlingSide::KingSide),
+                (Color::Black, CastlingSide::QueenSide),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let file = rights.rook(color, side).map_or(0, |f| f.index() as u64 + 1);
+                meta |= file << (1 + 4 * i);
+            }
         }
-        let ep = pos.legal_ep_square().map_or(0, |sq| sq.index() as u64 + 1);
-        meta |= ep << 17;
+        if pos.ep_square().is_some() {
+            let ep = pos.legal_ep_square().map_or(0, |sq| sq.index() as u64 + 1);
+            meta |= ep << 17;
+        }
         Key([
-            board.occupied().0,
             board.by_color(Color::White).0,
             role_bit0.0,
             role_bit1.0,
@@ -716,4 +704,25 @@ pub(super) fn play_forced(pos: &Position, limit: usize) -> (Position, Vec<Move>,
         }
     }
     (pos, line, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_distances_walk_the_knight_attacks() {
+        for (a, b, moves) in [
+            (Square::A1, Square::A1, 0),
+            (Square::A1, Square::B3, 1),
+            (Square::A1, Square::B2, 4),
+            (Square::B2, Square::C3, 2),
+            (Square::A1, Square::H8, 6),
+            (Square::D4, Square::E5, 2),
+            (Square::D4, Square::D5, 3),
+        ] {
+            assert_eq!(knight_distance(a, b), moves, "{a} to {b}");
+            assert_eq!(knight_distance(b, a), moves, "{b} to {a}");
+        }
+    }
 }
