@@ -6,9 +6,9 @@
 //! depth limit or the node budget mark the iteration *interrupted*. Most positions searched are
 //! leaves at the depth limit, where only a mate of the loser matters: the loser must be in check
 //! there, so the moves are counted only then, and a quiet move into such a leaf (no capture, no
-//! promotion, no check given by the winner) is cut without being played when no table could
-//! close the leaf. A leaf without moves that is no mate is cut too (the next iteration sees it
-//! before its depth limit).
+//! promotion, no check given by the winner) is cut without being played (or looked up in the
+//! table). A leaf without moves that is no mate is cut too (the next iteration sees it before
+//! its depth limit).
 //!
 //! **Soundness of "no mate".** An iteration that finishes without cutting any line (no depth
 //! limit, node limit or older table entry used) has explored a set `S` of positions, and every
@@ -542,11 +542,10 @@ impl Search {
                 Step::Normal => u32::from(!self.past_progress),
                 Step::Punish => 4,
             };
-            // A child at the depth limit is a leaf, cut unless it is a mate. Without a table
-            // (whose entries might close it), a quiet move that mates nobody (see
-            // `quiet_leaf`) need not even be played.
-            if self.table.is_none()
-                && (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
+            // A child at the depth limit is a leaf, cut unless it is a mate: a quiet move that
+            // mates nobody (see `quiet_leaf`) need not even be played. (A table entry might
+            // have closed that leaf; cutting it instead only costs an iteration its proof.)
+            if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
                 && quiet_leaf(pos, m, self.winner)
             {
                 self.interrupted = true;
