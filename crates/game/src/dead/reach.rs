@@ -82,8 +82,8 @@
 //! superset (for the loser's attacks) of the squares occupied then.
 //!
 //! **Case splits.** When the plain analysis leaves room for a mate, the men it first found both
-//! steady and capturable are split on, one at a time and in pairs (when there are at most six
-//! of them): *kept* (never captured on its square before it moves: a steady man stays steady)
+//! steady and capturable are split on, one at a time (and both together when there are two):
+//! *kept* (never captured on its square before it moves: a steady man stays steady)
 //! or *frozen* (never moves; it may be captured where it stands). Every line is in one of the
 //! two for each man, so a verdict proved for every combination holds for all lines. In a case
 //! where a man is frozen, the mate is checked without it: a mating line that still has it on
@@ -914,7 +914,7 @@ fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
 /// Whether the analysis proves that `winner` cannot mate in `pos`.
 ///
 /// When the plain analysis leaves room for a mate, it splits on the fate of the first men it
-/// found both steady and capturable (one at a time, then in pairs when there are at most six):
+/// found both steady and capturable (one at a time, and both together when there are two):
 /// never taken in place before moving, or never moving (see the module docs).
 pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
     let Some(plain) = Reach::new(pos, winner) else {
@@ -941,34 +941,24 @@ pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
             return true;
         }
     }
-    if split.count() > 6 {
-        return false;
-    }
-    for first in split {
-        for second in split {
-            if second <= first {
-                continue;
-            }
-            let (a, b) = (Bitboard::from_square(first), Bitboard::from_square(second));
-            let both = a | b;
-            if [
-                Case {
-                    kept: both,
-                    frozen: Bitboard::EMPTY,
-                },
-                Case { kept: a, frozen: b },
-                Case { kept: b, frozen: a },
-                Case {
-                    kept: Bitboard::EMPTY,
-                    frozen: both,
-                },
-            ]
-            .into_iter()
-            .all(|case| !mated(case))
-            {
-                return true;
-            }
-        }
+    if let (Some(first), Some(second)) = (split.first(), split.last())
+        && split.count() == 2
+    {
+        let (a, b) = (Bitboard::from_square(first), Bitboard::from_square(second));
+        return [
+            Case {
+                kept: split,
+                frozen: Bitboard::EMPTY,
+            },
+            Case { kept: a, frozen: b },
+            Case { kept: b, frozen: a },
+            Case {
+                kept: Bitboard::EMPTY,
+                frozen: split,
+            },
+        ]
+        .into_iter()
+        .all(|case| !mated(case));
     }
     false
 }
