@@ -962,3 +962,121 @@ pub(super) fn statically_unwinnable(pos: &Position, winner: Color) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use caissa_board::{CastlingSide, File, Setup};
+    use caissa_movegen::CastlingMode;
+
+    use super::*;
+
+    /// The position with a FEN's placement, side to move and castling rights.
+    fn position(placement: &str, turn: Color, rights: &[(Color, CastlingSide, File)]) -> Position {
+        let mut setup = Setup::empty();
+        for (row, rank) in placement.split('/').zip((0..8u32).rev()) {
+            let mut file = 0;
+            for c in row.chars() {
+                if let Some(skip) = c.to_digit(10) {
+                    file += skip;
+                } else {
+                    let sq = Square::new(rank * 8 + file).expect("on the board");
+                    setup
+                        .board
+                        .set_piece_at(sq, Piece::from_char(c).expect("a piece"));
+                    file += 1;
+                }
+            }
+        }
+        setup.turn = turn;
+        for &(color, side, file) in rights {
+            setup.castling_rights.set(color, side, Some(file));
+        }
+        Position::from_setup(setup, CastlingMode::Standard).expect("a legal position")
+    }
+
+    #[test]
+    fn a_check_that_mates_the_winner_is_no_part_of_a_mating_line() {
+        // Vector 2110: b7-b6 (or d7-d6) would mate the white king on c5, which never moves.
+        let pos = position(
+            "6k1/1ppp1p2/2b2Pp1/1pKp1pP1/1P1P1P2/8/8/B1B1B1B1",
+            Color::Black,
+            &[],
+        );
+        let mut analysis = Reach::new(&pos, Color::White).expect("no en passant");
+        assert_eq!(
+            analysis.reach[Square::C5.index()],
+            Bitboard::from_square(Square::C5)
+        );
+        assert_eq!(
+            analysis.reach[Square::B7.index()],
+            Bitboard::from_square(Square::B7)
+        );
+        let pawn = Piece::from_char('p').expect("a pawn");
+        let push = Bitboard::from_square(Square::B6);
+        assert_eq!(
+            analysis.mating_the_winner(Square::B7, pawn, Square::B7, push),
+            push
+        );
+        assert!(statically_unwinnable(&pos, Color::White));
+        // Had the king a square to step to (d4 empty), or a bishop that could stand on a7 and
+        // take on b6, the check would not mate.
+        let mut escape = analysis.clone();
+        escape.steady = escape.steady.without(Square::D4);
+        assert!(
+            escape
+                .mating_the_winner(Square::B7, pawn, Square::B7, push)
+                .is_empty()
+        );
+        analysis.reach[Square::A1.index()] |= Square::A7;
+        assert!(
+            analysis
+                .mating_the_winner(Square::B7, pawn, Square::B7, push)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_winners_last_man_checking_next_to_the_king_must_be_taken() {
+        // Vector 2068: Qxc2+ is met by Nxc2 (the king on c1 guards c2, the knight takes), and
+        // no other reply exists: the black king never moves.
+        let pos = position("6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5", Color::Black, &[]);
+        let mut analysis = Reach::new(&pos, Color::White).expect("no en passant");
+        assert!(!analysis.reach[Square::G8.index()].contains(Square::C2));
+        let queen = Piece::from_char('Q').expect("a queen");
+        let target = Bitboard::from_square(Square::C2);
+        assert_eq!(
+            analysis.lost_next_to_king(queen, Square::D1, target),
+            target
+        );
+        assert!(statically_unwinnable(&pos, Color::White));
+        // Without a man that surely takes (the knight might be gone), Qxc2 could be mate.
+        analysis.capturable |= Square::A1;
+        assert!(
+            analysis
+                .lost_next_to_king(queen, Square::D1, target)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn castling_needs_its_squares_free_of_steady_men() {
+        // Vector 1415: the knight on g1 never moves, so White never castles and the king and
+        // the rook stay where they are.
+        let rights = [(Color::White, CastlingSide::KingSide, File::H)];
+        let pos = position(
+            "2k5/8/8/8/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR",
+            Color::White,
+            &rights,
+        );
+        let analysis = Reach::new(&pos, Color::White).expect("no en passant");
+        for man in [Square::E1, Square::H1, Square::G1] {
+            assert_eq!(
+                analysis.reach[man.index()],
+                Bitboard::from_square(man),
+                "{man}"
+            );
+        }
+        assert!(statically_unwinnable(&pos, Color::White));
+        assert!(statically_unwinnable(&pos, Color::Black));
+    }
+}
