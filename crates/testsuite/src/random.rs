@@ -67,6 +67,15 @@ impl Rng {
             Some(items[self.below(items.len())])
         }
     }
+
+    /// Plays up to `plies` uniformly random legal moves on `pos` (fewer if the game ends).
+    pub fn walk(&mut self, pos: &mut Position, plies: usize) {
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            let Some(m) = self.choose(&moves) else { break };
+            pos.play_unchecked(m);
+        }
+    }
 }
 
 /// How a random game chooses its moves: uniformly among the legal moves, except that with the

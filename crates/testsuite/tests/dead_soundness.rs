@@ -908,11 +908,7 @@ fn generate(rng: &mut Rng, template: Template, plies: usize) -> Position {
     loop {
         if let Some(mut pos) = template(rng) {
             let plies = rng.below(plies + 1);
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                let Some(m) = rng.choose(&moves) else { break };
-                pos.play_unchecked(m);
-            }
+            rng.walk(&mut pos, plies);
             return pos;
         }
     }
@@ -1079,11 +1075,7 @@ fn mutated_position(rng: &mut Rng, positions: &[(Position, [bool; 2])]) -> Posit
         drop_broken_rights(&mut setup);
         if let Ok(mut pos) = Position::from_setup(setup, CastlingMode::Standard) {
             let plies = rng.below(3);
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                let Some(m) = rng.choose(&moves) else { break };
-                pos.play_unchecked(m);
-            }
+            rng.walk(&mut pos, plies);
             return pos;
         }
     }

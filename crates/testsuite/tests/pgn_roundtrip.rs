@@ -126,11 +126,8 @@ fn starts(rng: &mut Rng) -> (Position, Vec<(&'static str, String)>) {
         _ => {
             // A position some random moves in, either side to move.
             let mut pos = Position::standard();
-            for _ in 0..rng.below(30) {
-                let moves = pos.legal_moves();
-                let Some(m) = rng.choose(&moves) else { break };
-                pos.play_unchecked(m);
-            }
+            let plies = rng.below(30);
+            rng.walk(&mut pos, plies);
             let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
             (pos, vec![("SetUp", "1".to_owned()), ("FEN", fen)])
         }
