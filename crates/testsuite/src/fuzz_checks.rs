@@ -15,6 +15,7 @@ use std::io::Read;
 use std::sync::LazyLock;
 
 use caissa_board::{Board, CastlingRights, CastlingSide, Color, File, Piece, Role, Setup, Square};
+use caissa_game::dead::{Budget, Winnability, can_win_with};
 use caissa_movegen::{CastlingMode, IllegalMoveError, Move, Position, perft};
 use caissa_notation::epd::{self, Epd, Operation};
 use caissa_notation::fen::{EnPassantMode, Fen};
@@ -119,6 +120,73 @@ pub fn check_fen(data: &[u8]) {
             );
         }
     }
+}
+
+/// The node budget of [`check_dead`]: small, so that the verdicts come from the proofs rather
+/// than from deep searches, and each input is quick.
+const DEAD_BUDGET: Budget = Budget { nodes: 1 << 12 };
+
+/// Dead positions: for any legal setup ([`setup_from_bytes`], as [`check_position`] reads it),
+/// `can_win` with a small budget answers for each colour without panicking; a winnable verdict's
+/// line replays legally and ends with the other side checkmated; an unwinnable verdict never
+/// comes for a side that can mate within two plies (mate in one, or after any reply of the side
+/// to move).
+///
+/// # Panics
+///
+/// When one of those invariants is broken.
+pub fn check_dead(data: &[u8]) {
+    let (setup, mode) = setup_from_bytes(data);
+    let Ok(pos) = Position::from_setup(setup, mode) else {
+        return;
+    };
+    for color in Color::ALL {
+        match can_win_with(&pos, color, DEAD_BUDGET) {
+            Winnability::Winnable(line) => {
+                let mut after = pos;
+                for &m in &line {
+                    assert!(
+                        after.is_legal(m),
+                        "{setup:?}: {m:?} of {color:?}'s line is illegal"
+                    );
+                    after.play_unchecked(m);
+                }
+                assert!(
+                    after.is_checkmate() && after.turn() == !color,
+                    "{setup:?}: {color:?}'s line {line:?} does not end in a mate by {color:?}"
+                );
+            }
+            Winnability::Unwinnable => {
+                let mated_within_two_plies = if pos.turn() == color {
+                    mates_in_one(&pos)
+                } else {
+                    let mut found = false;
+                    pos.for_each_legal_move(|m| {
+                        let mut after = pos;
+                        after.play_unchecked(m);
+                        found |= mates_in_one(&after);
+                    });
+                    found
+                };
+                assert!(
+                    !mated_within_two_plies,
+                    "{setup:?}: {color:?} called unable to win but mates within two plies"
+                );
+            }
+            Winnability::Unknown => {}
+        }
+    }
+}
+
+/// Whether the side to move has a move that checkmates.
+fn mates_in_one(pos: &Position) -> bool {
+    let mut found = false;
+    pos.for_each_legal_move(|m| {
+        let mut after = *pos;
+        after.play_unchecked(m);
+        found |= after.is_checkmate();
+    });
+    found
 }
 
 /// How many bytes [`setup_from_bytes`] reads; what follows drives [`check_position`].

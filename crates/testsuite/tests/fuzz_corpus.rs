@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::fen::Fen;
 use caissa_testsuite::fuzz_checks::{
-    check_epd, check_fen, check_pgn, check_position, check_san, check_uci, setup_from_bytes,
-    setup_to_bytes,
+    check_dead, check_epd, check_fen, check_pgn, check_position, check_san, check_uci,
+    setup_from_bytes, setup_to_bytes,
 };
 use caissa_testsuite::{PerftCase, parse_perft_suite, read_data};
 
@@ -53,6 +53,11 @@ fn san_corpus() {
 #[test]
 fn epd_corpus() {
     replay("epd", check_epd);
+}
+
+#[test]
+fn dead_corpus() {
+    replay("dead", check_dead);
 }
 
 #[test]
