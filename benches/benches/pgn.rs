@@ -5,6 +5,8 @@
 //!   `data/pgn/lichess-2025-05-sample.pgn` (about 1 MB) and that sample repeated 32 times (about
 //!   32 MB). Before timing, both sides must count the same games and moves, whether replaying or
 //!   only reading.
+//! - `file-100MB/read+replay`: the same work streamed from a file of about 100 MB (the sample
+//!   repeated, written to the temp dir and removed afterwards), read through `File`.
 //! - `san-replay`, in moves per second: SAN already read turned into moves and played, the main
 //!   lines of the sample.
 //!
@@ -12,6 +14,7 @@
 //! cargo bench -p caissa-benches --bench pgn
 //! ```
 
+use std::fs::File;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -51,6 +54,34 @@ fn read_and_replay(c: &mut Criterion) {
     }
 }
 
+fn read_and_replay_file(c: &mut Criterion) {
+    let sample = pgn::lichess_sample();
+    let path = std::env::temp_dir().join(format!("caissa-bench-{}.pgn", std::process::id()));
+    let copies = (100_000_000 / sample.len()).max(1);
+    std::fs::write(&path, sample.repeat(copies)).expect("the temp dir is writable");
+    let open = || File::open(&path).expect("the file just written");
+    let replayed = pgn::caissa_replay(open());
+    assert_eq!(pgn::peer_replay(open()), replayed);
+    let bytes = std::fs::metadata(&path)
+        .expect("the file just written")
+        .len();
+    let mut group = c.benchmark_group("pgn/file-100MB");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5))
+        .throughput(Throughput::Bytes(bytes));
+    group.bench_function("read+replay/caissa", |b| {
+        b.iter(|| pgn::caissa_replay(open()));
+    });
+    group.bench_function("read+replay/pgn-reader+shakmaty", |b| {
+        b.iter(|| pgn::peer_replay(open()));
+    });
+    group.finish();
+    // Best effort: the file is only a cache of the sample.
+    let _ = std::fs::remove_file(&path);
+}
+
 fn san_replay(c: &mut Criterion) {
     let games = SanGames::from_pgn(&pgn::lichess_sample());
     assert_eq!(games.replay_caissa(), games.moves());
@@ -68,5 +99,5 @@ fn san_replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, read_and_replay, san_replay);
+criterion_group!(benches, read_and_replay, read_and_replay_file, san_replay);
 criterion_main!(benches);
