@@ -430,11 +430,28 @@ impl Position {
     /// example a move from an empty square). Use [`Position::play`] for untrusted moves.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        self.play_unchecked_by(m, self.moving_role(m));
+    }
+
+    /// [`Position::play_unchecked`] for a caller that knows which piece moves (a SAN reader
+    /// does): `role` must be the role on `m`'s origin (the king, for castling). Saves looking it
+    /// up, which on a game's moves is a hard-to-predict chain of tests.
+    ///
+    /// # Panics
+    ///
+    /// May panic, or leave a position that breaks its invariants, if `m` is not legal here or
+    /// `role` is not the moving piece's.
+    #[inline]
+    pub fn play_unchecked_by(&mut self, m: Move, role: Role) {
+        debug_assert_eq!(
+            Some(role),
+            self.board.role_at(m.from()),
+            "{m:?} moves another role"
+        );
         let us = self.turn;
         let them = !us;
         let from = m.from();
         let to = m.to();
-        let role = self.moving_role(m);
         let mover = role.of(us);
         let old_rights = self.castling_rights;
         self.ep_square = None;

@@ -227,3 +227,28 @@ fn moves_between_squares_are_the_filtered_legal_moves() {
         }
     }
 }
+
+/// `play_unchecked_by` with the moving piece's role is `play_unchecked`: every field the same
+/// (compared through `Debug`, which shows them all), for every legal move along random games,
+/// standard and Chess960.
+#[test]
+fn play_unchecked_by_is_play_unchecked() {
+    let mut rng = caissa_testsuite::random::Rng::new(0x5eed_b1);
+    let mut moves_checked = 0;
+    for _ in 0..40 {
+        let mut pos = rng.start_position();
+        for _ in 0..80 {
+            let moves = pos.legal_moves();
+            for &m in &moves {
+                let (mut by_lookup, mut by_role) = (pos, pos);
+                by_lookup.play_unchecked(m);
+                by_role.play_unchecked_by(m, pos.moving_role(m));
+                assert_eq!(format!("{by_lookup:?}"), format!("{by_role:?}"), "{m:?}");
+                moves_checked += 1;
+            }
+            let Some(m) = rng.choose(&moves) else { break };
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(moves_checked > 10_000, "{moves_checked} moves");
+}

@@ -7,6 +7,7 @@
 
 use core::ops::ControlFlow;
 
+use caissa_board::Role;
 use caissa_movegen::Position;
 
 use super::error::PgnError;
@@ -141,7 +142,11 @@ impl Replay {
                     kind: ReplayErrorKind::San { san, error },
                 })?;
                 self.before = self.pos;
-                self.pos.play_unchecked(m);
+                match san.san {
+                    // Castling written as a king move is the king's too.
+                    San::Normal { role, .. } => self.pos.play_unchecked_by(m, role),
+                    _ => self.pos.play_unchecked_by(m, Role::King),
+                }
             }
         }
         self.moves += 1;
