@@ -233,7 +233,7 @@ fn moves_between_squares_are_the_filtered_legal_moves() {
 /// standard and Chess960.
 #[test]
 fn play_unchecked_by_is_play_unchecked() {
-    let mut rng = caissa_testsuite::random::Rng::new(0x5eed_b1);
+    let mut rng = caissa_testsuite::random::Rng::new(0x005e_edb1);
     let mut moves_checked = 0;
     for _ in 0..40 {
         let mut pos = rng.start_position();
