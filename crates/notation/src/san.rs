@@ -573,14 +573,10 @@ fn parse_common(text: &[u8]) -> Option<SanPlus> {
     }
     let (role, rest) = match body {
         [b'a'..=b'h', ..] => (Role::Pawn, body),
-        [b'N', rest @ ..] => (Role::Knight, rest),
-        [b'B', rest @ ..] => (Role::Bishop, rest),
-        [b'R', rest @ ..] => (Role::Rook, rest),
-        [b'Q', rest @ ..] => (Role::Queen, rest),
-        [b'K', rest @ ..] => (Role::King, rest),
         b"O-O" => return Some(San::Castle(CastlingSide::KingSide).with(suffix)),
         b"O-O-O" => return Some(San::Castle(CastlingSide::QueenSide).with(suffix)),
-        _ => return None,
+        [letter, rest @ ..] => (piece_role(*letter)?, rest),
+        [] => return None,
     };
     let (rest, promotion) = match rest {
         [rest @ .., b'=', b'N'] => (rest, Some(Role::Knight)),

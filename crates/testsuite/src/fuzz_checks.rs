@@ -143,18 +143,7 @@ pub fn check_dead(data: &[u8]) {
     for color in Color::ALL {
         match can_win_with(&pos, color, DEAD_BUDGET) {
             Winnability::Winnable(line) => {
-                let mut after = pos;
-                for &m in &line {
-                    assert!(
-                        after.is_legal(m),
-                        "{setup:?}: {m:?} of {color:?}'s line is illegal"
-                    );
-                    after.play_unchecked(m);
-                }
-                assert!(
-                    after.is_checkmate() && after.turn() == !color,
-                    "{setup:?}: {color:?}'s line {line:?} does not end in a mate by {color:?}"
-                );
+                assert_mating_line(&pos, color, &line, &format_args!("{setup:?}"));
             }
             Winnability::Unwinnable => {
                 let mated_within_two_plies = if pos.turn() == color {
@@ -176,6 +165,28 @@ pub fn check_dead(data: &[u8]) {
             Winnability::Unknown => {}
         }
     }
+}
+
+/// Asserts that `line`, played from `pos`, is legal move by move and ends with `color`'s
+/// opponent checkmated: what a winnable verdict of `can_win` promises. `context` names the case
+/// in the panic message.
+///
+/// # Panics
+///
+/// When the line has an illegal move, or does not end in a mate by `color`.
+pub fn assert_mating_line(pos: &Position, color: Color, line: &[Move], context: &dyn fmt::Display) {
+    let mut end = *pos;
+    for &m in line {
+        end = end
+            .play(m)
+            .unwrap_or_else(|e| panic!("{context}: illegal move in {line:?}: {e}"));
+    }
+    assert!(end.is_checkmate(), "{context}: {line:?} ends without mate");
+    assert_eq!(
+        end.turn(),
+        !color,
+        "{context}: {line:?} mates the wrong side"
+    );
 }
 
 /// Whether the side to move has a move that checkmates.

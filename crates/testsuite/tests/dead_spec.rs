@@ -5,28 +5,13 @@ use caissa_board::Color;
 use caissa_game::dead::{Budget, Winnability, can_win, can_win_with, is_dead};
 use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::fen::Fen;
+use caissa_testsuite::fuzz_checks::assert_mating_line;
 
 fn position(fen: &str) -> Position {
     fen.parse::<Fen>()
         .unwrap_or_else(|e| panic!("{fen}: {e}"))
         .into_position(CastlingMode::Standard)
         .unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-/// Asserts that a winnable verdict's line is legal and mates the other side.
-fn assert_mates(pos: &Position, color: Color, line: &[caissa_movegen::Move], id: &str) {
-    let mut end = *pos;
-    for &m in line {
-        end = end
-            .play(m)
-            .unwrap_or_else(|e| panic!("{id}: illegal line {line:?}: {e}"));
-    }
-    assert!(end.is_checkmate(), "{id}: line {line:?} does not mate");
-    assert_eq!(
-        end.turn(),
-        !color,
-        "{id}: line {line:?} mates the wrong side"
-    );
 }
 
 /// `class` is rules-spec's `WB`, `W-`, `-B` or `--`: which sides can mate.
@@ -37,7 +22,7 @@ fn check(id: &str, fen: &str, class: &str) {
         match can_win(&pos, color) {
             Winnability::Winnable(line) => {
                 assert!(can, "{id}: {color:?} wrongly winnable in {fen}");
-                assert_mates(&pos, color, &line, id);
+                assert_mating_line(&pos, color, &line, &id);
             }
             Winnability::Unwinnable => assert!(!can, "{id}: {color:?} wrongly unwinnable"),
             Winnability::Unknown => panic!("{id}: {color:?} unknown in {fen}"),

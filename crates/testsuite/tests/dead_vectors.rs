@@ -8,8 +8,9 @@ use std::thread;
 
 use caissa_board::Color;
 use caissa_game::dead::{Budget, Winnability, can_win, can_win_with};
-use caissa_movegen::{CastlingMode, Position, PositionError};
+use caissa_movegen::{CastlingMode, PositionError};
 use caissa_notation::fen::Fen;
+use caissa_testsuite::fuzz_checks::assert_mating_line;
 use caissa_testsuite::random::Rng;
 use caissa_testsuite::{env_number, read_data};
 
@@ -149,7 +150,7 @@ fn walk(vector: &Vector<'_>, seed: u64) -> usize {
                 child.play_unchecked(m);
                 if let Winnability::Winnable(line) = can_win_with(&child, color, CHILD) {
                     let at = format!("line {} {color:?}: after {m:?}", vector.line);
-                    replay(&child, color, &line, &at);
+                    assert_mating_line(&child, color, &line, &at);
                     panic!("{at}: unwinnable, but the child has the mating line {line:?}");
                 }
             }
@@ -191,7 +192,7 @@ impl Outcome {
             let at = format!("line {} {color:?}: {}", vector.line, vector.fen);
             match can_win(&pos, color) {
                 Winnability::Winnable(line) if can => {
-                    replay(&pos, color, &line, &at);
+                    assert_mating_line(&pos, color, &line, &at);
                     self.winnable += 1;
                 }
                 Winnability::Unwinnable if !can => self.unwinnable += 1,
@@ -218,16 +219,4 @@ fn assert_refused(error: &PositionError, vector: &Vector<'_>) {
         vector.line,
         vector.fen
     );
-}
-
-/// Replays a mating line: every move legal, and the last one mates `color`'s opponent.
-fn replay(pos: &Position, color: Color, line: &[caissa_movegen::Move], at: &str) {
-    let mut end = *pos;
-    for &m in line {
-        end = end
-            .play(m)
-            .unwrap_or_else(|e| panic!("{at}: illegal move in {line:?}: {e}"));
-    }
-    assert!(end.is_checkmate(), "{at}: {line:?} ends without mate");
-    assert_eq!(end.turn(), !color, "{at}: {line:?} mates the wrong side");
 }

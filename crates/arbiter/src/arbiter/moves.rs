@@ -127,27 +127,24 @@ impl Arbiter {
                     }
                 }
             }
+            Written::UnfinishedPromotion(_) | Written::Illegal(_)
+                if self.rules.illegal_moves == IllegalMoves::Reject =>
+            {
+                self.decide(
+                    Some(by),
+                    Ruling::IllegalMoveRefused { mv },
+                    articles::LEGAL_MOVE,
+                );
+            }
             Written::UnfinishedPromotion(m) => {
-                if self.rules.illegal_moves == IllegalMoves::Reject {
-                    self.decide(
-                        Some(by),
-                        Ruling::IllegalMoveRefused { mv },
-                        articles::LEGAL_MOVE,
-                    );
-                } else if self.presses == Presses::Separate {
+                if self.presses == Presses::Separate {
                     self.unpressed = Some(Unpressed::Promotion { by, m, mv });
                 } else {
                     self.unfinished_promotion(by, m, mv);
                 }
             }
             Written::Illegal(illegal) => {
-                if self.rules.illegal_moves == IllegalMoves::Reject {
-                    self.decide(
-                        Some(by),
-                        Ruling::IllegalMoveRefused { mv },
-                        articles::LEGAL_MOVE,
-                    );
-                } else if self.presses == Presses::Separate {
+                if self.presses == Presses::Separate {
                     // A move corrected before the press: the piece moved stays touched (4.3).
                     if let Some(Unpressed::Illegal {
                         illegal: earlier, ..
