@@ -441,7 +441,7 @@ impl Position {
     ///
     /// May panic, or leave a position that breaks its invariants, if `m` is not legal here or
     /// `role` is not the moving piece's.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked_by(&mut self, m: Move, role: Role) {
         debug_assert_eq!(
             Some(role),

@@ -765,10 +765,30 @@ impl Parsed {
     }
 }
 
-/// The squares of `us`'s pieces of `role` that may move to `to` by the letter of the SAN (pawns:
-/// captures if `file` names another file, else pushes; the king: wherever it stands, for
-/// castling written as a king move).
-fn sources(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboard {
+/// The squares of `us`'s pieces of `role` that may move to `to` by the letter of the SAN, on
+/// `file` and `rank` when they are given (pawns: captures if `file` names another file, else
+/// pushes; the king: wherever it stands, for castling written as a king move).
+#[inline(always)]
+fn sources(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+) -> Bitboard {
+    let mut from = reaching(pos, role, file, to);
+    if let Some(file) = file {
+        from &= Bitboard::from_file(file);
+    }
+    if let Some(rank) = rank {
+        from &= Bitboard::from_rank(rank);
+    }
+    from
+}
+
+/// [`sources`] before the origin's file and rank are taken into account.
+#[inline(always)]
+fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboard {
     let us = pos.turn();
     let board = pos.board();
     let ours = board.by_piece(role.of(us));
@@ -810,6 +830,7 @@ fn sources(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboa
 ///
 /// `None` means only that the shortcut does not apply (en passant, castling written as a king
 /// move, a pinned piece, double check, an illegal move): the generator decides.
+#[inline(always)]
 fn unhindered_move(
     pos: &Position,
     role: Role,
@@ -938,7 +959,7 @@ impl San {
         let (file, rank) = if role == Role::Pawn {
             (capture.then_some(from.file()), None)
         } else {
-            let others = sources(pos, role, None, to).without(from);
+            let others = sources(pos, role, None, None, to).without(from);
             let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
             if others.any() {
                 pos.for_each_legal_move_from(others, |other| {
@@ -973,7 +994,31 @@ impl San {
     ///
     /// [`SanError::Illegal`] if no legal move matches, [`SanError::Ambiguous`] with the
     /// candidates if several do, [`SanError::Null`] for the null move.
+    #[inline(always)]
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        // The plain case inline, for replaying games; everything else out of line.
+        if let San::Normal {
+            role,
+            file,
+            rank,
+            to,
+            promotion,
+            ..
+        } = *self
+        {
+            let from = sources(pos, role, file, rank, to);
+            if let Some(from) = from.single_square()
+                && let Some(m) = unhindered_move(pos, role, from, to, promotion)
+            {
+                return Ok(m);
+            }
+        }
+        self.to_move_by_generator(pos)
+    }
+
+    /// [`San::to_move`] for what [`unhindered_move`] leaves open.
+    #[inline(never)]
+    fn to_move_by_generator(&self, pos: &Position) -> Result<Move, SanError> {
         let (role, file, rank, to, promotion) = match *self {
             San::Normal {
                 role,
@@ -986,19 +1031,7 @@ impl San {
             San::Castle(side) => return castle(pos, side).ok_or(SanError::Illegal { san: *self }),
             San::Null => return Err(SanError::Null),
         };
-        let mut from = sources(pos, role, file, to);
-        if let Some(file) = file {
-            from &= Bitboard::from_file(file);
-        }
-        if let Some(rank) = rank {
-            from &= Bitboard::from_rank(rank);
-        }
-        if let Some(from) = from.single_square()
-            && let Some(m) = unhindered_move(pos, role, from, to, promotion)
-        {
-            return Ok(m);
-        }
-        self.generated_move(pos, from, to, promotion)
+        self.generated_move(pos, sources(pos, role, file, rank, to), to, promotion)
     }
 
     /// [`San::to_move`] by the move generator, for the normal move of the pieces on `from` to
@@ -1250,10 +1283,12 @@ mod tests {
     #[test]
     fn pawn_sources_cover_single_and_double_pushes_and_captures() {
         let pos = Position::standard();
-        let push = sources(&pos, Role::Pawn, None, Square::E4);
+        let push = sources(&pos, Role::Pawn, None, None, Square::E4);
         assert_eq!(push, Bitboard::from_square(Square::E2));
-        let capture = sources(&pos, Role::Pawn, Some(File::D), Square::E3);
+        let capture = reaching(&pos, Role::Pawn, Some(File::D), Square::E3);
         assert_eq!(capture, Bitboard::from(Square::D2) | Square::F2);
+        let written = sources(&pos, Role::Pawn, Some(File::D), None, Square::E3);
+        assert_eq!(written, Bitboard::from_square(Square::D2));
     }
 
     /// Positions with pins, checks, double checks, en passant and promotions, and the positions
@@ -1310,7 +1345,7 @@ mod tests {
             for from in ours {
                 let role = pos.board().role_at(from).unwrap();
                 for to in Square::ALL {
-                    if !sources(&pos, role, Some(from.file()), to).contains(from) {
+                    if !sources(&pos, role, Some(from.file()), None, to).contains(from) {
                         continue;
                     }
                     for promotion in promotions {
