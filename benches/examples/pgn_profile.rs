@@ -1,6 +1,7 @@
 //! One PGN workload of [`caissa_benches::pgn`], alone, for profiling under callgrind or
-//! cachegrind: `cargo run --release -p caissa-benches --example pgn_profile [read|replay]
-//! [rounds]` reads (and by default replays) the lichess sample `rounds` times (3 unless given);
+//! cachegrind: `cargo run --release -p caissa-benches --example pgn_profile [MODE] [rounds]`
+//! reads (and by default replays) the lichess sample `rounds` times (3 unless given). MODE is
+//! `replay` (the default), `read`, or `peer-replay` / `peer-read` for pgn-reader's side;
 //! `PGN_PROFILE_FILE` reads another file instead. Instructions per round are the difference
 //! between two runs with different rounds, which leaves out the start-up.
 
@@ -8,7 +9,13 @@ use caissa_benches::pgn;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let replay = args.next().is_none_or(|mode| mode != "read");
+    let workload: fn(&[u8]) -> (u64, u64) = match args.next().as_deref() {
+        None | Some("replay") => |input| pgn::caissa_replay(input),
+        Some("read") => |input| pgn::caissa_read(input),
+        Some("peer-replay") => |input| pgn::peer_replay(input),
+        Some("peer-read") => |input| pgn::peer_read(input),
+        Some(other) => panic!("unknown mode {other}: replay, read, peer-replay or peer-read"),
+    };
     let rounds = args
         .next()
         .map_or(3, |n| n.parse().expect("a number of rounds"));
@@ -18,11 +25,7 @@ fn main() {
     };
     let (mut games, mut moves) = (0, 0);
     for _ in 0..rounds {
-        let (round_games, round_moves) = if replay {
-            pgn::caissa_replay(&input[..])
-        } else {
-            pgn::caissa_read(&input[..])
-        };
+        let (round_games, round_moves) = workload(&input);
         games += round_games;
         moves += round_moves;
     }
