@@ -1013,12 +1013,12 @@ impl San {
                 return Ok(m);
             }
         }
-        self.to_move_by_generator(pos)
+        self.resolve_by_generator(pos)
     }
 
     /// [`San::to_move`] for what [`unhindered_move`] leaves open.
     #[inline(never)]
-    fn to_move_by_generator(&self, pos: &Position) -> Result<Move, SanError> {
+    fn resolve_by_generator(&self, pos: &Position) -> Result<Move, SanError> {
         let (role, file, rank, to, promotion) = match *self {
             San::Normal {
                 role,
