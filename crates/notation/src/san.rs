@@ -1016,7 +1016,7 @@ impl San {
         self.resolve_by_generator(pos)
     }
 
-    /// [`San::to_move`] for what [`unhindered_move`] leaves open.
+    /// [`San::to_move`] for castling, the null move and what [`unhindered_move`] leaves open.
     #[inline(never)]
     fn resolve_by_generator(&self, pos: &Position) -> Result<Move, SanError> {
         let (role, file, rank, to, promotion) = match *self {
