@@ -835,7 +835,7 @@ impl<R: Read> Reader<R> {
             return None;
         }
         let value_start = name_len + 3;
-        let len = find_any(&data[value_start..], [b'"', b'\\', b'\n'])?;
+        let len = find_any_near(&data[value_start..], [b'"', b'\\', b'\n'])?;
         let close = value_start + len;
         if data[close] != b'"' || data.get(close + 1) != Some(&b']') {
             return None;
@@ -1137,7 +1137,7 @@ impl<R: Read> Reader<R> {
                 }
             } else if b == b'{' {
                 let rest = &data[pos + 1..];
-                let Some(i) = comment_end(rest) else {
+                let Some(i) = find_any_near(rest, [b'}', b'\n']) else {
                     break;
                 };
                 if rest[i] != b'}' {
@@ -1197,8 +1197,25 @@ fn token_len(data: &[u8]) -> usize {
         .map_or(data.len(), |n| n + 1)
 }
 
-const fn is_tag_name_byte(b: u8) -> bool {
+/// Whether `b` may be part of a tag name.
+const fn is_tag_name_byte_slow(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// [`is_tag_name_byte_slow`] as a table.
+static TAG_NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_tag_name_byte_slow(b as u8);
+        b += 1;
+    }
+    table
+};
+
+#[inline]
+fn is_tag_name_byte(b: u8) -> bool {
+    TAG_NAME_BYTES[usize::from(b)]
 }
 
 fn count_blanks(data: &[u8]) -> usize {
@@ -1265,17 +1282,16 @@ fn find_any<const N: usize>(hay: &[u8], needles: [u8; N]) -> Option<usize> {
         .map(|p| i + p)
 }
 
-/// [`find_any`] for the end of a brace comment, `}` or a newline, quicker on the short comments
-/// that fill most files (a `[%clk]` comment ends at index 16 of `rest`): three words are tested
-/// at once, without a loop.
+/// [`find_any`], quicker when the needle is near, as it is in the short comments and tag values
+/// that fill most files (a `[%clk]` comment ends at index 16): three words are tested at once,
+/// without a loop.
 #[inline(always)]
-fn comment_end(rest: &[u8]) -> Option<usize> {
-    const ENDS: [u8; 2] = [b'}', b'\n'];
-    let (words, _) = rest.as_chunks::<8>();
+fn find_any_near<const N: usize>(hay: &[u8], needles: [u8; N]) -> Option<usize> {
+    let (words, _) = hay.as_chunks::<8>();
     let [first, second, third, ..] = *words else {
-        return find_any(rest, ENDS);
+        return find_any(hay, needles);
     };
-    let flags = [first, second, third].map(|word| needle_flags(u64::from_le_bytes(word), ENDS));
+    let flags = [first, second, third].map(|word| needle_flags(u64::from_le_bytes(word), needles));
     if flags[0] != 0 {
         Some(first_flagged(flags[0]))
     } else if flags[1] != 0 {
@@ -1283,7 +1299,7 @@ fn comment_end(rest: &[u8]) -> Option<usize> {
     } else if flags[2] != 0 {
         Some(16 + first_flagged(flags[2]))
     } else {
-        find_any(&rest[24..], ENDS).map(|i| 24 + i)
+        find_any(&hay[24..], needles).map(|i| 24 + i)
     }
 }
 
@@ -1313,7 +1329,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn find_any_and_comment_end_find_the_first() {
+    fn find_any_and_find_any_near_find_the_first() {
         // Every position, with bytes around that could fool the word trick (0x7c, 0x7e, 0x09,
         // 0x0b, 0x00, 0xff, 0x80, 0x21, 0x23, 0x5b, 0x5d).
         let noise = [
@@ -1338,7 +1354,8 @@ mod tests {
                     || -> Vec<u8> { (0..len).map(|i| noise[(i + n) % noise.len()]).collect() };
                 let mut hay = fresh();
                 assert_eq!(find_any(&hay, [b'}', b'\n']), None);
-                assert_eq!(comment_end(&hay), None);
+                assert_eq!(find_any_near(&hay, [b'}', b'\n']), None);
+                assert_eq!(find_any_near(&hay, [b'"', b'\\', b'\n']), None);
                 assert_eq!(find_any(&hay, [b'"', b'\\', b'\n']), None);
                 for first in 0..len {
                     for (k, &target) in needles.iter().enumerate() {
@@ -1350,10 +1367,11 @@ mod tests {
                         let three = [b'"', b'\\', b'\n'].contains(&target).then_some(first);
                         if two.is_some() {
                             assert_eq!(find_any(&hay, [b'}', b'\n']), two);
-                            assert_eq!(comment_end(&hay), two);
+                            assert_eq!(find_any_near(&hay, [b'}', b'\n']), two);
                         }
                         if three.is_some() {
                             assert_eq!(find_any(&hay, [b'"', b'\\', b'\n']), three);
+                            assert_eq!(find_any_near(&hay, [b'"', b'\\', b'\n']), three);
                         }
                         hay = fresh();
                     }
@@ -1363,9 +1381,10 @@ mod tests {
     }
 
     #[test]
-    fn token_table_matches() {
+    fn byte_tables_match() {
         for b in 0..=255 {
             assert_eq!(is_token_byte(b), is_token_byte_slow(b));
+            assert_eq!(is_tag_name_byte(b), is_tag_name_byte_slow(b));
         }
     }
 
