@@ -1,6 +1,6 @@
 //! [`Board`]: where the pieces stand, and nothing else.
 
-use crate::{Bitboard, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
+use crate::{Bitboard, Color, File, Piece, Rank, Role, Square};
 
 /// A piece placement: which piece stands on which square.
 ///
@@ -9,10 +9,13 @@ use crate::{Bitboard, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 /// move generator's `Position` validates the whole.
 ///
 /// Internally one bitboard per role and one per colour; every query is a few bit operations.
+/// They are arrays indexed by [`Role::index`] and [`Color::index`] rather than named fields, so
+/// that reaching the bitboard of a role known only at run time is an indexed load, not a jump
+/// table (a make-move's role changes from move to move, and such jumps are mispredicted).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    by_role: ByRole<Bitboard>,
-    by_color: ByColor<Bitboard>,
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
 }
 
 impl Board {
@@ -20,18 +23,8 @@ impl Board {
     #[must_use]
     pub const fn empty() -> Board {
         Board {
-            by_role: ByRole {
-                pawn: Bitboard::EMPTY,
-                knight: Bitboard::EMPTY,
-                bishop: Bitboard::EMPTY,
-                rook: Bitboard::EMPTY,
-                queen: Bitboard::EMPTY,
-                king: Bitboard::EMPTY,
-            },
-            by_color: ByColor {
-                white: Bitboard::EMPTY,
-                black: Bitboard::EMPTY,
-            },
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
         }
     }
 
@@ -39,18 +32,17 @@ impl Board {
     #[must_use]
     pub const fn standard() -> Board {
         Board {
-            by_role: ByRole {
-                pawn: Bitboard(0x00ff_0000_0000_ff00),
-                knight: Bitboard(0x4200_0000_0000_0042),
-                bishop: Bitboard(0x2400_0000_0000_0024),
-                rook: Bitboard(0x8100_0000_0000_0081),
-                queen: Bitboard(0x0800_0000_0000_0008),
-                king: Bitboard(0x1000_0000_0000_0010),
-            },
-            by_color: ByColor {
-                white: Bitboard(0xffff),
-                black: Bitboard(0xffff_0000_0000_0000),
-            },
+            // Pawns, knights, bishops, rooks, queens, kings.
+            by_role: [
+                Bitboard(0x00ff_0000_0000_ff00),
+                Bitboard(0x4200_0000_0000_0042),
+                Bitboard(0x2400_0000_0000_0024),
+                Bitboard(0x8100_0000_0000_0081),
+                Bitboard(0x0800_0000_0000_0008),
+                Bitboard(0x1000_0000_0000_0010),
+            ],
+            // White, black.
+            by_color: [Bitboard(0xffff), Bitboard(0xffff_0000_0000_0000)],
         }
     }
 
@@ -113,21 +105,21 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn occupied(&self) -> Bitboard {
-        self.by_color.white.union(self.by_color.black)
+        self.by_color[0].union(self.by_color[1])
     }
 
     /// The squares holding `color`'s pieces.
     #[inline]
     #[must_use]
     pub const fn by_color(&self, color: Color) -> Bitboard {
-        *self.by_color.get(color)
+        self.by_color[color.index()]
     }
 
     /// The squares holding pieces of `role`, of either colour.
     #[inline]
     #[must_use]
     pub const fn by_role(&self, role: Role) -> Bitboard {
-        *self.by_role.get(role)
+        self.by_role[role.index()]
     }
 
     /// The squares holding `piece`.
@@ -142,64 +134,63 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn pawns(&self) -> Bitboard {
-        self.by_role.pawn
+        self.by_role[Role::Pawn.index()]
     }
 
     /// Knights of both colours.
     #[inline]
     #[must_use]
     pub const fn knights(&self) -> Bitboard {
-        self.by_role.knight
+        self.by_role[Role::Knight.index()]
     }
 
     /// Bishops of both colours.
     #[inline]
     #[must_use]
     pub const fn bishops(&self) -> Bitboard {
-        self.by_role.bishop
+        self.by_role[Role::Bishop.index()]
     }
 
     /// Rooks of both colours.
     #[inline]
     #[must_use]
     pub const fn rooks(&self) -> Bitboard {
-        self.by_role.rook
+        self.by_role[Role::Rook.index()]
     }
 
     /// Queens of both colours.
     #[inline]
     #[must_use]
     pub const fn queens(&self) -> Bitboard {
-        self.by_role.queen
+        self.by_role[Role::Queen.index()]
     }
 
     /// Kings of both colours.
     #[inline]
     #[must_use]
     pub const fn kings(&self) -> Bitboard {
-        self.by_role.king
+        self.by_role[Role::King.index()]
     }
 
     /// Bishops and queens: the pieces that move diagonally.
     #[inline]
     #[must_use]
     pub const fn diagonal_sliders(&self) -> Bitboard {
-        self.by_role.bishop.union(self.by_role.queen)
+        self.by_role[Role::Bishop.index()].union(self.by_role[Role::Queen.index()])
     }
 
     /// Rooks and queens: the pieces that move along ranks and files.
     #[inline]
     #[must_use]
     pub const fn straight_sliders(&self) -> Bitboard {
-        self.by_role.rook.union(self.by_role.queen)
+        self.by_role[Role::Rook.index()].union(self.by_role[Role::Queen.index()])
     }
 
     /// `color`'s king, if it has exactly one.
     #[inline]
     #[must_use]
     pub const fn king_of(&self, color: Color) -> Option<Square> {
-        self.by_role
-            .king
+        self.by_role[Role::King.index()]
             .intersect(self.by_color(color))
             .single_square()
     }
@@ -208,9 +199,9 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn color_at(&self, sq: Square) -> Option<Color> {
-        if self.by_color.white.contains(sq) {
+        if self.by_color[Color::White.index()].contains(sq) {
             Some(Color::White)
-        } else if self.by_color.black.contains(sq) {
+        } else if self.by_color[Color::Black.index()].contains(sq) {
             Some(Color::Black)
         } else {
             None
@@ -223,15 +214,15 @@ impl Board {
     pub const fn role_at(&self, sq: Square) -> Option<Role> {
         if !self.occupied().contains(sq) {
             None
-        } else if self.by_role.pawn.contains(sq) {
+        } else if self.by_role[Role::Pawn.index()].contains(sq) {
             Some(Role::Pawn)
-        } else if self.by_role.knight.contains(sq) {
+        } else if self.by_role[Role::Knight.index()].contains(sq) {
             Some(Role::Knight)
-        } else if self.by_role.bishop.contains(sq) {
+        } else if self.by_role[Role::Bishop.index()].contains(sq) {
             Some(Role::Bishop)
-        } else if self.by_role.rook.contains(sq) {
+        } else if self.by_role[Role::Rook.index()].contains(sq) {
             Some(Role::Rook)
-        } else if self.by_role.queen.contains(sq) {
+        } else if self.by_role[Role::Queen.index()].contains(sq) {
             Some(Role::Queen)
         } else {
             Some(Role::King)
@@ -267,16 +258,16 @@ impl Board {
     #[inline]
     pub fn toggle_piece(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
-        self.by_role[piece.role] ^= bit;
-        self.by_color[piece.color] ^= bit;
+        self.by_role[piece.role.index()] ^= bit;
+        self.by_color[piece.color.index()] ^= bit;
     }
 
     /// Moves `piece` from `from` to the empty square `to`.
     #[inline]
     pub fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
         let bits = Bitboard::from_square(from) | to;
-        self.by_role[piece.role] ^= bits;
-        self.by_color[piece.color] ^= bits;
+        self.by_role[piece.role.index()] ^= bits;
+        self.by_color[piece.color.index()] ^= bits;
     }
 
     /// Every piece with its square, from `a1` towards `h8`.
