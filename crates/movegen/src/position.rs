@@ -490,23 +490,26 @@ impl Position {
             }
             self.board.move_piece(mover, from, to);
             self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(mover, to);
-            match role {
-                Role::Pawn => {
-                    self.halfmoves = 0;
-                    if let Some(promoted) = m.promotion_role() {
-                        let new_piece = promoted.of(us);
-                        self.board.toggle_piece(mover, to);
-                        self.board.toggle_piece(new_piece, to);
-                        self.key ^= zobrist::piece(mover, to) ^ zobrist::piece(new_piece, to);
-                    } else if from.index() ^ to.index() == 16 {
-                        self.ep_square = Square::new((from.index() + to.index()) as u32 / 2);
-                    }
-                }
-                Role::King => self.castling_rights.clear(us),
-                Role::Rook if from.rank() == Rank::back_rank(us) => {
+            // Which piece moves is hard to predict, so the steps that depend on it are written
+            // to need no branch on it, or one that is nearly always taken the same way.
+            let pawn = role == Role::Pawn;
+            if pawn {
+                self.halfmoves = 0;
+            }
+            if let Some(promoted) = m.promotion_role() {
+                let new_piece = promoted.of(us);
+                self.board.toggle_piece(mover, to);
+                self.board.toggle_piece(new_piece, to);
+                self.key ^= zobrist::piece(mover, to) ^ zobrist::piece(new_piece, to);
+            } else if pawn & (from.index() ^ to.index() == 16) {
+                self.ep_square = Square::new((from.index() + to.index()) as u32 / 2);
+            }
+            if self.castling_rights.has_any(us) {
+                if role == Role::King {
+                    self.castling_rights.clear(us);
+                } else if role == Role::Rook && from.rank() == Rank::back_rank(us) {
                     self.castling_rights.clear_rook(us, from.file());
                 }
-                _ => {}
             }
         }
 
@@ -514,9 +517,8 @@ impl Position {
             self.key ^= zobrist::castling_rights(&old_rights)
                 ^ zobrist::castling_rights(&self.castling_rights);
         }
-        if us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
-        }
+        // One more after Black's move.
+        self.fullmoves = self.fullmoves.saturating_add(us.index() as u32);
         self.turn = them;
         self.key ^= zobrist::black_to_move();
         self.update_check_info();
