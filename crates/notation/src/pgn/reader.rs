@@ -1137,7 +1137,9 @@ impl<R: Read> Reader<R> {
                 }
             } else if b == b'{' {
                 let rest = &data[pos + 1..];
-                let Some(i) = find_any_near(rest, [b'}', b'\n']) else {
+                let Some(i) =
+                    clock_comment_len(rest).or_else(|| find_any_near(rest, [b'}', b'\n']))
+                else {
                     break;
                 };
                 if rest[i] != b'}' {
@@ -1282,6 +1284,23 @@ fn find_any<const N: usize>(hay: &[u8], needles: [u8; N]) -> Option<usize> {
         .map(|p| i + p)
 }
 
+/// Where the comment `rest` (after its `{`) ends when it is a clock comment as lichess writes one
+/// after every move, ` [%clk 0:05:00] }` (with less than an hour left, as in nearly every online
+/// game): the index of its `}`, 16. Checks only what makes that index right (the first 16 bytes
+/// hold no `}` and no newline), not what the clock says. `None` for any other comment, and when
+/// fewer than 24 bytes are at hand (near the end of the input).
+#[inline(always)]
+fn clock_comment_len(rest: &[u8]) -> Option<usize> {
+    let (words, _) = rest.as_chunks::<8>();
+    let [prefix, clock, after, ..] = *words else {
+        return None;
+    };
+    (prefix == *b" [%clk 0"
+        && needle_flags(u64::from_le_bytes(clock), [b'}', b'\n']) == 0
+        && after[0] == b'}')
+        .then_some(16)
+}
+
 /// [`find_any`], quicker when the needle is near, as it is in the short comments and tag values
 /// that fill most files (a `[%clk]` comment ends at index 16): three words are tested at once,
 /// without a loop.
@@ -1376,6 +1395,31 @@ mod tests {
                         hay = fresh();
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn clock_comments_end_where_the_search_says() {
+        let found = |rest: &[u8]| (clock_comment_len(rest), find_any_near(rest, [b'}', b'\n']));
+        assert_eq!(found(b" [%clk 0:05:00] } 2. Nf3"), (Some(16), Some(16)));
+        assert_eq!(found(b" [%clk 0:05:00] }"), (None, Some(16)));
+        // Not the shape: another hour, a longer clock, a comment that ends early, a newline.
+        assert_eq!(found(b" [%clk 1:05:00] } 2. Nf3"), (None, Some(16)));
+        assert_eq!(found(b" [%clk 0:05:00.5] } 2. Nf3"), (None, Some(18)));
+        assert_eq!(found(b" [%clk 0:0}:00] } 2. Nf3"), (None, Some(10)));
+        assert_eq!(found(b" [%clk 0:05\n00] } 2. Nf3"), (None, Some(11)));
+        assert_eq!(found(b" [%clk 0:05:00]  } 2. Nf3"), (None, Some(17)));
+        assert_eq!(found(b" [%clk 0:05:00] "), (None, None));
+        // Wherever it answers, it agrees with the search.
+        let mut rest = *b" [%clk 0:05:00] } 2. Nf3";
+        for i in 0..rest.len() {
+            for byte in [b'}', b'\n', b'x', b' '] {
+                let old = std::mem::replace(&mut rest[i], byte);
+                if let Some(end) = clock_comment_len(&rest) {
+                    assert_eq!(Some(end), find_any_near(&rest, [b'}', b'\n']));
+                }
+                rest[i] = old;
             }
         }
     }
