@@ -1108,19 +1108,10 @@ impl<R: Read> Reader<R> {
             if b == b' ' {
                 pos += 1;
             } else if b.is_ascii_digit() {
-                let digits = data[pos..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_digit())
-                    .count();
-                if digits >= LOOKAHEAD || data.get(pos + digits).copied().is_some_and(is_token_byte)
-                {
-                    break; // A result, `0-0`, or a bad token.
-                }
-                let dots = data[pos + digits..]
-                    .iter()
-                    .take_while(|&&b| b == b'.')
-                    .count();
-                pos += digits + dots;
+                let Some(len) = move_number_len(&data[pos..]) else {
+                    break; // A result, `0-0`, a bad token, or a rarer number.
+                };
+                pos += len;
                 pos += usize::from(data.get(pos) == Some(&b' '));
             } else if b.is_ascii_alphabetic() {
                 let len = token_len(&data[pos..]);
@@ -1284,6 +1275,34 @@ fn find_any<const N: usize>(hay: &[u8], needles: [u8; N]) -> Option<usize> {
         .map(|p| i + p)
 }
 
+/// The length of the move number at the start of `text` when it has the usual shape: one to
+/// three digits, then `.` or `...` (and no more dots). `None` for anything else, which the
+/// general loop reads: results, `0-0`, numbers without dots or with other dots.
+#[inline(always)]
+fn move_number_len(text: &[u8]) -> Option<usize> {
+    let at = |i: usize| text.get(i).copied().unwrap_or(0);
+    let digits = if !at(1).is_ascii_digit() {
+        1
+    } else if !at(2).is_ascii_digit() {
+        2
+    } else if !at(3).is_ascii_digit() {
+        3
+    } else {
+        return None;
+    };
+    if at(digits) != b'.' {
+        return None;
+    }
+    let dots = if at(digits + 1) != b'.' {
+        1
+    } else if at(digits + 2) == b'.' && at(digits + 3) != b'.' {
+        3
+    } else {
+        return None;
+    };
+    Some(digits + dots)
+}
+
 /// Where the comment `rest` (after its `{`) ends when it is a clock comment as lichess writes one
 /// after every move, ` [%clk 0:05:00] }` (with less than an hour left, as in nearly every online
 /// game): the index of its `}`, 16. Checks only what makes that index right (the first 16 bytes
@@ -1396,6 +1415,32 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn move_numbers_of_the_usual_shape() {
+        for (text, len) in [
+            (&b"1. e4"[..], Some(2)),
+            (b"12... Nf6", Some(5)),
+            (b"123.e4", Some(4)),
+            (b"7.", Some(2)),
+            (b"7...", Some(4)),
+            // Left to the general loop.
+            (b"1234. e4", None),
+            (b"12 e4", None),
+            (b"12.. e4", None),
+            (b"12.... e4", None),
+            (b"1-0", None),
+            (b"1/2-1/2", None),
+            (b"0-0", None),
+        ] {
+            assert_eq!(
+                move_number_len(text),
+                len,
+                "{}",
+                String::from_utf8_lossy(text)
+            );
         }
     }
 

@@ -150,9 +150,7 @@ impl Replay {
             }
         }
         self.moves += 1;
-        if self.stack.is_empty() {
-            self.mainline_moves += 1;
-        }
+        self.mainline_moves += u64::from(self.stack.is_empty());
         Ok(())
     }
 
