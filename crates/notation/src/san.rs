@@ -767,7 +767,8 @@ impl Parsed {
 
 /// The squares of `us`'s pieces of `role` that may move to `to` by the letter of the SAN, on
 /// `file` and `rank` when they are given (pawns: captures if `file` names another file, else
-/// pushes; the king: wherever it stands, for castling written as a king move).
+/// pushes; the king: wherever it stands, for castling written as a king move; bishops, rooks
+/// and queens: on a line to `to`, even if something stands between).
 #[inline(always)]
 fn sources(
     pos: &Position,
@@ -807,11 +808,11 @@ fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitbo
         _ => {
             // The other pieces without a branch on the role, which a game makes hard to predict:
             // every way of reaching `to`, each kept for the pieces that move that way, then only
-            // `role`'s.
-            let occupied = board.occupied();
+            // `role`'s. Sliders by their lines on an empty board, which is cheaper than their
+            // attacks: one whose way is blocked is still included.
             let knights = attacks::knight(to) & board.knights();
-            let diagonal = attacks::bishop(to, occupied) & board.diagonal_sliders();
-            let straight = attacks::rook(to, occupied) & board.straight_sliders();
+            let diagonal = attacks::bishop_rays(to) & board.diagonal_sliders();
+            let straight = attacks::rook_rays(to) & board.straight_sliders();
             (knights | diagonal | straight) & ours
         }
     }
@@ -825,11 +826,13 @@ fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitbo
 /// - the king steps to a neighbouring square that no enemy piece attacks once the king has left
 ///   its own;
 /// - another piece is not pinned, and in check it takes the checker or blocks its line;
+/// - nothing stands between a bishop, rook or queen and the destination;
 /// - a pawn pushes onto an empty square (crossing an empty one from its second rank, for a
 ///   double push) or captures an enemy piece, and promotes exactly when it reaches the last rank.
 ///
 /// `None` means only that the shortcut does not apply (en passant, castling written as a king
-/// move, a pinned piece, double check, an illegal move): the generator decides.
+/// move, a pinned piece, double check, a slider blocked while another of its kind may be the
+/// one that moves, an illegal move): the generator decides.
 #[inline(always)]
 fn unhindered_move(
     pos: &Position,
@@ -860,7 +863,9 @@ fn unhindered_move(
         }
     }
     if role != Role::Pawn {
-        return promotion.is_none().then_some(Move::normal(from, to));
+        // `sources` does not look at what stands between a slider and `to`.
+        let clear = !attacks::between(from, to).intersects(occupied);
+        return (clear && promotion.is_none()).then_some(Move::normal(from, to));
     }
     let free = if from.file() == to.file() {
         // `sources` gives the one or two squares behind `to`.
