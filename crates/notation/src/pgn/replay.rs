@@ -236,6 +236,7 @@ impl Visitor for Replayer {
         ControlFlow::Continue(StartTags::default())
     }
 
+    #[inline]
     fn tag(
         &mut self,
         tags: &mut StartTags,

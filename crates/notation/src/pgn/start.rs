@@ -61,7 +61,20 @@ pub enum StartErrorKind {
 
 impl StartTags {
     /// Looks at a tag. Returns whether it was one of `FEN`, `SetUp` and `Variant`.
+    #[inline]
     pub fn observe(&mut self, name: &[u8], value: RawTag<'_>, at: Location) -> bool {
+        // Most tags are none of the three: those are told by their length and first letter,
+        // and the rest is out of line, so that a reader's visitor can inline this.
+        matches!(
+            (name.len(), name.first()),
+            (3, Some(b'F')) | (5, Some(b'S')) | (7, Some(b'V'))
+        ) && self.observe_start_tag(name, value, at)
+    }
+
+    /// [`StartTags::observe`] for a name of the length and first letter of `FEN`, `SetUp` or
+    /// `Variant`.
+    #[inline(never)]
+    fn observe_start_tag(&mut self, name: &[u8], value: RawTag<'_>, at: Location) -> bool {
         match name {
             b"FEN" => {
                 self.fen = Some((Fen::from_ascii(&value.decode()), at));
