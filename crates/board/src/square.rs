@@ -246,7 +246,25 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn new_wrapping(index: u32) -> Square {
-        Square::ALL[(index & 63) as usize]
+        Square::from_index_wrapping(index as usize)
+    }
+
+    /// `Square::ALL[index & 63]`, as a `match` that compiles to no instruction (the
+    /// discriminants are the indices), where indexing `ALL` would be a load: squares come from
+    /// bit indices in every move found and played.
+    #[inline(always)]
+    #[rustfmt::skip]
+    const fn from_index_wrapping(index: usize) -> Square {
+        match index & 63 {
+            0 => Square::A1, 1 => Square::B1, 2 => Square::C1, 3 => Square::D1, 4 => Square::E1, 5 => Square::F1, 6 => Square::G1, 7 => Square::H1,
+            8 => Square::A2, 9 => Square::B2, 10 => Square::C2, 11 => Square::D2, 12 => Square::E2, 13 => Square::F2, 14 => Square::G2, 15 => Square::H2,
+            16 => Square::A3, 17 => Square::B3, 18 => Square::C3, 19 => Square::D3, 20 => Square::E3, 21 => Square::F3, 22 => Square::G3, 23 => Square::H3,
+            24 => Square::A4, 25 => Square::B4, 26 => Square::C4, 27 => Square::D4, 28 => Square::E4, 29 => Square::F4, 30 => Square::G4, 31 => Square::H4,
+            32 => Square::A5, 33 => Square::B5, 34 => Square::C5, 35 => Square::D5, 36 => Square::E5, 37 => Square::F5, 38 => Square::G5, 39 => Square::H5,
+            40 => Square::A6, 41 => Square::B6, 42 => Square::C6, 43 => Square::D6, 44 => Square::E6, 45 => Square::F6, 46 => Square::G6, 47 => Square::H6,
+            48 => Square::A7, 49 => Square::B7, 50 => Square::C7, 51 => Square::D7, 52 => Square::E7, 53 => Square::F7, 54 => Square::G7, 55 => Square::H7,
+            56 => Square::A8, 57 => Square::B8, 58 => Square::C8, 59 => Square::D8, 60 => Square::E8, 61 => Square::F8, 62 => Square::G8, _ => Square::H8,
+        }
     }
 
     /// The square where `file` and `rank` meet.
@@ -376,6 +394,15 @@ impl<'de> serde::Deserialize<'de> for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bit_indices_give_the_listed_squares() {
+        for (i, &sq) in Square::ALL.iter().enumerate() {
+            assert_eq!(Square::from_index_wrapping(i), sq);
+            assert_eq!(Square::from_index_wrapping(i + 64), sq);
+            assert_eq!(Square::new_wrapping(i as u32), sq);
+        }
+    }
 
     #[test]
     fn squares_name_and_decompose() {
