@@ -1103,6 +1103,18 @@ impl<R: Read> Reader<R> {
         };
         let mut pos = self.pos;
         let mut moved = false;
+        // The blank after a token, which is nearly always there, is stepped over by a branch
+        // that leaves the loop when it is not: a predicted branch lets the next token be read
+        // before this byte is loaded, where adding its test's outcome would wait for it. (The
+        // general loop reads whatever else follows, such as the end of a line.)
+        macro_rules! space_or_break {
+            () => {
+                if data.get(pos) != Some(&b' ') {
+                    break;
+                }
+                pos += 1;
+            };
+        }
         while pos < limit {
             let b = data[pos];
             if b == b' ' {
@@ -1112,7 +1124,7 @@ impl<R: Read> Reader<R> {
                     break; // A result, `0-0`, a bad token, or a rarer number.
                 };
                 pos += len;
-                pos += usize::from(data.get(pos) == Some(&b' '));
+                space_or_break!();
             } else if b.is_ascii_alphabetic() {
                 let len = token_len(&data[pos..]);
                 let Ok(san) = SanPlus::from_ascii(&data[pos..pos + len]) else {
@@ -1120,12 +1132,12 @@ impl<R: Read> Reader<R> {
                 };
                 let at = self.location_of(pos);
                 pos += len;
-                pos += usize::from(data.get(pos) == Some(&b' '));
                 moved = true;
                 if let ControlFlow::Break(output) = visitor.san(movetext, san, at) {
                     self.pos = pos;
                     return ControlFlow::Break(output);
                 }
+                space_or_break!();
             } else if b == b'{' {
                 let rest = &data[pos + 1..];
                 let Some(i) =
@@ -1137,13 +1149,13 @@ impl<R: Read> Reader<R> {
                     break;
                 }
                 pos += i + 2;
-                pos += usize::from(data.get(pos) == Some(&b' '));
                 if let ControlFlow::Break(output) =
                     visitor.comment(movetext, RawComment::new(&rest[..i], false, false))
                 {
                     self.pos = pos;
                     return ControlFlow::Break(output);
                 }
+                space_or_break!();
             } else {
                 break;
             }
