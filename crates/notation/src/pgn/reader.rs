@@ -1177,16 +1177,22 @@ const fn is_token_byte_slow(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'=' | b'+' | b'#' | b'/' | b':' | b'@')
 }
 
+/// The table of a predicate on bytes, built at compile time: a lookup is one load, where the
+/// predicate is a few comparisons and branches.
+macro_rules! byte_table {
+    ($predicate:ident) => {{
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = $predicate(b as u8);
+            b += 1;
+        }
+        table
+    }};
+}
+
 /// [`is_token_byte_slow`] as a table.
-static TOKEN_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = is_token_byte_slow(b as u8);
-        b += 1;
-    }
-    table
-};
+static TOKEN_BYTES: [bool; 256] = byte_table!(is_token_byte_slow);
 
 #[inline]
 fn is_token_byte(b: u8) -> bool {
@@ -1208,15 +1214,7 @@ const fn is_tag_name_byte_slow(b: u8) -> bool {
 }
 
 /// [`is_tag_name_byte_slow`] as a table.
-static TAG_NAME_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = is_tag_name_byte_slow(b as u8);
-        b += 1;
-    }
-    table
-};
+static TAG_NAME_BYTES: [bool; 256] = byte_table!(is_tag_name_byte_slow);
 
 #[inline]
 fn is_tag_name_byte(b: u8) -> bool {
