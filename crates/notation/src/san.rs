@@ -964,7 +964,10 @@ impl San {
         let (file, rank) = if role == Role::Pawn {
             (capture.then_some(from.file()), None)
         } else {
-            let others = sources(pos, role, None, None, to).without(from);
+            // `sources` includes sliders whose way is blocked: only the pieces that attack `to`
+            // can move there as well.
+            let others = sources(pos, role, None, None, to).without(from)
+                & pos.attackers_to(to, pos.turn(), pos.board().occupied());
             let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
             if others.any() {
                 pos.for_each_legal_move_from(others, |other| {

@@ -538,15 +538,15 @@ fn boxed_winner(rng: &mut Rng) -> Option<Position> {
     }
     let checkers = 1 + rng.below(2);
     for _ in 0..checkers {
-        let role = *[
-            Role::Rook,
-            Role::Queen,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ]
-        .get(rng.below(5))
-        .expect("five roles");
+        let role = rng
+            .choose(&[
+                Role::Rook,
+                Role::Queen,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ])
+            .expect("roles to choose from");
         let area = if rng.percent(70) {
             near(king, 3)
         } else {
@@ -586,15 +586,15 @@ fn last_man(rng: &mut Rng) -> Option<Position> {
             sketch.put(sq, role.of(!winner));
         }
     }
-    let role = *[
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::Pawn,
-    ]
-    .get(rng.below(5))
-    .expect("five roles");
+    let role = rng
+        .choose(&[
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::Pawn,
+        ])
+        .expect("roles to choose from");
     sketch.scatter(rng, role.of(winner), near(king, 2));
     sketch.scatter(rng, Role::King.of(winner), near(king, 3));
     let chains = rng.below(4);
@@ -643,9 +643,9 @@ fn castling(rng: &mut Rng) -> Option<Position> {
         for file in 0..8 {
             let sq = square(file, rank)?;
             if rng.percent(20) {
-                let role = *[Role::Bishop, Role::Knight, Role::Queen]
-                    .get(rng.below(3))
-                    .expect("three roles");
+                let role = rng
+                    .choose(&[Role::Bishop, Role::Knight, Role::Queen])
+                    .expect("roles to choose from");
                 sketch.put(sq, role.of(color));
             }
             let front = square(file, if color == Color::White { 1 } else { 6 })?;
@@ -807,9 +807,9 @@ fn wall(rng: &mut Rng) -> Option<Position> {
             sketch.scatter(rng, Role::Bishop.of(color), area);
         }
         if rng.percent(25) {
-            let role = *[Role::Knight, Role::Rook, Role::Queen]
-                .get(rng.below(3))
-                .expect("three roles");
+            let role = rng
+                .choose(&[Role::Knight, Role::Rook, Role::Queen])
+                .expect("roles to choose from");
             let area = if rng.percent(50) { above } else { below };
             sketch.scatter(rng, role.of(color), area);
         }
@@ -867,9 +867,9 @@ fn castle_wall(rng: &mut Rng) -> Option<Position> {
     // Men of both sides in the strip, some on the back rank between the king and the rooks.
     let men = rng.below(4);
     for _ in 0..men {
-        let role = *[Role::Bishop, Role::Knight, Role::Pawn, Role::Queen]
-            .get(rng.below(4))
-            .expect("four roles");
+        let role = rng
+            .choose(&[Role::Bishop, Role::Knight, Role::Pawn, Role::Queen])
+            .expect("roles to choose from");
         let color = random_color(rng);
         sketch.scatter(rng, role.of(color), strip);
     }

@@ -58,7 +58,8 @@ use std::sync::{Mutex, mpsc};
 
 use caissa::SanPlus;
 use caissa::notation::pgn::{
-    Location, PgnError, RawTag, Reader, Replay, StartTags, VariationChoice, Visitor,
+    Location, PgnError, RawTag, Reader, Replay, ReplayError, ReplayStats, Replayer, StartTags,
+    VariationChoice, Visitor,
 };
 
 use super::{open, read_error};
@@ -462,21 +463,26 @@ struct Checked {
 }
 
 impl Checked {
-    fn problem(moves: u64, at: Location, what: impl ToString) -> Checked {
+    /// What [`Replayer`] found, `moves` being the moves it replayed.
+    fn from_replay(moves: u64, replayed: Result<ReplayStats, ReplayError>) -> Checked {
         Checked {
             moves,
-            problem: Some((at, what.to_string())),
+            problem: replayed
+                .err()
+                .map(|error| (error.location, error.kind.to_string())),
         }
     }
 }
 
 /// A [`Visitor`] that replays every move as it reads it, main line and variations, and stops a
-/// game at its first illegal or ambiguous move.
+/// game at its first illegal or ambiguous move: notation's [`Replayer`], which also counts the
+/// moves replayed before a problem.
 ///
 /// For a game the reader finds malformed, it keeps the number of moves replayed before the
 /// syntax error; the error itself comes from the reader.
 #[derive(Debug, Default)]
 struct Checker {
+    replayer: Replayer,
     /// The moves of the last game that [`Visitor::end_malformed_game`] ended.
     malformed_moves: u64,
 }
@@ -486,12 +492,15 @@ impl Visitor for Checker {
     type Movetext = Replay;
     type Output = Checked;
 
-    fn begin_game(&mut self, _at: Location) -> ControlFlow<Checked, StartTags> {
+    fn begin_game(&mut self, at: Location) -> ControlFlow<Checked, StartTags> {
         // A syntax error in the tags ends the game with none replayed.
         self.malformed_moves = 0;
-        ControlFlow::Continue(StartTags::default())
+        self.replayer
+            .begin_game(at)
+            .map_break(|replayed| Checked::from_replay(0, replayed))
     }
 
+    #[inline]
     fn tag(
         &mut self,
         tags: &mut StartTags,
@@ -499,42 +508,39 @@ impl Visitor for Checker {
         value: RawTag<'_>,
         at: Location,
     ) -> ControlFlow<Checked> {
-        tags.observe(name, value, at);
-        ControlFlow::Continue(())
+        self.replayer
+            .tag(tags, name, value, at)
+            .map_break(|replayed| Checked::from_replay(0, replayed))
     }
 
     fn begin_movetext(&mut self, tags: StartTags) -> ControlFlow<Checked, Replay> {
-        match tags.position() {
-            Ok(start) => ControlFlow::Continue(Replay::new(start)),
-            Err(error) => ControlFlow::Break(Checked::problem(0, error.location, error.kind)),
-        }
+        self.replayer
+            .begin_movetext(tags)
+            .map_break(|replayed| Checked::from_replay(0, replayed))
     }
 
     #[inline]
     fn san(&mut self, replay: &mut Replay, san: SanPlus, at: Location) -> ControlFlow<Checked> {
-        match replay.play(san, at) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(error) => {
-                ControlFlow::Break(Checked::problem(replay.moves(), error.location, error.kind))
-            }
-        }
+        self.replayer
+            .san(replay, san, at)
+            .map_break(|replayed| Checked::from_replay(replay.moves(), replayed))
     }
 
     fn begin_variation(&mut self, replay: &mut Replay) -> ControlFlow<Checked, VariationChoice> {
-        replay.begin_variation();
-        ControlFlow::Continue(VariationChoice::Enter)
+        self.replayer
+            .begin_variation(replay)
+            .map_break(|replayed| Checked::from_replay(replay.moves(), replayed))
     }
 
     fn end_variation(&mut self, replay: &mut Replay) -> ControlFlow<Checked> {
-        replay.end_variation();
-        ControlFlow::Continue(())
+        self.replayer
+            .end_variation(replay)
+            .map_break(|replayed| Checked::from_replay(replay.moves(), replayed))
     }
 
     fn end_game(&mut self, replay: Replay) -> Checked {
-        Checked {
-            moves: replay.moves(),
-            problem: None,
-        }
+        let moves = replay.moves();
+        Checked::from_replay(moves, self.replayer.end_game(replay))
     }
 
     fn end_malformed_game(&mut self, replay: Replay, _error: &PgnError) {
