@@ -1140,14 +1140,13 @@ impl<R: Read> Reader<R> {
                 space_or_break!();
             } else if b == b'{' {
                 let rest = &data[pos + 1..];
-                let Some(i) =
-                    clock_comment_len(rest).or_else(|| find_any_near(rest, [b'}', b'\n']))
-                else {
-                    break;
+                let i = match clock_comment_len(rest) {
+                    Some(i) => i,
+                    None => match find_any_near(rest, [b'}', b'\n']) {
+                        Some(i) if rest[i] == b'}' => i,
+                        _ => break,
+                    },
                 };
-                if rest[i] != b'}' {
-                    break;
-                }
                 pos += i + 2;
                 if let ControlFlow::Break(output) =
                     visitor.comment(movetext, RawComment::new(&rest[..i], false, false))
@@ -1314,20 +1313,29 @@ fn move_number_len(text: &[u8]) -> Option<usize> {
 }
 
 /// Where the comment `rest` (after its `{`) ends when it is a clock comment as lichess writes one
-/// after every move, ` [%clk 0:05:00] }` (with less than an hour left, as in nearly every online
-/// game): the index of its `}`, 16. Checks only what makes that index right (the first 16 bytes
-/// hold no `}` and no newline), not what the clock says. `None` for any other comment, and when
-/// fewer than 24 bytes are at hand (near the end of the input).
+/// after every move, ` [%clk 0:05:00] }` (with less than ten hours left): the index of its `}`,
+/// 16. One masked comparison of the first 16 bytes against that shape, where each digit may be
+/// any byte from `0x30` to `0x3F` (none is a `}` or a newline, so the index is right, whatever
+/// the clock says), and the `}`. `None` for any other comment, and when fewer than 17 bytes are
+/// at hand (near the end of the input).
 #[inline(always)]
 fn clock_comment_len(rest: &[u8]) -> Option<usize> {
-    let (words, _) = rest.as_chunks::<8>();
-    let [prefix, clock, after, ..] = *words else {
-        return None;
+    const SHAPE: &[u8; 16] = b" [%clk 0:00:00] ";
+    const DIGIT: u8 = 0xF0;
+    const MASK: [u8; 16] = {
+        let mut mask = [0xFF; 16];
+        let mut i = 0;
+        while i < 16 {
+            if SHAPE[i] == b'0' {
+                mask[i] = DIGIT;
+            }
+            i += 1;
+        }
+        mask
     };
-    (prefix == *b" [%clk 0"
-        && needle_flags(u64::from_le_bytes(clock), [b'}', b'\n']) == 0
-        && after[0] == b'}')
-        .then_some(16)
+    let (head, after) = rest.split_first_chunk::<16>()?;
+    let text = u128::from_le_bytes(*head) & u128::from_le_bytes(MASK);
+    (text == u128::from_le_bytes(*SHAPE) && after.first() == Some(&b'}')).then_some(16)
 }
 
 /// [`find_any`], quicker when the needle is near, as it is in the short comments and tag values
@@ -1458,9 +1466,9 @@ mod tests {
     fn clock_comments_end_where_the_search_says() {
         let found = |rest: &[u8]| (clock_comment_len(rest), find_any_near(rest, [b'}', b'\n']));
         assert_eq!(found(b" [%clk 0:05:00] } 2. Nf3"), (Some(16), Some(16)));
-        assert_eq!(found(b" [%clk 0:05:00] }"), (None, Some(16)));
-        // Not the shape: another hour, a longer clock, a comment that ends early, a newline.
-        assert_eq!(found(b" [%clk 1:05:00] } 2. Nf3"), (None, Some(16)));
+        assert_eq!(found(b" [%clk 9:59:59] }"), (Some(16), Some(16)));
+        // Not the shape: a longer clock, a comment that ends early, a newline.
+        assert_eq!(found(b" [%clk 10:05:00] } 2. Nf3"), (None, Some(17)));
         assert_eq!(found(b" [%clk 0:05:00.5] } 2. Nf3"), (None, Some(18)));
         assert_eq!(found(b" [%clk 0:0}:00] } 2. Nf3"), (None, Some(10)));
         assert_eq!(found(b" [%clk 0:05\n00] } 2. Nf3"), (None, Some(11)));
@@ -1469,7 +1477,7 @@ mod tests {
         // Wherever it answers, it agrees with the search.
         let mut rest = *b" [%clk 0:05:00] } 2. Nf3";
         for i in 0..rest.len() {
-            for byte in [b'}', b'\n', b'x', b' '] {
+            for byte in 0..=u8::MAX {
                 let old = std::mem::replace(&mut rest[i], byte);
                 if let Some(end) = clock_comment_len(&rest) {
                     assert_eq!(Some(end), find_any_near(&rest, [b'}', b'\n']));
