@@ -187,7 +187,7 @@ impl Position {
         }
         if checkers.is_empty() && from_mask.contains(king) && self.castling_rights.has_any(us) {
             for side in CastlingSide::ALL {
-                if let Some(m) = self.castling_move(side, king, leaper_danger)
+                if let Some(m) = self.castling_move_avoiding(side, king, leaper_danger)
                     && to_mask.contains(m.to())
                 {
                     sink.special(m);
@@ -310,10 +310,30 @@ impl Position {
             || (attacks::rook(sq, occupied) & board.straight_sliders() & theirs).any()
     }
 
-    /// The castling move on `side`, if the side to move holds the right and may castle now.
-    /// `leaper_danger` is what the opponent's pawns, knights and king attack.
+    /// The legal castling move on `side`, if the side to move holds the right and may castle
+    /// now. Cheaper than asking the move generator: only the squares castling needs are
+    /// looked at.
+    ///
+    /// ```
+    /// use caissa_board::CastlingSide;
+    /// use caissa_movegen::Position;
+    ///
+    /// let pos = Position::standard();
+    /// assert_eq!(pos.castling_move(CastlingSide::KingSide), None);
+    /// ```
+    #[must_use]
+    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+        if self.checkers.any() {
+            return None;
+        }
+        let king = self.king(self.turn);
+        self.castling_move_avoiding(side, king, self.leaper_attacks(!self.turn))
+    }
+
+    /// The castling move on `side` when not in check, if the side to move holds the right and
+    /// may castle now. `leaper_danger` is what the opponent's pawns, knights and king attack.
     #[inline(always)]
-    fn castling_move(
+    fn castling_move_avoiding(
         &self,
         side: CastlingSide,
         king: Square,

@@ -825,13 +825,14 @@ fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitbo
 /// - the destination does not hold one of our pieces;
 /// - the king steps to a neighbouring square that no enemy piece attacks once the king has left
 ///   its own;
-/// - another piece is not pinned, and in check it takes the checker or blocks its line;
+/// - another piece is not pinned or stays on the line of its pin, and in check it takes the
+///   checker or blocks its line;
 /// - nothing stands between a bishop, rook or queen and the destination;
 /// - a pawn pushes onto an empty square (crossing an empty one from its second rank, for a
 ///   double push) or captures an enemy piece, and promotes exactly when it reaches the last rank.
 ///
 /// `None` means only that the shortcut does not apply (en passant, castling written as a king
-/// move, a pinned piece, double check, a slider blocked while another of its kind may be the
+/// move, a pinned piece leaving its line, double check, a slider blocked while another of its kind may be the
 /// one that moves, an illegal move): the generator decides.
 #[inline(always)]
 fn unhindered_move(
@@ -852,7 +853,7 @@ fn unhindered_move(
             && pos.attackers_to(to, !us, occupied.without(from)).is_empty();
         return (safe && promotion.is_none()).then_some(Move::normal(from, to));
     }
-    if pos.pinned().contains(from) {
+    if pos.pinned().contains(from) && !attacks::aligned(pos.king(us), from, to) {
         return None;
     }
     if let Some(checker) = pos.checkers().first() {
@@ -889,29 +890,31 @@ fn unhindered_move(
     }
 }
 
-/// The legal castling move on `side`, if any.
-fn castle(pos: &Position, side: CastlingSide) -> Option<Move> {
-    let us = pos.turn();
-    let king = pos.king(us);
-    let rook = Square::from_coords(pos.castling_rights().rook(us, side)?, king.rank());
-    let mut found = None;
-    pos.for_each_legal_move_between(king.into(), rook.into(), |m| {
-        if m.castling_side() == Some(side) {
-            found = Some(m);
-        }
-    });
-    found
-}
-
 /// The legal castling move whose king lands on `to`, if any.
 fn castle_with_king_to(pos: &Position, to: Square) -> Option<Move> {
-    let mut found = None;
-    pos.for_each_legal_move_from(pos.king(pos.turn()).into(), |m| {
-        if m.is_castle() && m.king_to() == to {
-            found = Some(m);
-        }
-    });
-    found
+    CastlingSide::ALL
+        .into_iter()
+        .filter_map(|side| pos.castling_move(side))
+        .find(|m| m.king_to() == to)
+}
+
+/// [`unhindered_move`] when several pieces of the kind that moves are on lines to `to` (doubled
+/// rooks, say), and only one of them reaches it through the pieces in between. `None` when that
+/// does not settle it: pawns and kings, knights, two sliders with a clear way, and whatever
+/// [`unhindered_move`] leaves open.
+fn unblocked_move(
+    pos: &Position,
+    role: Role,
+    from: Bitboard,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    if !from.more_than_one() || matches!(role, Role::Pawn | Role::King) {
+        return None;
+    }
+    let occupied = pos.board().occupied();
+    let reach = attacks::knight(to) | attacks::bishop(to, occupied) | attacks::rook(to, occupied);
+    unhindered_move(pos, role, (from & reach).single_square()?, to, promotion)
 }
 
 impl San {
@@ -1036,10 +1039,18 @@ impl San {
                 promotion,
                 ..
             } => (role, file, rank, to, promotion),
-            San::Castle(side) => return castle(pos, side).ok_or(SanError::Illegal { san: *self }),
+            San::Castle(side) => {
+                return pos
+                    .castling_move(side)
+                    .ok_or(SanError::Illegal { san: *self });
+            }
             San::Null => return Err(SanError::Null),
         };
-        self.generated_move(pos, sources(pos, role, file, rank, to), to, promotion)
+        let from = sources(pos, role, file, rank, to);
+        if let Some(m) = unblocked_move(pos, role, from, to, promotion) {
+            return Ok(m);
+        }
+        self.generated_move(pos, from, to, promotion)
     }
 
     /// [`San::to_move`] by the move generator, for the normal move of the pieces on `from` to

@@ -252,3 +252,46 @@ fn play_unchecked_by_is_play_unchecked() {
     }
     assert!(moves_checked > 10_000, "{moves_checked} moves");
 }
+
+/// `castling_move` is the generator's castling move on that side, or `None` when it has none: on
+/// every position up to two plies from each position of the standard and Chess960 perft suites.
+#[test]
+fn castling_move_is_the_generated_castling_move() {
+    let suites = [
+        ("perft/standard.epd", CastlingMode::Standard),
+        ("perft/chess960-random-d4.epd", CastlingMode::Chess960),
+    ];
+    let (mut positions, mut castles) = (0, 0);
+    for (suite, mode) in suites {
+        for case in caissa_testsuite::parse_perft_suite(&caissa_testsuite::read_data(suite)) {
+            let root = case
+                .fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(mode)
+                .unwrap();
+            let mut frontier = vec![root];
+            for _ in 0..2 {
+                frontier = frontier
+                    .iter()
+                    .flat_map(|p| p.legal_moves().into_iter().map(|m| p.play(m).unwrap()))
+                    .collect();
+            }
+            for p in frontier.iter().chain([&root]) {
+                for side in CastlingSide::ALL {
+                    let generated = p
+                        .legal_moves()
+                        .into_iter()
+                        .find(|m| m.castling_side() == Some(side));
+                    assert_eq!(p.castling_move(side), generated, "{}", fen(p));
+                    castles += usize::from(generated.is_some());
+                }
+                positions += 1;
+            }
+        }
+    }
+    assert!(
+        castles > 1000,
+        "{castles} castling moves in {positions} positions"
+    );
+}
