@@ -86,6 +86,12 @@ impl Move {
         self.0 >> KIND_SHIFT
     }
 
+    /// Whether this is a plain move: not castling, en passant or a promotion.
+    #[inline(always)]
+    pub(crate) const fn is_normal(self) -> bool {
+        self.kind() == NORMAL
+    }
+
     /// The role a pawn promotes to, if this is a promotion.
     #[inline(always)]
     #[must_use]

@@ -448,17 +448,49 @@ impl Position {
             self.board.role_at(m.from()),
             "{m:?} moves another role"
         );
+        if m.is_normal() {
+            self.play_normal(m, role);
+        } else {
+            self.play_special(m, role);
+        }
+    }
+
+    /// [`Position::play_unchecked_by`] for a move that is not castling, en passant or a
+    /// promotion: nearly every move, so its code is kept short. Which piece moves is hard to
+    /// predict, so the steps that depend on it need no branch on it, or one that is nearly
+    /// always taken the same way.
+    #[inline(always)]
+    fn play_normal(&mut self, m: Move, role: Role) {
         let us = self.turn;
-        let them = !us;
-        let from = m.from();
-        let to = m.to();
+        let (from, to) = (m.from(), m.to());
         let mover = role.of(us);
         let old_rights = self.castling_rights;
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
+        self.capture_on(to);
+        self.board.move_piece(mover, from, to);
+        self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(mover, to);
+        if role == Role::Pawn {
+            self.halfmoves = 0;
+            if from.index() ^ to.index() == 16 {
+                self.ep_square = Square::new((from.index() + to.index()) as u32 / 2);
+            }
+        }
+        self.lose_rights_by(role, from);
+        self.end_move(old_rights);
+    }
 
-        if m.is_castle() {
-            let side = m.castling_side().expect("castling moves name a side");
+    /// [`Position::play_unchecked_by`] for castling, en passant and promotions, out of the way
+    /// of the normal moves.
+    #[inline(never)]
+    fn play_special(&mut self, m: Move, role: Role) {
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let mover = role.of(us);
+        let old_rights = self.castling_rights;
+        self.ep_square = None;
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        if let Some(side) = m.castling_side() {
             let rank = from.rank();
             let king_to = Square::from_coords(side.king_to_file(), rank);
             let rook_to = Square::from_coords(side.rook_to_file(), rank);
@@ -475,51 +507,62 @@ impl Position {
         } else {
             if m.is_en_passant() {
                 let captured_sq = Square::from_coords(to.file(), from.rank());
-                let pawn = Role::Pawn.of(them);
+                let pawn = Role::Pawn.of(!us);
                 self.board.toggle_piece(pawn, captured_sq);
                 self.key ^= zobrist::piece(pawn, captured_sq);
-                self.halfmoves = 0;
-            } else if let Some(captured) = self.board.role_at(to) {
-                let victim = captured.of(them);
-                self.board.toggle_piece(victim, to);
-                self.key ^= zobrist::piece(victim, to);
-                self.halfmoves = 0;
-                if captured == Role::Rook && to.rank() == Rank::back_rank(them) {
-                    self.castling_rights.clear_rook(them, to.file());
-                }
+            } else {
+                self.capture_on(to);
             }
-            self.board.move_piece(mover, from, to);
-            self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(mover, to);
-            // Which piece moves is hard to predict, so the steps that depend on it are written
-            // to need no branch on it, or one that is nearly always taken the same way.
-            let pawn = role == Role::Pawn;
-            if pawn {
-                self.halfmoves = 0;
-            }
-            if let Some(promoted) = m.promotion_role() {
-                let new_piece = promoted.of(us);
-                self.board.toggle_piece(mover, to);
-                self.board.toggle_piece(new_piece, to);
-                self.key ^= zobrist::piece(mover, to) ^ zobrist::piece(new_piece, to);
-            } else if pawn & (from.index() ^ to.index() == 16) {
-                self.ep_square = Square::new((from.index() + to.index()) as u32 / 2);
-            }
-            if self.castling_rights.has_any(us) {
-                if role == Role::King {
-                    self.castling_rights.clear(us);
-                } else if role == Role::Rook && from.rank() == Rank::back_rank(us) {
-                    self.castling_rights.clear_rook(us, from.file());
-                }
+            self.halfmoves = 0;
+            // A pawn's move: en passant, or a promotion.
+            let placed = m.promotion_role().unwrap_or(Role::Pawn).of(us);
+            self.board.toggle_piece(mover, from);
+            self.board.toggle_piece(placed, to);
+            self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(placed, to);
+        }
+        self.end_move(old_rights);
+    }
+
+    /// Takes the opponent's piece on `to`, if any.
+    #[inline(always)]
+    fn capture_on(&mut self, to: Square) {
+        let them = !self.turn;
+        if let Some(captured) = self.board.role_at(to) {
+            let victim = captured.of(them);
+            self.board.toggle_piece(victim, to);
+            self.key ^= zobrist::piece(victim, to);
+            self.halfmoves = 0;
+            if captured == Role::Rook && to.rank() == Rank::back_rank(them) {
+                self.castling_rights.clear_rook(them, to.file());
             }
         }
+    }
 
+    /// Drops the castling rights that a move of the side to move's `role` from `from` loses.
+    #[inline(always)]
+    fn lose_rights_by(&mut self, role: Role, from: Square) {
+        let us = self.turn;
+        if self.castling_rights.has_any(us) {
+            if role == Role::King {
+                self.castling_rights.clear(us);
+            } else if role == Role::Rook && from.rank() == Rank::back_rank(us) {
+                self.castling_rights.clear_rook(us, from.file());
+            }
+        }
+    }
+
+    /// What every move ends with: the key of changed castling rights (`old_rights` were held
+    /// before), the move number, the turn, and the new side's checkers and pins.
+    #[inline(always)]
+    fn end_move(&mut self, old_rights: CastlingRights) {
+        let us = self.turn;
         if old_rights != self.castling_rights {
             self.key ^= zobrist::castling_rights(&old_rights)
                 ^ zobrist::castling_rights(&self.castling_rights);
         }
         // One more after Black's move.
         self.fullmoves = self.fullmoves.saturating_add(us.index() as u32);
-        self.turn = them;
+        self.turn = !us;
         self.key ^= zobrist::black_to_move();
         self.update_check_info();
     }
