@@ -588,7 +588,7 @@ impl Position {
     }
 
     /// Recomputes the checkers and pinned pieces of the side to move.
-    #[inline]
+    #[inline(always)]
     fn update_check_info(&mut self) {
         let us = self.turn;
         let board = &self.board;
