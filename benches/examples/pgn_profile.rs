@@ -2,14 +2,18 @@
 //! cachegrind: `cargo run --release -p caissa-benches --example pgn_profile [MODE] [rounds]`
 //! reads (and by default replays) the lichess sample `rounds` times (3 unless given). MODE is
 //! `replay` (the default), `read`, or `peer-replay` / `peer-read` for pgn-reader's side;
-//! `PGN_PROFILE_FILE` reads another file instead. Instructions per round are the difference
-//! between two runs with different rounds, which leaves out the start-up.
+//! `PGN_PROFILE_FILE` reads another file instead, loaded into memory first unless
+//! `PGN_PROFILE_STREAM` is set, which streams it through `File` at every round. Instructions per
+//! round are the difference between two runs with different rounds, which leaves out the
+//! start-up.
+
+use std::io::Read;
 
 use caissa_benches::pgn;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let workload: fn(&[u8]) -> (u64, u64) = match args.next().as_deref() {
+    let workload: fn(&mut dyn Read) -> (u64, u64) = match args.next().as_deref() {
         None | Some("replay") => |input| pgn::caissa_replay(input),
         Some("read") => |input| pgn::caissa_read(input),
         Some("peer-replay") => |input| pgn::peer_replay(input),
@@ -19,13 +23,22 @@ fn main() {
     let rounds = args
         .next()
         .map_or(3, |n| n.parse().expect("a number of rounds"));
-    let input = match std::env::var_os("PGN_PROFILE_FILE") {
-        Some(path) => std::fs::read(path).expect("PGN_PROFILE_FILE is readable"),
+    let path = std::env::var_os("PGN_PROFILE_FILE");
+    let stream = std::env::var_os("PGN_PROFILE_STREAM").is_some();
+    let input = match &path {
+        Some(path) if !stream => std::fs::read(path).expect("PGN_PROFILE_FILE is readable"),
+        Some(_) => Vec::new(),
         None => pgn::lichess_sample(),
     };
     let (mut games, mut moves) = (0, 0);
     for _ in 0..rounds {
-        let (round_games, round_moves) = workload(&input);
+        let (round_games, round_moves) = match &path {
+            Some(path) if stream => {
+                let mut file = std::fs::File::open(path).expect("PGN_PROFILE_FILE is readable");
+                workload(&mut file)
+            }
+            _ => workload(&mut &input[..]),
+        };
         games += round_games;
         moves += round_moves;
     }
