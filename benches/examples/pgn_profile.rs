@@ -7,19 +7,21 @@
 //! round are the difference between two runs with different rounds, which leaves out the
 //! start-up.
 
-use std::io::Read;
+use std::fs::File;
 
 use caissa_benches::pgn;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let workload: fn(&mut dyn Read) -> (u64, u64) = match args.next().as_deref() {
-        None | Some("replay") => |input| pgn::caissa_replay(input),
-        Some("read") => |input| pgn::caissa_read(input),
-        Some("peer-replay") => |input| pgn::peer_replay(input),
-        Some("peer-read") => |input| pgn::peer_read(input),
-        Some(other) => panic!("unknown mode {other}: replay, read, peer-replay or peer-read"),
-    };
+    // In memory and through `File`, each its own instance, as in the criterion bench.
+    let (in_memory, streamed): (fn(&[u8]) -> (u64, u64), fn(File) -> (u64, u64)) =
+        match args.next().as_deref() {
+            None | Some("replay") => (|input| pgn::caissa_replay(input), pgn::caissa_replay),
+            Some("read") => (|input| pgn::caissa_read(input), pgn::caissa_read),
+            Some("peer-replay") => (|input| pgn::peer_replay(input), pgn::peer_replay),
+            Some("peer-read") => (|input| pgn::peer_read(input), pgn::peer_read),
+            Some(other) => panic!("unknown mode {other}: replay, read, peer-replay or peer-read"),
+        };
     let rounds = args
         .next()
         .map_or(3, |n| n.parse().expect("a number of rounds"));
@@ -34,10 +36,9 @@ fn main() {
     for _ in 0..rounds {
         let (round_games, round_moves) = match &path {
             Some(path) if stream => {
-                let mut file = std::fs::File::open(path).expect("PGN_PROFILE_FILE is readable");
-                workload(&mut file)
+                streamed(File::open(path).expect("PGN_PROFILE_FILE is readable"))
             }
-            _ => workload(&mut &input[..]),
+            _ => in_memory(&input),
         };
         games += round_games;
         moves += round_moves;
