@@ -11,17 +11,19 @@ use std::fs::File;
 
 use caissa_benches::pgn;
 
+/// A workload on its input: (games, moves).
+type Workload<I> = fn(I) -> (u64, u64);
+
 fn main() {
     let mut args = std::env::args().skip(1);
     // In memory and through `File`, each its own instance, as in the criterion bench.
-    let (in_memory, streamed): (fn(&[u8]) -> (u64, u64), fn(File) -> (u64, u64)) =
-        match args.next().as_deref() {
-            None | Some("replay") => (|input| pgn::caissa_replay(input), pgn::caissa_replay),
-            Some("read") => (|input| pgn::caissa_read(input), pgn::caissa_read),
-            Some("peer-replay") => (|input| pgn::peer_replay(input), pgn::peer_replay),
-            Some("peer-read") => (|input| pgn::peer_read(input), pgn::peer_read),
-            Some(other) => panic!("unknown mode {other}: replay, read, peer-replay or peer-read"),
-        };
+    let (in_memory, streamed): (Workload<&[u8]>, Workload<File>) = match args.next().as_deref() {
+        None | Some("replay") => (|input| pgn::caissa_replay(input), pgn::caissa_replay),
+        Some("read") => (|input| pgn::caissa_read(input), pgn::caissa_read),
+        Some("peer-replay") => (|input| pgn::peer_replay(input), pgn::peer_replay),
+        Some("peer-read") => (|input| pgn::peer_read(input), pgn::peer_read),
+        Some(other) => panic!("unknown mode {other}: replay, read, peer-replay or peer-read"),
+    };
     let rounds = args
         .next()
         .map_or(3, |n| n.parse().expect("a number of rounds"));
