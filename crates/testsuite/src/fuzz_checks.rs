@@ -388,7 +388,8 @@ pub fn check_position(data: &[u8]) {
 }
 
 /// The move generator's answers for `pos` agree with each other: the list has no duplicates and
-/// as many moves as `count_legal_moves` says; `is_legal` accepts each of them and refuses every
+/// as many moves as `count_legal_moves` says; `castling_move` finds the generator's castling
+/// moves; `is_legal` accepts each of them and refuses every
 /// other kind of move between the same squares and every move built from `bogus`; `play`
 /// matches `play_unchecked` or refuses; each child rebuilt from its setup validates with the
 /// same Zobrist hash, checkers and pins; and perft 2 is the sum of the children's move counts.
@@ -408,6 +409,18 @@ fn check_moves(pos: &Position, bogus: &[u8]) {
         moves.len(),
         "{fen}: a move is listed twice: {moves:?}"
     );
+
+    for side in CastlingSide::ALL {
+        let generated = moves
+            .iter()
+            .copied()
+            .find(|m| m.castling_side() == Some(side));
+        assert_eq!(
+            pos.castling_move(side),
+            generated,
+            "{fen}: castling_move({side:?}) differs from the generator"
+        );
+    }
 
     let mut grandchildren = 0;
     for &m in &moves {
