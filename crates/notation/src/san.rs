@@ -21,10 +21,12 @@
 //!
 //! Nothing here allocates: parsing works on the bytes, and [`San::to_move`] and
 //! [`San::from_move`] look only at the pieces that can reach the destination square (attack
-//! tables from the destination), never at the whole list of legal moves. When one piece can,
-//! and its move is legal for plain reasons (no pin, no check it fails to answer, no en passant),
-//! [`San::to_move`] builds the move directly; otherwise the move generator decides, restricted
-//! to those pieces and that destination.
+//! tables from the destination), never at the whole list of legal moves. When one piece can
+//! (or one of several sliders has a clear way), and its move is legal for plain reasons (not
+//! pinned off its line, no check it fails to answer, no en passant), [`San::to_move`] builds the
+//! move directly; castling is checked on the squares it needs
+//! ([`Position::castling_move`](caissa_movegen::Position::castling_move)); otherwise the move
+//! generator decides, restricted to those pieces and that destination.
 //!
 //! ```
 //! use caissa_movegen::Position;
@@ -1027,7 +1029,8 @@ impl San {
         self.resolve_by_generator(pos)
     }
 
-    /// [`San::to_move`] for castling, the null move and what [`unhindered_move`] leaves open.
+    /// [`San::to_move`] for castling, the null move and what [`unhindered_move`] leaves open:
+    /// [`unblocked_move`] first, then the move generator.
     #[inline(never)]
     fn resolve_by_generator(&self, pos: &Position) -> Result<Move, SanError> {
         let (role, file, rank, to, promotion) = match *self {
