@@ -464,9 +464,7 @@ impl Position {
         let us = self.turn;
         let (from, to) = (m.from(), m.to());
         let mover = role.of(us);
-        let old_rights = self.castling_rights;
-        self.ep_square = None;
-        self.halfmoves = self.halfmoves.saturating_add(1);
+        let old_rights = self.begin_move();
         self.capture_on(to);
         self.board.move_piece(mover, from, to);
         self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(mover, to);
@@ -487,9 +485,7 @@ impl Position {
         let us = self.turn;
         let (from, to) = (m.from(), m.to());
         let mover = role.of(us);
-        let old_rights = self.castling_rights;
-        self.ep_square = None;
-        self.halfmoves = self.halfmoves.saturating_add(1);
+        let old_rights = self.begin_move();
         if let Some(side) = m.castling_side() {
             let rank = from.rank();
             let king_to = Square::from_coords(side.king_to_file(), rank);
@@ -549,6 +545,15 @@ impl Position {
                 self.castling_rights.clear_rook(us, from.file());
             }
         }
+    }
+
+    /// What every move starts with: no en passant square, one more half-move. Returns the
+    /// castling rights held before the move, for [`Position::end_move`].
+    #[inline(always)]
+    fn begin_move(&mut self) -> CastlingRights {
+        self.ep_square = None;
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        self.castling_rights
     }
 
     /// What every move ends with: the key of changed castling rights (`old_rights` were held
