@@ -11,13 +11,16 @@ use std::fs::File;
 
 use caissa_benches::pgn;
 
-/// A workload on its input: (games, moves).
-type Workload<I> = fn(I) -> (u64, u64);
+/// A workload on input in memory: (games, moves).
+type InMemory = fn(&[u8]) -> (u64, u64);
+
+/// A workload on input streamed from a file: (games, moves).
+type Streamed = fn(File) -> (u64, u64);
 
 fn main() {
     let mut args = std::env::args().skip(1);
     // In memory and through `File`, each its own instance, as in the criterion bench.
-    let (in_memory, streamed): (Workload<&[u8]>, Workload<File>) = match args.next().as_deref() {
+    let (in_memory, streamed): (InMemory, Streamed) = match args.next().as_deref() {
         None | Some("replay") => (|input| pgn::caissa_replay(input), pgn::caissa_replay),
         Some("read") => (|input| pgn::caissa_read(input), pgn::caissa_read),
         Some("peer-replay") => (|input| pgn::peer_replay(input), pgn::peer_replay),
@@ -27,21 +30,23 @@ fn main() {
     let rounds = args
         .next()
         .map_or(3, |n| n.parse().expect("a number of rounds"));
-    let path = std::env::var_os("PGN_PROFILE_FILE");
     let stream = std::env::var_os("PGN_PROFILE_STREAM").is_some();
-    let input = match &path {
-        Some(path) if !stream => std::fs::read(path).expect("PGN_PROFILE_FILE is readable"),
-        Some(_) => Vec::new(),
-        None => pgn::lichess_sample(),
+    let round: Box<dyn Fn() -> (u64, u64)> = match std::env::var_os("PGN_PROFILE_FILE") {
+        Some(path) if stream => {
+            Box::new(move || streamed(File::open(&path).expect("PGN_PROFILE_FILE is readable")))
+        }
+        Some(path) => {
+            let input = std::fs::read(path).expect("PGN_PROFILE_FILE is readable");
+            Box::new(move || in_memory(&input))
+        }
+        None => {
+            let input = pgn::lichess_sample();
+            Box::new(move || in_memory(&input))
+        }
     };
     let (mut games, mut moves) = (0, 0);
     for _ in 0..rounds {
-        let (round_games, round_moves) = match &path {
-            Some(path) if stream => {
-                streamed(File::open(path).expect("PGN_PROFILE_FILE is readable"))
-            }
-            _ => in_memory(&input),
-        };
+        let (round_games, round_moves) = round();
         games += round_games;
         moves += round_moves;
     }

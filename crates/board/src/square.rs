@@ -243,18 +243,13 @@ impl Square {
     }
 
     /// The square with index `index & 63`: never fails.
-    #[inline]
-    #[must_use]
-    pub const fn new_wrapping(index: u32) -> Square {
-        Square::from_index_wrapping(index as usize)
-    }
-
-    /// `Square::ALL[index & 63]`, as a `match` that compiles to no instruction (the
-    /// discriminants are the indices), where indexing `ALL` would be a load: squares come from
-    /// bit indices in every move found and played.
     #[inline(always)]
+    #[must_use]
     #[rustfmt::skip]
-    const fn from_index_wrapping(index: usize) -> Square {
+    pub const fn new_wrapping(index: u32) -> Square {
+        // A `match` compiles to no instruction (the discriminants are the indices), where
+        // indexing `Square::ALL` would be a load: squares come from bit indices in every move
+        // found and played.
         match index & 63 {
             0 => Square::A1, 1 => Square::B1, 2 => Square::C1, 3 => Square::D1, 4 => Square::E1, 5 => Square::F1, 6 => Square::G1, 7 => Square::H1,
             8 => Square::A2, 9 => Square::B2, 10 => Square::C2, 11 => Square::D2, 12 => Square::E2, 13 => Square::F2, 14 => Square::G2, 15 => Square::H2,
@@ -398,9 +393,8 @@ mod tests {
     #[test]
     fn bit_indices_give_the_listed_squares() {
         for (i, &sq) in Square::ALL.iter().enumerate() {
-            assert_eq!(Square::from_index_wrapping(i), sq);
-            assert_eq!(Square::from_index_wrapping(i + 64), sq);
             assert_eq!(Square::new_wrapping(i as u32), sq);
+            assert_eq!(Square::new_wrapping(i as u32 + 64), sq);
         }
     }
 

@@ -901,9 +901,9 @@ fn castle_with_king_to(pos: &Position, to: Square) -> Option<Move> {
 }
 
 /// [`unhindered_move`] when several pieces of the kind that moves are on lines to `to` (doubled
-/// rooks, say), and only one of them reaches it through the pieces in between. `None` when that
-/// does not settle it: pawns and kings, knights, two sliders with a clear way, and whatever
-/// [`unhindered_move`] leaves open.
+/// rooks, say), and only one of them attacks it through the pieces in between. `None` when that
+/// does not settle it: pawns (a push is no attack), two knights, two sliders with a clear way,
+/// and whatever [`unhindered_move`] leaves open.
 fn unblocked_move(
     pos: &Position,
     role: Role,
@@ -911,12 +911,17 @@ fn unblocked_move(
     to: Square,
     promotion: Option<Role>,
 ) -> Option<Move> {
-    if !from.more_than_one() || matches!(role, Role::Pawn | Role::King) {
+    if !from.more_than_one() || role == Role::Pawn {
         return None;
     }
-    let occupied = pos.board().occupied();
-    let reach = attacks::knight(to) | attacks::bishop(to, occupied) | attacks::rook(to, occupied);
-    unhindered_move(pos, role, (from & reach).single_square()?, to, promotion)
+    let attackers = pos.attackers_to(to, pos.turn(), pos.board().occupied());
+    unhindered_move(
+        pos,
+        role,
+        (from & attackers).single_square()?,
+        to,
+        promotion,
+    )
 }
 
 impl San {
