@@ -49,8 +49,9 @@ Project automation for caissa (std only). Usage: cargo xtask <COMMAND> [OPTIONS]
 Commands:
   ci        The whole CI, stopping at the first failing step:
               fmt       cargo fmt --all -- --check
-              layering  crates depend only on lower layers; no peer chess crate outside
-                        dev-dependencies of library crates (checked in Rust, no build)
+              layering  crates depend only on lower layers, internal crates as
+                        `caissa-x.workspace = true`; no peer chess crate outside
+                        dev-dependencies of library crates (read line by line, no build)
               clippy    cargo clippy --workspace --all-targets --locked -- -D warnings
               test      cargo test --workspace --locked  (CI=true INSTA_UPDATE=no)
               doc       cargo doc --workspace --no-deps  (RUSTDOCFLAGS=\"-D warnings\")
