@@ -3,9 +3,11 @@
 //! An offer cannot be withdrawn (9.1.2.1). It ends when the opponent accepts (a draw, if both
 //! players have made a move: 5.2.3), declines orally, touches a piece with intent or makes a
 //! move, or when the game ends. A claim under 9.2 or 9.3 counts as an offer (9.1.2.3). An offer
-//! made while the opponent's offer is pending accepts it. With the club rule
-//! ([`Rules::no_repeat_offer`](crate::Rules::no_repeat_offer)), a player whose offer was declined
-//! may not offer again until the opponent has offered.
+//! made while the opponent's offer is pending accepts it. A player whose offer was declined may
+//! offer again (the Laws do not forbid it), which is told apart so that the arbiter can note it
+//! (11.5: offers that annoy are a distraction); with the club rule
+//! ([`Rules::no_repeat_offer`](crate::Rules::no_repeat_offer)) such an offer is refused until the
+//! opponent has offered.
 
 use caissa_board::{ByColor, Color};
 
@@ -14,6 +16,9 @@ use caissa_board::{ByColor, Color};
 pub(crate) enum Offered {
     /// A new pending offer.
     Pending,
+    /// A new pending offer by a player whose last offer was declined, the opponent not having
+    /// offered since (allowed by the Laws; 11.5 lets the arbiter act on offers that annoy).
+    Repeated,
     /// The same player's offer was already pending.
     AlreadyPending,
     /// The opponent's offer was pending: this accepts it.
@@ -47,7 +52,11 @@ impl Offers {
             None => {
                 self.pending = Some(by);
                 self.declined[!by] = false;
-                Offered::Pending
+                if self.declined[by] {
+                    Offered::Repeated
+                } else {
+                    Offered::Pending
+                }
             }
         }
     }

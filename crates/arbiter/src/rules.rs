@@ -136,8 +136,11 @@ pub struct Rules {
     /// Server rule: the game is drawn automatically at the third occurrence of a position.
     pub auto_draw_threefold: bool,
     /// The clock shows which flag fell first (electronic clocks): when both flags are down, the
-    /// first to fall loses (subject to 6.9). Without it, Guidelines III.3.1 decides: a draw in
-    /// the last period, play on before it.
+    /// first to fall loses (subject to 6.9). Without it, in a game that Guidelines III govern
+    /// (standard or rapid, no increment or delay in any period: III.2.2), III.3.1 decides: a
+    /// draw in the last period, play on before it. Elsewhere (blitz, or a control with an
+    /// increment or delay) the guidelines do not apply, and the order the log's times
+    /// establish decides as with the indicator.
     pub first_flag_indicator: bool,
 }
 

@@ -237,34 +237,42 @@ fn fl7_a_flag_after_a_dead_position_is_irrelevant() {
 
 #[test]
 fn both_flags_fallen() {
-    // White's flag falls at 10 s, unnoticed; White moves at 12 s; Black's falls at 22 s.
-    let log = |rules: &str| {
-        Log::new(rules, "10")
-            .mv(12_000, W, "e4")
-            .mv(25_000, B, "e5")
-            .flag(26_000, B)
+    // Fifteen minutes each (rapid): White's flag falls at 900 s, unnoticed; White moves at
+    // 905 s; Black's falls at 1805 s; the arbiter sees it at 1811 s.
+    let log = |rules: &str, control: &str| {
+        Log::new(rules, control)
+            .mv(905_000, W, "e4")
+            .mv(1_810_000, B, "e5")
+            .flag(1_811_000, B)
     };
+    let black_wins = (GameResult::BlackWins, Reason::TimeForfeit, "6.9".into());
     // The clock shows White's flag fell first: White loses (6.9).
-    let v = log("club").verdict();
-    assert_eq!(
-        result(&v),
-        (GameResult::BlackWins, Reason::TimeForfeit, "6.9".into())
-    );
-    // Without the indicator, Guidelines III.3.1: a draw in the last period...
-    let v = log("club first_flag_indicator=false").verdict();
+    assert_eq!(result(&log("club", "900").verdict()), black_wins);
+    // Without the indicator, a rapid game without increment: Guidelines III.3.1, a draw in
+    // the last period...
+    let v = log("club first_flag_indicator=false", "900").verdict();
     assert_eq!(
         result(&v),
         (GameResult::Draw, Reason::TimeForfeit, "III.3.1".into())
     );
     insta::assert_snapshot!(v.to_string());
-    // ... and play goes on before it.
-    let v = Log::new("club first_flag_indicator=false", "40/10:20")
+    // ... and play goes on before it (III.3.1.1).
+    let v = log("club first_flag_indicator=false", "40/900:900").verdict();
+    assert_eq!(v.outcome, None);
+    assert!(matches!(v.decisions[0].ruling, Ruling::BothFlagsContinue));
+    assert_eq!(v.decisions[0].article.as_str(), "III.3.1");
+    // III.2.2: the guidelines never apply to blitz, nor with an increment or a delay: the
+    // times of the log show which flag fell first, and it loses.
+    for control in ["900+5", "900d5", "40/900:900+30"] {
+        let v = log("club first_flag_indicator=false", control).verdict();
+        assert_eq!(result(&v), black_wins, "{control}");
+    }
+    let v = Log::new("club first_flag_indicator=false", "10")
         .mv(12_000, W, "e4")
         .mv(25_000, B, "e5")
         .flag(26_000, B)
         .verdict();
-    assert_eq!(v.outcome, None);
-    assert!(matches!(v.decisions[0].ruling, Ruling::BothFlagsContinue));
+    assert_eq!(result(&v), black_wins, "blitz");
 }
 
 #[test]

@@ -361,3 +361,100 @@ fn arbiter_declarations_and_warnings() {
     assert!(v.pgn.contains("[Result \"*\"]"));
     assert!(v.pgn.contains("[Termination \"rules infraction\"]"));
 }
+
+#[test]
+fn a_claim_with_a_written_move_is_correct_if_the_board_qualifies() {
+    // 9.3.2: a hundred half-moves on the board; the written pawn move would reset the count.
+    let fen = "8/8/8/8/8/4k3/P7/R3K3 w - - 100 80";
+    let v = Log::new("fide-standard", "5400")
+        .fen(fen)
+        .claim(1_000, W, fifty(Some("a3")))
+        .verdict();
+    assert_eq!(
+        result(&v),
+        (GameResult::Draw, Reason::FiftyMoves, "9.3.2".into())
+    );
+    // Even an illegal written move does not spoil a claim the board grounds.
+    let v = Log::new("fide-standard", "5400")
+        .fen(fen)
+        .claim(1_000, W, fifty(Some("a5")))
+        .verdict();
+    assert_eq!(result(&v).1, Reason::FiftyMoves);
+    // 9.2.1.2: the third occurrence stands on the board; a different move is written.
+    let v = Log::new("fide-standard", "5400")
+        .moves(W, KNIGHTS)
+        .claim(9_000, W, threefold(Some("e4")))
+        .verdict();
+    assert_eq!(
+        result(&v),
+        (
+            GameResult::Draw,
+            Reason::ThreefoldRepetition,
+            "9.2.1.2".into()
+        )
+    );
+    // When the written move grounds the claim, its article is cited (9.3.1).
+    let v = Log::new("fide-standard", "5400")
+        .fen("8/8/8/8/8/4k3/P7/R3K3 w - - 99 80")
+        .claim(1_000, W, fifty(Some("Rb1")))
+        .verdict();
+    assert_eq!(result(&v).2, "9.3.1");
+    // Neither grounds it: penalised, and the written move must be played (9.5.3).
+    let v = Log::new("fide-standard", "5400")
+        .fen("8/8/8/8/8/4k3/P7/R3K3 w - - 98 80")
+        .claim(1_000, W, fifty(Some("Rb1")))
+        .verdict();
+    assert_eq!(v.outcome, None);
+    assert_eq!(v.penalties.len(), 1);
+    assert_eq!(
+        last_ruling(&v),
+        (
+            "9.5.3".into(),
+            "incorrect fifty claim: it stands as a draw offer; the written move Rb1 must be played"
+                .into()
+        )
+    );
+    let v = Log::new("fide-standard", "5400")
+        .moves(W, "Nf3 Nf6 Ng1 Ng8")
+        .claim(5_000, W, threefold(Some("e4")))
+        .verdict();
+    assert_eq!((v.outcome, v.penalties.len()), (None, 1));
+}
+
+#[test]
+fn repeated_offers_are_noted_under_the_fide_rules() {
+    let offers = |rules: &str| {
+        Log::new(rules, "900")
+            .moves(W, "e4 e5")
+            .offer(2_500, W)
+            .decline(2_600, B)
+            .offer(2_700, W)
+            .verdict()
+    };
+    let v = offers("fide-rapid");
+    assert!(matches!(
+        v.decisions.last().map(|d| &d.ruling),
+        Some(Ruling::DrawOffered { .. })
+    ));
+    let notes: Vec<&str> = v.notes.iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(
+        notes,
+        ["white offers again after a declined offer: repeated offers may annoy (11.5)"]
+    );
+    // The club rule still refuses it.
+    let v = offers("club");
+    assert_eq!(last_ruling(&v).0, "11.5");
+    assert!(v.notes.is_empty());
+    // An offer after the opponent's is no repetition.
+    let v = Log::new("fide-rapid", "900")
+        .moves(W, "e4 e5")
+        .offer(2_500, W)
+        .decline(2_600, B)
+        .mv(3_000, W, "Nf3")
+        .offer(3_500, B)
+        .decline(3_600, W)
+        .mv(4_000, B, "Nc6")
+        .offer(4_500, W)
+        .verdict();
+    assert!(v.notes.is_empty(), "{:?}", v.notes);
+}

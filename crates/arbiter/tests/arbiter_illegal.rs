@@ -315,3 +315,86 @@ fn the_claim_must_come_before_the_reply() {
         .verdict();
     assert_eq!(v.illegal_moves.white, 1);
 }
+
+#[test]
+fn an_illegal_move_corrected_before_the_press_binds_its_pieces() {
+    // 1. e4 d5: the rook a1 "moves" to d5 and the player, before pressing, plays Nf3. The
+    // rook has no legal move, but the pawn on d5 it would have taken can be taken (4.3.3).
+    let corrected = |rules: &str, replacement: &str| {
+        Log::new(rules, "5400")
+            .separate_presses()
+            .moves(W, "e4 d5")
+            .mv(5_000, W, "a1d5")
+            .mv(6_000, W, replacement)
+    };
+    let v = corrected("fide-standard", "Nf3").verdict();
+    assert_eq!(
+        rulings(&v).last().map(String::as_str),
+        Some("[4.3.3] Nf3 breaks touch-move: must play one of exd5")
+    );
+    assert_eq!(v.illegal_moves.white, 0);
+    // The compliant replacement is accepted, and no illegal move was completed.
+    let v = corrected("fide-standard", "exd5").press(7_000, W).verdict();
+    assert_eq!(pgn_moves(&v), ["e4", "d5", "exd5"]);
+    assert_eq!(v.illegal_moves.white, 0);
+    // Without supervision the replacement stands until the opponent claims the breach (4.8).
+    let log = corrected("fide-rapid-unsupervised", "Nf3").press(7_000, W);
+    assert_eq!(pgn_moves(&log.verdict()), ["e4", "d5", "Nf3"]);
+    let v = log.claim(8_000, B, ClaimKind::TouchMove).verdict();
+    assert_eq!(
+        rulings(&v).last().map(String::as_str),
+        Some("[4.3.3] Nf3 breaks touch-move: must play one of exd5")
+    );
+    // Nothing the illegal move touched can move or be taken: the choice is free (4.5).
+    let v = Log::new("fide-standard", "5400")
+        .separate_presses()
+        .mv(1_000, W, "a1a5")
+        .mv(2_000, W, "Nf3")
+        .press(3_000, W)
+        .verdict();
+    assert_eq!(pgn_moves(&v), ["Nf3"]);
+    assert!(v.decisions.is_empty());
+}
+
+#[test]
+fn an_illegal_move_that_stands_ends_the_game_by_the_position_it_left() {
+    // Ra8 jumps over the pawn on a2 and mates; Black, with no legal move, does not claim.
+    const BACK_RANK: &str = "6k1/5ppp/8/8/8/8/P7/R5K1 w - - 0 1";
+    let log = Log::new("fide-blitz-unsupervised", "300")
+        .fen(BACK_RANK)
+        .mv(2_000, W, "Ra8");
+    let v = log.clone().mv(5_000, B, "Kf8").verdict();
+    assert_eq!(
+        result(&v),
+        (GameResult::WhiteWins, Reason::Checkmate, "5.1.1".into())
+    );
+    // Black is not charged for failing to find a legal move.
+    assert_eq!((v.illegal_moves.white, v.illegal_moves.black), (0, 0));
+    assert!(v.penalties.is_empty());
+    // A press without a move lets it stand just the same.
+    let v = Log::new("fide-blitz-unsupervised", "300")
+        .separate_presses()
+        .fen(BACK_RANK)
+        .mv(2_000, W, "Ra8")
+        .press(3_000, W)
+        .press(5_000, B)
+        .verdict();
+    assert_eq!(result(&v).1, Reason::Checkmate);
+    assert_eq!(v.illegal_moves.black, 0);
+    // Claimed, it is taken back and penalised: the game goes on.
+    let v = log
+        .clone()
+        .claim(5_000, B, ClaimKind::IllegalMove)
+        .verdict();
+    assert_eq!(v.outcome, None);
+    assert_eq!(v.illegal_moves.white, 1);
+    assert!(pgn_moves(&v).is_empty());
+    // Until someone acts, the claim stays open: the game is not over.
+    assert_eq!(log.verdict().outcome, None);
+    // Supervised, the illegal move never stands.
+    let v = Log::new("fide-blitz", "300")
+        .fen(BACK_RANK)
+        .mv(2_000, W, "Ra8")
+        .verdict();
+    assert_eq!((v.outcome, v.illegal_moves.white), (None, 1));
+}

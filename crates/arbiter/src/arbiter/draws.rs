@@ -1,5 +1,7 @@
 //! Draw offers (9.1) and claims (9.2 to 9.5, 4.8, A.5.2).
 
+use caissa_game::Claims;
+
 use super::*;
 
 impl Arbiter {
@@ -23,8 +25,9 @@ impl Arbiter {
             );
             return;
         }
-        match self.offers.offer(by, self.rules.no_repeat_offer) {
-            Offered::Pending => {
+        let offered = self.offers.offer(by, self.rules.no_repeat_offer);
+        match offered {
+            Offered::Pending | Offered::Repeated => {
                 let proper_time = match self.unpressed {
                     Some(Unpressed::Legal { by: mover, .. }) => mover == by,
                     _ => self.last_completed == Some((by, self.now)),
@@ -34,6 +37,12 @@ impl Arbiter {
                     Ruling::DrawOffered { proper_time },
                     articles::OFFER,
                 );
+                if offered == Offered::Repeated {
+                    self.note(format!(
+                        "{} offers again after a declined offer: repeated offers may annoy (11.5)",
+                        by.name()
+                    ));
+                }
             }
             Offered::AlreadyPending => {
                 self.note(format!("{}'s offer is already pending", by.name()));
@@ -100,8 +109,10 @@ impl Arbiter {
             return;
         }
         let pos = *self.game.position();
-        let (claims, intended) = match written.map(|text| illegal::read(&pos, text)) {
-            None => (Some(self.game.claims()), None),
+        // 9.2.1.1 and 9.3.1 with a written move, else 9.2.1.2 and 9.3.2 about the board: the
+        // claim is correct if either grounds it, the written move's first.
+        let (with_move, intended) = match written.map(|text| illegal::read(&pos, text)) {
+            None | Some(Written::Ambiguous) => (None, None),
             Some(Written::Legal(m) | Written::UnfinishedPromotion(m)) => {
                 (self.game.claims_with(m).ok(), Some(m))
             }
@@ -112,12 +123,14 @@ impl Arbiter {
                 }
                 (None, None)
             }
-            Some(Written::Ambiguous) => (None, None),
         };
-        let correct = claims.and_then(|claims| match claim {
+        let of_kind = |claims: Claims| match claim {
             ClaimKind::Threefold(_) => claims.threefold,
             _ => claims.fifty_moves,
-        });
+        };
+        let correct = with_move
+            .and_then(of_kind)
+            .or_else(|| of_kind(self.game.claims()));
         match correct {
             Some(correct) => self.end(correct.outcome(), self.now, Some(by)),
             None => self.incorrect_claim(by, name, intended),

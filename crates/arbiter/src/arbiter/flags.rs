@@ -1,5 +1,7 @@
 //! Flags (6.8, 6.9, III.3.1).
 
+use crate::time_control::{Bonus, Speed};
+
 use super::*;
 
 impl Arbiter {
@@ -45,29 +47,41 @@ impl Arbiter {
         })
     }
 
-    /// 6.9, with both flags down per the first-flag indicator or III.3.1.
+    /// 6.9; with both flags down, the first to fall loses, unless the clock cannot show which
+    /// fell first in a game that Guidelines III govern: then III.3.1.
     pub(super) fn flag_falls(&mut self, color: Color) {
         let mut loser = color;
         if let (Some(mine), Some(theirs)) = (self.fell_at(color), self.fell_at(!color)) {
-            if self.rules.first_flag_indicator {
-                if theirs < mine {
-                    loser = !color;
+            if !self.rules.first_flag_indicator && self.under_guidelines_iii() {
+                if self.in_last_period(color) {
+                    let outcome = Outcome {
+                        result: GameResult::Draw,
+                        reason: Reason::TimeForfeit,
+                        article: articles::BOTH_FLAGS,
+                    };
+                    self.end(outcome, self.now, None);
+                } else {
+                    self.decide(None, Ruling::BothFlagsContinue, articles::BOTH_FLAGS);
                 }
-            } else if self.in_last_period(color) {
-                let outcome = Outcome {
-                    result: GameResult::Draw,
-                    reason: Reason::TimeForfeit,
-                    article: articles::BOTH_FLAGS,
-                };
-                self.end(outcome, self.now, None);
                 return;
-            } else {
-                self.decide(None, Ruling::BothFlagsContinue, articles::BOTH_FLAGS);
-                return;
+            }
+            if theirs < mine {
+                loser = !color;
             }
         }
         let outcome = self.unless_unwinnable(!loser, Reason::TimeForfeit, Article::TIME_FORFEIT);
         self.end(outcome, self.now, Some(loser));
+    }
+
+    /// Whether Guidelines III apply to this game: standard and rapid games without increment,
+    /// never blitz (III.2.2). A delay counts as an increment here, as it does for the speed
+    /// classes.
+    pub(super) fn under_guidelines_iii(&self) -> bool {
+        self.clock.as_ref().is_some_and(|clock| {
+            let control = clock.control();
+            control.fide_speed() != Speed::Blitz
+                && control.periods().iter().all(|p| p.bonus == Bonus::None)
+        })
     }
 
     /// Whether `color` plays in the control's last period (one without a move quota).

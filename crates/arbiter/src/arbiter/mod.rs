@@ -34,10 +34,13 @@
 //!   ([`EventKind::Flag`]) or the opponent claims it; what ended the game before stands (6.8).
 //!   Then 6.9: a loss, or a draw if the opponent cannot checkmate by any series of legal moves
 //!   (as far as [`dead::can_win`] proves; "unknown" counts as able). Both flags down: the first
-//!   to fall loses when the clock shows it; otherwise a draw in the last period and play on
-//!   before it (III.3.1).
-//! - **Draws**: offers follow 9.1 and the offer fields of [`Rules`]; claims (9.2, 9.3) are checked by
-//!   the game layer, with the written move if one is given. A correct claim draws; an incorrect
+//!   to fall loses, unless the clock does not show it in a standard or rapid game without
+//!   increment, where Guidelines III.3.1 draw in the last period and play on before it (III.2.2
+//!   excludes blitz and increments).
+//! - **Draws**: offers follow 9.1 and the offer fields of [`Rules`] (a repeated offer after a
+//!   decline is noted: 11.5); claims (9.2, 9.3) are checked by the game layer, and one with a
+//!   written move is correct when the move or the position on the board grounds it (9.2.1.1 or
+//!   9.2.1.2, 9.3.1 or 9.3.2). A correct claim draws; an incorrect
 //!   one gives the opponent [`Rules::penalty_ms`] (9.5.3), stands as a draw offer (9.1.2.3), and
 //!   the written move must then be played. Only the player having the move may claim, and not
 //!   after touching a piece (9.4).

@@ -86,6 +86,9 @@ impl Arbiter {
         {
             self.press_move(!by, false);
         }
+        if self.left_without_a_move(by) {
+            return;
+        }
         match illegal::read(self.game.position(), mv) {
             Written::Ambiguous => {}
             Written::Legal(m) => {
@@ -145,14 +148,10 @@ impl Arbiter {
             }
             Written::Illegal(illegal) => {
                 if self.presses == Presses::Separate {
-                    // A move corrected before the press: the piece moved stays touched (4.3).
-                    if let Some(Unpressed::Illegal {
-                        illegal: earlier, ..
-                    }) = self.unpressed
-                    {
-                        for (sq, piece) in earlier.touched(self.game.position()) {
-                            self.touches.touch(sq, piece);
-                        }
+                    // Made but not pressed: it may still be corrected, but its pieces were
+                    // touched (4.3.1, 4.3.3), so the replacement keeps to touch-move (7.5.1).
+                    for (sq, piece) in illegal.touched(self.game.position()) {
+                        self.touches.touch(sq, piece);
                     }
                     self.unpressed = Some(Unpressed::Illegal { by, illegal });
                 } else {
@@ -172,7 +171,9 @@ impl Arbiter {
     }
 
     /// An illegal move of `by`'s opponent that nobody claimed stands once `by` moves (A.5.2).
-    pub(super) fn close_illegal_claims(&mut self, by: Color) {
+    /// If the position it left ends the game (checkmate, stalemate, a dead position), the game
+    /// ends by that position. Returns whether the game goes on.
+    pub(super) fn close_illegal_claims(&mut self, by: Color) -> bool {
         if let Some(last) = &mut self.last
             && last.by == !by
             && last.illegal.take().is_some()
@@ -183,6 +184,28 @@ impl Arbiter {
                 Ruling::IllegalMoveStands { mv },
                 articles::ILLEGAL_STANDS,
             );
+            if let Some(outcome) = self.game.outcome() {
+                self.end(outcome, self.now, None);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A move or a press by `by` where `by` has no legal move, after an illegal move of the
+    /// opponent that may still be claimed: not claiming it, `by` lets it stand, and the game
+    /// ends by the checkmate or stalemate it left (A.5.2, 5.1.1, 5.2.1). `by` is not charged
+    /// with an illegal move for failing to find a legal one. Returns whether that happened.
+    fn left_without_a_move(&mut self, by: Color) -> bool {
+        let open = self
+            .last
+            .as_ref()
+            .is_some_and(|last| last.by == !by && last.illegal.is_some());
+        if open && !self.game.position().has_legal_moves() {
+            self.close_illegal_claims(by);
+            true
+        } else {
+            false
         }
     }
 
@@ -194,7 +217,9 @@ impl Arbiter {
         mv: MoveText,
         breach: Option<Obligation>,
     ) -> bool {
-        self.close_illegal_claims(by);
+        if !self.close_illegal_claims(by) {
+            return false;
+        }
         let san = SanPlus::from_move(self.game.position(), m);
         if self.game.play(m).is_err() {
             self.note(format!("{mv} could not be played"));
@@ -299,6 +324,9 @@ impl Arbiter {
                 }
             },
             _ => {
+                if self.left_without_a_move(by) {
+                    return;
+                }
                 let running = self.clock.as_ref().and_then(Clock::running);
                 if running == Some(by) && self.rules.illegal_moves != IllegalMoves::Reject {
                     // 7.5.3: the press is undone; the player's clock goes on running.
@@ -331,7 +359,9 @@ impl Arbiter {
 
     /// An illegal move of `by` completed by the press.
     pub(super) fn complete_illegal(&mut self, by: Color, illegal: IllegalMove) {
-        self.close_illegal_claims(by);
+        if !self.close_illegal_claims(by) {
+            return;
+        }
         if self.rules.illegal_moves == IllegalMoves::OnClaim
             && let Some((after, san)) = illegal.place(self.game.position())
         {
