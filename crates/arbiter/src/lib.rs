@@ -40,6 +40,27 @@
 //! # Ok::<(), caissa_arbiter::ReplayError>(())
 //! ```
 //!
+//! # One dependency is enough
+//!
+//! The lower layers' types this crate's signatures use are re-exported at its root, so a program
+//! that depends on `caissa-arbiter` alone can name them:
+//!
+//! ```
+//! use caissa_arbiter::{
+//!     Bitboard, CastlingMode, Color, Game, Move, Piece, Position, Role, SanPlus, Setup, Square,
+//!     UciMove,
+//! };
+//!
+//! let pos = Position::from_setup(Setup::standard(), CastlingMode::Standard)?;
+//! let written: SanPlus = "Nf3".parse()?;
+//! let m: Move = written.san.to_move(&pos)?;
+//! assert_eq!(Ok(m), "g1f3".parse::<UciMove>()?.to_move(&pos));
+//! let black_king = Piece { color: Color::Black, role: Role::King };
+//! assert_eq!(pos.board().by_piece(black_king), Bitboard::from(Square::E8));
+//! assert_eq!(Game::new(pos).outcome(), None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Features
 //!
 //! - `serde`: `Serialize`/`Deserialize` for the time-control types, and [`json`]: the event log
@@ -62,6 +83,20 @@ pub mod rules;
 pub mod time_control;
 mod touch;
 mod verdict;
+
+// The lower layers' vocabulary this crate's signatures use, so that one dependency is enough.
+pub use caissa_board::{
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, ParseColorError,
+    ParseSquareError, Piece, Rank, Role, Setup, Square,
+};
+pub use caissa_game::dead::Winnability;
+pub use caissa_game::{Article, Game, GameResult, Outcome, Reason};
+pub use caissa_movegen::{
+    CastlingMode, IllegalMoveError, Move, MoveList, Position, PositionError, SetupProblem,
+};
+pub use caissa_notation::fen::{EnPassantMode, Fen};
+pub use caissa_notation::san::{San, SanPlus};
+pub use caissa_notation::uci::UciMove;
 
 pub use arbiter::{Arbiter, EventError, ReplayError, replay};
 pub use clock::{Clock, Press, TimeWentBackwards};

@@ -67,6 +67,22 @@
 //! # Ok::<(), caissa_movegen::IllegalMoveError>(())
 //! ```
 //!
+//! # One dependency is enough
+//!
+//! The board and move generator types this crate's signatures use are re-exported at its root,
+//! so a program that depends on `caissa-game` alone can name them:
+//!
+//! ```
+//! use caissa_game::{CastlingMode, Color, Game, Move, Piece, Position, Role, Setup, Square};
+//!
+//! let start = Position::from_setup(Setup::standard(), CastlingMode::Standard)?;
+//! let mut game = Game::new(start);
+//! game.play(Move::normal(Square::E2, Square::E4))?;
+//! let pawn = Piece { color: Color::White, role: Role::Pawn };
+//! assert_eq!(game.position().board().piece_at(Square::E4), Some(pawn));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Features
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Outcome`], [`GameResult`], [`Reason`],
@@ -80,6 +96,15 @@ pub mod dead;
 mod game;
 mod material;
 mod outcome;
+
+// The lower layers' vocabulary this crate's signatures use, so that one dependency is enough.
+pub use caissa_board::{
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, ParseColorError,
+    ParseSquareError, Piece, Rank, Role, Setup, Square,
+};
+pub use caissa_movegen::{
+    CastlingMode, IllegalMoveError, Move, MoveList, Position, PositionError, SetupProblem,
+};
 
 pub use claim::{Claim, ClaimError, Claims, Ground};
 pub use game::{AUTOMATIC_DEAD_BUDGET, Game, PerpetualCheck};

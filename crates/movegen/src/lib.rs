@@ -20,6 +20,24 @@
 //!
 //! Nothing here allocates on the heap while generating or playing moves.
 //!
+//! # One dependency is enough
+//!
+//! The board types this crate's signatures use are re-exported at its root, so a program that
+//! depends on `caissa-movegen` alone can name them:
+//!
+//! ```
+//! use caissa_movegen::{
+//!     Bitboard, CastlingMode, Color, Move, Piece, Position, Role, Setup, Square,
+//! };
+//!
+//! let pos = Position::from_setup(Setup::standard(), CastlingMode::Standard)?;
+//! let white_king = Piece { color: Color::White, role: Role::King };
+//! assert_eq!(pos.board().piece_at(Square::E1), Some(white_king));
+//! assert_eq!(pos.checkers(), Bitboard::EMPTY);
+//! assert!(pos.is_legal(Move::normal(Square::G1, Square::F3)));
+//! # Ok::<(), caissa_movegen::PositionError>(())
+//! ```
+//!
 //! # Features
 //!
 //! - `serde`: serialisation for [`CastlingMode`] and the board types.
@@ -37,6 +55,12 @@ mod perft;
 mod position;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+
+// The board vocabulary this crate's signatures use, so that one dependency is enough.
+pub use caissa_board::{
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, ParseColorError,
+    ParseSquareError, Piece, Rank, Role, Setup, Square,
+};
 
 pub use error::{IllegalMoveError, PositionError, SetupProblem};
 pub use moves::{Move, MoveList};

@@ -16,6 +16,23 @@
 //! assert_eq!(pos.legal_moves().len(), 20);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # One dependency is enough
+//!
+//! The board and move generator types this crate's signatures use are re-exported at its root,
+//! so a program that depends on `caissa-notation` alone can name them:
+//!
+//! ```
+//! use caissa_notation::san::San;
+//! use caissa_notation::{CastlingMode, Color, Move, Piece, Position, Role, Setup, Square};
+//!
+//! let pos = Position::from_setup(Setup::standard(), CastlingMode::Standard)?;
+//! let m: Move = "Nf3".parse::<San>()?.to_move(&pos)?;
+//! assert_eq!(m, Move::normal(Square::G1, Square::F3));
+//! let knight = Piece { color: Color::White, role: Role::Knight };
+//! assert_eq!(pos.play(m)?.board().piece_at(Square::F3), Some(knight));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -25,3 +42,12 @@ pub mod fen;
 pub mod pgn;
 pub mod san;
 pub mod uci;
+
+// The lower layers' vocabulary this crate's signatures use, so that one dependency is enough.
+pub use caissa_board::{
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, ParseColorError,
+    ParseSquareError, Piece, Rank, Role, Setup, Square,
+};
+pub use caissa_movegen::{
+    CastlingMode, IllegalMoveError, Move, MoveList, Position, PositionError, SetupProblem,
+};
