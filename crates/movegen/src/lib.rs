@@ -2,7 +2,7 @@
 //!
 //! This crate owns what makes a position legal and what the legal moves are: the attack tables
 //! ([`attacks`]), [`Move`] (two bytes, `Copy`) and [`MoveList`] (on the stack), [`Position`]
-//! (validated from a [`Setup`](caissa_board::Setup), with checks, pins, make-move and Zobrist
+//! (validated from a [`Setup`], with checks, pins, make-move and Zobrist
 //! keys), and [`perft`]. It depends only on `caissa-board`.
 //!
 //! Three ways to apply a move:
