@@ -30,7 +30,7 @@ fn positions() -> Vec<Position> {
     let mut seen = HashSet::new();
     let mut reader = Reader::new(pgn.as_bytes());
     let mut recorder = Recorder::new();
-    while let Ok(Some(game)) = reader.read_game(&mut recorder) {
+    while let Some(game) = reader.read_game(&mut recorder) {
         let Ok(game) = game else { continue };
         let Ok(mut pos) = game.start.clone() else {
             continue;
@@ -38,7 +38,7 @@ fn positions() -> Vec<Position> {
         let mut depth = 0;
         for token in &game.tokens {
             match token {
-                RecordedToken::BeginVariation => depth += 1,
+                RecordedToken::BeginVariation(_) => depth += 1,
                 RecordedToken::EndVariation => depth -= 1,
                 RecordedToken::Move(san, _) if depth == 0 => {
                     let Ok(m) = san.san.to_move(&pos) else { break };

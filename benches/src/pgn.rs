@@ -20,7 +20,7 @@ use std::ops::ControlFlow;
 
 use caissa::notation::fen::Fen;
 use caissa::notation::pgn::{
-    Location, Reader, RecordedToken, Recorder, Replayer, VariationChoice, Visitor,
+    Flow, Location, PgnError, Reader, RecordedToken, Recorder, Replayer, VariationChoice, Visitor,
 };
 use caissa::{Position, San, SanPlus};
 use shakmaty::Position as _;
@@ -49,8 +49,8 @@ pub fn caissa_replay(pgn: impl Read) -> (u64, u64) {
     let mut reader = Reader::new(pgn);
     let mut replayer = Replayer::new();
     let (mut games, mut moves) = (0, 0);
-    while let Some(game) = reader.read_game(&mut replayer).expect("readable input") {
-        moves += game.expect("well-formed").expect("legal").moves;
+    while let Some(game) = reader.read_game(&mut replayer) {
+        moves += game.expect("well-formed and legal").moves;
         games += 1;
     }
     (games, moves)
@@ -64,26 +64,27 @@ impl Visitor for CaissaCount {
     type Tags = ();
     type Movetext = u64;
     type Output = u64;
+    type Error = PgnError;
 
-    fn begin_game(&mut self, _: Location) -> ControlFlow<u64> {
+    fn begin_game(&mut self, _: Location) -> Flow<Self> {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, (): ()) -> ControlFlow<u64, u64> {
+    fn begin_movetext(&mut self, (): ()) -> Flow<Self, u64> {
         ControlFlow::Continue(0)
     }
 
-    fn san(&mut self, moves: &mut u64, _: SanPlus, _: Location) -> ControlFlow<u64> {
+    fn san(&mut self, moves: &mut u64, _: SanPlus, _: Location) -> Flow<Self> {
         *moves += 1;
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _: &mut u64) -> ControlFlow<u64, VariationChoice> {
+    fn begin_variation(&mut self, _: &mut u64, _: Location) -> Flow<Self, VariationChoice> {
         ControlFlow::Continue(VariationChoice::Enter)
     }
 
-    fn end_game(&mut self, moves: u64) -> u64 {
-        moves
+    fn end_game(&mut self, moves: u64) -> Result<u64, PgnError> {
+        Ok(moves)
     }
 }
 
@@ -95,7 +96,7 @@ impl Visitor for CaissaCount {
 pub fn caissa_read(pgn: impl Read) -> (u64, u64) {
     let mut reader = Reader::new(pgn);
     let (mut games, mut moves) = (0, 0);
-    while let Some(n) = reader.read_game(&mut CaissaCount).expect("readable input") {
+    while let Some(n) = reader.read_game(&mut CaissaCount) {
         moves += n.expect("well-formed");
         games += 1;
     }
@@ -264,16 +265,13 @@ impl SanGames {
     pub fn from_pgn(pgn: &[u8]) -> SanGames {
         let mut reader = Reader::new(pgn);
         let mut ours = Vec::new();
-        while let Some(game) = reader
-            .read_game(&mut Recorder::new())
-            .expect("reading memory")
-        {
+        while let Some(game) = reader.read_game(&mut Recorder::new()) {
             let game = game.expect("well-formed");
             let mut depth = 0_u32;
             let mut sans = Vec::new();
             for token in &game.tokens {
                 match token {
-                    RecordedToken::BeginVariation => depth += 1,
+                    RecordedToken::BeginVariation(_) => depth += 1,
                     RecordedToken::EndVariation => depth -= 1,
                     RecordedToken::Move(san, _) if depth == 0 => sans.push(san.san),
                     RecordedToken::Move(..) => {}

@@ -80,18 +80,18 @@ impl Record {
 
     /// The game as PGN (export format).
     pub(crate) fn to_pgn(&self, header: &Header<'_>) -> String {
-        let mut game = pgn::Game::new();
+        let mut game = pgn::GameTree::new();
         let [white, black] = header.names;
         game.tags.insert("White", white.unwrap_or("?"));
         game.tags.insert("Black", black.unwrap_or("?"));
         let (result, marker) = match header.outcome.map(|o| o.result) {
-            Some(GameResult::WhiteWins) => ("1-0", pgn::Outcome::WhiteWins),
-            Some(GameResult::BlackWins) => ("0-1", pgn::Outcome::BlackWins),
-            Some(GameResult::Draw) => ("1/2-1/2", pgn::Outcome::Draw),
-            _ => ("*", pgn::Outcome::Unknown),
+            Some(GameResult::WhiteWins) => ("1-0", pgn::TerminationMarker::WhiteWins),
+            Some(GameResult::BlackWins) => ("0-1", pgn::TerminationMarker::BlackWins),
+            Some(GameResult::Draw) => ("1/2-1/2", pgn::TerminationMarker::Draw),
+            _ => ("*", pgn::TerminationMarker::Unknown),
         };
         game.tags.insert("Result", result);
-        game.outcome = Some(marker);
+        game.termination_marker = Some(marker);
         if *header.start != Position::standard() || header.chess960 {
             if header.chess960 {
                 game.tags.insert("Variant", "Chess960");

@@ -12,7 +12,7 @@ mod common;
 use caissa_arbiter::{ArbiterAction, ClaimKind, Event, EventKind, replay};
 use caissa_board::{ByColor, Color, Role, Square};
 use caissa_game::Game;
-use caissa_notation::pgn::{GameBuilder, Reader};
+use caissa_notation::pgn::{GameTreeBuilder, Reader};
 use caissa_notation::uci::UciMove;
 use common::*;
 
@@ -333,8 +333,7 @@ fn replays_are_deterministic_and_records_are_pgn() {
         let verdict = first.unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         finished += usize::from(verdict.outcome.is_some());
         let game = Reader::new(verdict.pgn.as_bytes())
-            .read_game(&mut GameBuilder)
-            .expect("readable")
+            .read_game(&mut GameTreeBuilder)
             .expect("a game")
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", verdict.pgn));
         // PGN has no token for 0-0 (both lose): the record says `*`.

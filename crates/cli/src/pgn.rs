@@ -36,7 +36,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use caissa::notation::pgn::{GameBuilder, Layout, Reader};
+use caissa::notation::pgn::{GameTreeBuilder, Layout, PgnError, PgnErrorKind, Reader};
 use clap::{Args, Subcommand};
 
 use crate::error::CliError;
@@ -146,13 +146,14 @@ fn format(path: &Path, layout: Layout, out: &mut dyn Write) -> Result<(u64, u64)
     let mut reader = Reader::new(open(path)?);
     let (mut games, mut bad) = (0, 0);
     let mut text = String::new();
-    while let Some(game) = reader
-        .read_game(&mut GameBuilder)
-        .map_err(read_error(path))?
-    {
-        games += 1;
+    while let Some(game) = reader.read_game(&mut GameTreeBuilder) {
         match game {
+            Err(PgnError {
+                kind: PgnErrorKind::Io(failure),
+                ..
+            }) => return Err(read_error(path)(failure.into())),
             Ok(game) => {
+                games += 1;
                 text.clear();
                 if games > bad + 1 && layout == Layout::Export {
                     text.push('\n');
@@ -164,6 +165,7 @@ fn format(path: &Path, layout: Layout, out: &mut dyn Write) -> Result<(u64, u64)
                 out.write_all(text.as_bytes())?;
             }
             Err(error) => {
+                games += 1;
                 bad += 1;
                 eprintln!(
                     "{}:{}:{}: {}",

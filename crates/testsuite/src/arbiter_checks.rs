@@ -15,7 +15,7 @@ use caissa_board::{Color, Role, Square};
 use caissa_game::{GameResult, Outcome};
 use caissa_movegen::{Move, Position};
 use caissa_notation::fen::Fen;
-use caissa_notation::pgn::{self, GameBuilder, Reader, Replayer};
+use caissa_notation::pgn::{self, GameTreeBuilder, Reader, Replayer};
 use caissa_notation::san::SanPlus;
 use caissa_notation::uci::UciMove;
 
@@ -272,12 +272,12 @@ impl Snapshot {
 
 /// The PGN marker of an outcome (none for a game that goes on, or that no result token
 /// describes).
-fn pgn_outcome(outcome: Option<Outcome>) -> pgn::Outcome {
+fn pgn_outcome(outcome: Option<Outcome>) -> pgn::TerminationMarker {
     match outcome.map(|o| o.result) {
-        Some(GameResult::WhiteWins) => pgn::Outcome::WhiteWins,
-        Some(GameResult::BlackWins) => pgn::Outcome::BlackWins,
-        Some(GameResult::Draw) => pgn::Outcome::Draw,
-        _ => pgn::Outcome::Unknown,
+        Some(GameResult::WhiteWins) => pgn::TerminationMarker::WhiteWins,
+        Some(GameResult::BlackWins) => pgn::TerminationMarker::BlackWins,
+        Some(GameResult::Draw) => pgn::TerminationMarker::Draw,
+        _ => pgn::TerminationMarker::Unknown,
     }
 }
 
@@ -287,14 +287,17 @@ fn pgn_outcome(outcome: Option<Outcome>) -> pgn::Outcome {
 fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
     let text = &verdict.pgn;
     let games: Vec<_> = Reader::new(text.as_bytes())
-        .games(&mut GameBuilder)
-        .map(|game| game.expect("reading a string cannot fail"))
+        .games(&mut GameTreeBuilder)
         .collect();
     let [Ok(record)] = &games[..] else {
         panic!("the verdict's PGN\n{text}\nreads as {games:?}");
     };
     let marker = pgn_outcome(verdict.outcome);
-    assert_eq!(record.outcome, Some(marker), "the PGN's result:\n{text}");
+    assert_eq!(
+        record.termination_marker,
+        Some(marker),
+        "the PGN's result:\n{text}"
+    );
     assert_eq!(
         record.tags.get("Result"),
         Some(marker.as_str()),
@@ -305,9 +308,13 @@ fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
         .unwrap_or_else(|e| panic!("the PGN's start: {e}\n{text}"));
     let replayed = Reader::new(text.as_bytes())
         .read_game(&mut Replayer::new())
-        .expect("reading a string cannot fail")
-        .expect("one game")
-        .expect("well-formed");
+        .expect("one game");
+    if let Err(error) = &replayed {
+        assert!(
+            !matches!(error.kind, pgn::PgnReplayErrorKind::Pgn(_)),
+            "the verdict's PGN is malformed ({error}):\n{text}"
+        );
+    }
     let game = arbiter.game();
     match replayed {
         Ok(stats) => {

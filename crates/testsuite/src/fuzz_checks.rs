@@ -20,9 +20,9 @@ use caissa_movegen::{CastlingMode, IllegalMoveError, Move, Position, perft};
 use caissa_notation::epd::{self, Epd, Operation};
 use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::{
-    DEFAULT_CAPACITY, Game, GameBuilder, Layout, Location, MIN_CAPACITY, Nag, Outcome, PgnError,
-    RawComment, RawTag, Reader, Recorder, Replay, ReplayError, ReplayStats, Replayer,
-    SEVEN_TAG_ROSTER, Tags, VariationChoice, Visitor,
+    DEFAULT_CAPACITY, Flow, GameTree, GameTreeBuilder, Layout, Location, MIN_CAPACITY, Nag,
+    PgnError, RawComment, RawTag, Reader, Recorder, Replay, ReplayStats, Replayer,
+    SEVEN_TAG_ROSTER, Tags, TerminationMarker, VariationChoice, Visitor,
 };
 use caissa_notation::san::{ParseSanError, San, SanError, SanPlus, StrictSanError};
 use caissa_notation::uci::{UciError, UciMove};
@@ -853,9 +853,9 @@ enum Call {
         truncated: bool,
         line_comment: bool,
     },
-    BeginVariation(VariationChoice),
+    BeginVariation(VariationChoice, Location),
     EndVariation,
-    Outcome(Outcome),
+    TerminationMarker(TerminationMarker, Location),
     EndGame,
     EndMalformedGame(PgnError),
 }
@@ -873,19 +873,14 @@ impl Visitor for Recording {
     type Tags = ();
     type Movetext = usize;
     type Output = ();
+    type Error = PgnError;
 
-    fn begin_game(&mut self, at: Location) -> ControlFlow<(), ()> {
+    fn begin_game(&mut self, at: Location) -> Flow<Self, ()> {
         self.calls.push(Call::BeginGame(at));
         ControlFlow::Continue(())
     }
 
-    fn tag(
-        &mut self,
-        (): &mut (),
-        name: &[u8],
-        value: RawTag<'_>,
-        at: Location,
-    ) -> ControlFlow<()> {
+    fn tag(&mut self, (): &mut (), name: &[u8], value: RawTag<'_>, at: Location) -> Flow<Self> {
         self.calls.push(Call::Tag {
             name: name.to_vec(),
             value: value.as_bytes().to_vec(),
@@ -895,27 +890,27 @@ impl Visitor for Recording {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, (): ()) -> ControlFlow<(), usize> {
+    fn begin_movetext(&mut self, (): ()) -> Flow<Self, usize> {
         self.calls.push(Call::BeginMovetext);
         ControlFlow::Continue(0)
     }
 
-    fn san(&mut self, moves: &mut usize, san: SanPlus, at: Location) -> ControlFlow<()> {
+    fn san(&mut self, moves: &mut usize, san: SanPlus, at: Location) -> Flow<Self> {
         self.calls.push(Call::San(san, at));
         *moves += 1;
         if self.wander && *moves == 4 {
-            ControlFlow::Break(())
+            ControlFlow::Break(Ok(()))
         } else {
             ControlFlow::Continue(())
         }
     }
 
-    fn nag(&mut self, _: &mut usize, nag: Nag) -> ControlFlow<()> {
+    fn nag(&mut self, _: &mut usize, nag: Nag) -> Flow<Self> {
         self.calls.push(Call::Nag(nag));
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _: &mut usize, comment: RawComment<'_>) -> ControlFlow<()> {
+    fn comment(&mut self, _: &mut usize, comment: RawComment<'_>) -> Flow<Self> {
         self.calls.push(Call::Comment {
             text: comment.as_bytes().to_vec(),
             truncated: comment.is_truncated(),
@@ -924,33 +919,40 @@ impl Visitor for Recording {
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _: &mut usize) -> ControlFlow<(), VariationChoice> {
+    fn begin_variation(&mut self, _: &mut usize, at: Location) -> Flow<Self, VariationChoice> {
         self.variations += 1;
         let choice = if self.wander && self.variations.is_multiple_of(2) {
             VariationChoice::Skip
         } else {
             VariationChoice::Enter
         };
-        self.calls.push(Call::BeginVariation(choice));
+        self.calls.push(Call::BeginVariation(choice, at));
         ControlFlow::Continue(choice)
     }
 
-    fn end_variation(&mut self, _: &mut usize) -> ControlFlow<()> {
+    fn end_variation(&mut self, _: &mut usize) -> Flow<Self> {
         self.calls.push(Call::EndVariation);
         ControlFlow::Continue(())
     }
 
-    fn outcome(&mut self, _: &mut usize, outcome: Outcome) -> ControlFlow<()> {
-        self.calls.push(Call::Outcome(outcome));
+    fn termination_marker(
+        &mut self,
+        _: &mut usize,
+        marker: TerminationMarker,
+        at: Location,
+    ) -> Flow<Self> {
+        self.calls.push(Call::TerminationMarker(marker, at));
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, _: usize) {
+    fn end_game(&mut self, _: usize) -> Result<(), PgnError> {
         self.calls.push(Call::EndGame);
+        Ok(())
     }
 
-    fn end_malformed_game(&mut self, _: usize, error: &PgnError) {
+    fn end_malformed_game(&mut self, _: usize, error: PgnError) -> PgnError {
         self.calls.push(Call::EndMalformedGame(error.clone()));
+        error
     }
 }
 
@@ -998,18 +1000,15 @@ fn check_location(lines: &[usize], at: Location, what: &dyn fmt::Display) {
     );
 }
 
-/// Reads every game of `reader` with `visitor`: no I/O error, and no more games than bytes
-/// (every game takes at least one), so reading ends.
+/// Reads every game of `reader` with `visitor`: no more games than bytes (every game takes at
+/// least one), so reading ends.
 fn read_games<R: Read, V: Visitor>(
     mut reader: Reader<R>,
     visitor: &mut V,
     len: usize,
-) -> Vec<Result<V::Output, PgnError>> {
+) -> Vec<Result<V::Output, V::Error>> {
     let mut games = Vec::new();
-    while let Some(game) = reader
-        .read_game(visitor)
-        .expect("reading bytes cannot fail")
-    {
+    while let Some(game) = reader.read_game(visitor) {
         games.push(game);
         assert!(games.len() <= len, "{} games in {len} bytes", games.len());
     }
@@ -1061,17 +1060,14 @@ fn check_with_recorder(data: &[u8]) -> Vec<Result<ReplayStats, String>> {
     let mut recorder = Recorder::new();
     let mut reader = Reader::new(data);
     let mut found = Vec::new();
-    while let Some(game) = reader
-        .read_game(&mut recorder)
-        .expect("reading bytes cannot fail")
-    {
+    while let Some(game) = reader.read_game(&mut recorder) {
         found.push(match game {
             Ok(game) => game.replay().map_err(|e| e.to_string()),
             Err(error) => match recorder.take_malformed() {
                 Some(game) => {
                     let start = game.start.clone();
                     let replayed = start
-                        .map_err(ReplayError::from)
+                        .map_err(|e| PgnError::from(e).into())
                         .and_then(|start| game.replay_into(&mut Replay::new(start)));
                     Err(replayed.err().map_or(error.to_string(), |e| e.to_string()))
                 }
@@ -1083,23 +1079,23 @@ fn check_with_recorder(data: &[u8]) -> Vec<Result<ReplayStats, String>> {
     found
 }
 
-/// The game [`Game::write`] is expected to give back once read: the result written out, and in
+/// The game [`GameTree::write`] is expected to give back once read: the result written out, and in
 /// the export layout the seven tag roster first (the first value of each, else its
 /// placeholder) and no second tag of a roster name; in the compact layout comments with `}`
 /// made `)`. Tag values lose their line breaks either way.
-fn written_game(game: &Game, layout: Layout) -> Game {
+fn written_game(game: &GameTree, layout: Layout) -> GameTree {
     let mut expected = game.clone();
-    let outcome = game
-        .outcome
+    let marker = game
+        .termination_marker
         .or_else(|| game.tags.get("Result").and_then(|r| r.parse().ok()))
-        .unwrap_or(Outcome::Unknown);
-    expected.outcome = Some(outcome);
+        .unwrap_or(TerminationMarker::Unknown);
+    expected.termination_marker = Some(marker);
     let mut tags = Tags::new();
     if layout == Layout::Export {
         for (name, placeholder) in SEVEN_TAG_ROSTER {
-            let value = match (game.tags.get(name), game.outcome) {
+            let value = match (game.tags.get(name), game.termination_marker) {
                 (Some(value), _) => value,
-                (None, Some(outcome)) if name == "Result" => outcome.as_str(),
+                (None, Some(marker)) if name == "Result" => marker.as_str(),
                 (None, _) => placeholder,
             };
             tags.push(name.to_owned(), value.to_owned());
@@ -1136,11 +1132,15 @@ fn written_game(game: &Game, layout: Layout) -> Game {
 
 /// Writing `game` in both layouts and reading the text back gives one well-formed game, the
 /// one [`written_game`] expects, and writing that gives the same text.
-fn check_pgn_round_trip(game: &Game) {
+fn check_pgn_round_trip(game: &GameTree) {
     for layout in [Layout::Export, Layout::Compact] {
         let mut text = String::new();
         game.write(&mut text, layout);
-        let games = read_games(Reader::new(text.as_bytes()), &mut GameBuilder, text.len());
+        let games = read_games(
+            Reader::new(text.as_bytes()),
+            &mut GameTreeBuilder,
+            text.len(),
+        );
         let [Ok(read)] = &games[..] else {
             panic!("{layout:?}: caissa wrote\n{text}\nwhich reads as {games:?}");
         };
@@ -1172,12 +1172,16 @@ fn without_trailing_blanks(data: &[u8]) -> Vec<u8> {
 
 /// Blanks at the end of lines mean nothing: without them, `data` reads as the same games
 /// (`built`), and malformed games fail in the same way on the same line.
-fn check_pgn_trailing_blanks(data: &[u8], built: &[Result<Game, PgnError>]) {
+fn check_pgn_trailing_blanks(data: &[u8], built: &[Result<GameTree, PgnError>]) {
     let stripped = without_trailing_blanks(data);
     if stripped == data {
         return;
     }
-    let again = read_games(Reader::new(&stripped[..]), &mut GameBuilder, stripped.len());
+    let again = read_games(
+        Reader::new(&stripped[..]),
+        &mut GameTreeBuilder,
+        stripped.len(),
+    );
     assert_eq!(
         again.len(),
         built.len(),
@@ -1206,7 +1210,7 @@ fn check_pgn_trailing_blanks(data: &[u8], built: &[Result<Game, PgnError>]) {
 /// change nothing (see `check_pgn_trailing_blanks`). The replayers agree: the
 /// [`Replayer`] and a [`Recorder`] whose games are replayed afterwards find the same first
 /// problem of each game; a game that replays does so main line only too, and its tree (from
-/// [`GameBuilder`]) replays to the same position. Every well-formed game written in both
+/// [`GameTreeBuilder`]) replays to the same position. Every well-formed game written in both
 /// layouts reads back as the same game (see `check_pgn_round_trip`).
 ///
 /// # Panics
@@ -1236,7 +1240,7 @@ pub fn check_pgn(data: &[u8]) {
         }
     }
 
-    let built = read_games(Reader::new(data), &mut GameBuilder, data.len());
+    let built = read_games(Reader::new(data), &mut GameTreeBuilder, data.len());
     check_pgn_trailing_blanks(data, &built);
     let replayed = read_games(Reader::new(data), &mut Replayer::new(), data.len());
     let mainline = read_games(
@@ -1265,12 +1269,11 @@ pub fn check_pgn(data: &[u8]) {
     }
     for (i, replay) in replayed.iter().enumerate() {
         let problem = match replay {
-            Ok(Ok(stats)) => Ok(*stats),
-            Ok(Err(error)) => {
+            Ok(stats) => Ok(*stats),
+            Err(error) => {
                 check_location(&lines, error.location, error);
                 Err(error.to_string())
             }
-            Err(error) => Err(error.to_string()),
         };
         assert_eq!(
             problem, checked[i],
@@ -1280,7 +1283,7 @@ pub fn check_pgn(data: &[u8]) {
             continue;
         };
         match &mainline[i] {
-            Ok(Ok(main)) => {
+            Ok(main) => {
                 assert_eq!(
                     (main.moves, main.mainline_moves, main.position),
                     (stats.mainline_moves, stats.mainline_moves, stats.position),

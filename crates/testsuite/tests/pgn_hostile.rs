@@ -7,7 +7,8 @@ use std::io::{self, Read};
 use std::time::Instant;
 
 use caissa_notation::pgn::{
-    Game, GameBuilder, Layout, PgnErrorKind, Reader, Recorder, ReplayStats, Replayer,
+    GameTree, GameTreeBuilder, Layout, PgnErrorKind, PgnReplayErrorKind, Reader, Recorder,
+    ReplayStats, Replayer,
 };
 
 /// A `Read` that yields `head`, then `count` bytes from `fill` (called with the index), then
@@ -77,15 +78,8 @@ const GOOD_GAME: &str = "\n\n[Event \"after\"]\n\n1. e4 e5 2. Nf3 *\n";
 fn replay_all(input: impl Read) -> Vec<Result<ReplayStats, String>> {
     let mut reader = Reader::new(input);
     let mut out = Vec::new();
-    while let Some(game) = reader
-        .read_game(&mut Replayer::new())
-        .expect("no I/O error")
-    {
-        out.push(match game {
-            Ok(Ok(stats)) => Ok(stats),
-            Ok(Err(error)) => Err(error.to_string()),
-            Err(error) => Err(error.to_string()),
-        });
+    while let Some(game) = reader.read_game(&mut Replayer::new()) {
+        out.push(game.map_err(|error| error.to_string()));
     }
     out
 }
@@ -114,35 +108,48 @@ fn nested_with(open: &'static [u8], depth: u64, closed: bool) -> Generated<impl 
 #[test]
 fn pgn_hostile_million_deep_variations() {
     const DEPTH: u64 = 1_000_000;
-    let games = within(10.0, "replaying a million nested variations", || {
+    let closed = within(10.0, "replaying a million nested variations", || {
         replay_all(nested(DEPTH, true))
     });
+    let games = &closed;
     assert_eq!(games.len(), 2);
-    let stats = games[0].as_ref().expect("legal");
-    // Variations deeper than the replay limit are read but not replayed.
-    let replayed = 1 + caissa_notation::pgn::MAX_REPLAY_DEPTH as u64;
-    assert_eq!((stats.moves, stats.mainline_moves), (replayed, 1));
+    // A variation deeper than the replay limit is an error at its `(` (each `( e4 ` is five
+    // bytes after `1. e4 `).
+    let limit = caissa_notation::pgn::MAX_REPLAY_DEPTH as u64;
+    assert_eq!(
+        games[0],
+        Err(format!(
+            "1:{}: variations nested deeper than {limit}",
+            7 + 5 * limit
+        ))
+    );
     assert_eq!(games[1].as_ref().expect("legal").moves, 3);
 
-    // Unclosed, the nesting is an error at the outermost `(`, and the next game is intact.
+    // Unclosed, the same: the replay stops there, and the next game is intact.
     let games = within(10.0, "reading a million unclosed variations", || {
         replay_all(nested(DEPTH, false))
     });
     assert_eq!(games.len(), 2);
-    assert_eq!(games[0], Err("1:7: unterminated variation".to_owned()));
+    assert_eq!(games[0], closed[0]);
     assert_eq!(games[1].as_ref().expect("legal").moves, 3);
 
-    // Skipped (the default of visitors that do not want variations), same result.
+    // Skipped (the default of visitors that do not want variations), the variations are read
+    // to their end; unclosed, the nesting is an error at the outermost `(`.
     let mut reader = Reader::new(nested(DEPTH, true));
     let mut mainline = Replayer::mainline_only();
     let stats = within(10.0, "skipping a million nested variations", || {
         reader.read_game(&mut mainline)
     });
-    let stats = stats
-        .expect("no I/O error")
-        .expect("a game")
-        .expect("well-formed");
-    assert_eq!(stats.expect("legal").moves, 1);
+    let stats = stats.expect("a game").expect("legal");
+    assert_eq!(stats.moves, 1);
+    let mut reader = Reader::new(nested(DEPTH, false));
+    let games: Vec<_> = within(10.0, "skipping a million unclosed variations", || {
+        reader.games(&mut mainline).collect()
+    });
+    assert_eq!(games.len(), 2);
+    let error = games[0].as_ref().expect_err("unterminated");
+    assert_eq!(error.to_string(), "1:7: unterminated variation");
+    assert_eq!(games[1].as_ref().expect("legal").moves, 3);
 }
 
 #[test]
@@ -154,10 +161,9 @@ fn pgn_hostile_deep_trees_build_write_and_drop_without_recursion() {
         20.0,
         "building a deep tree, writing it, reading it back",
         || {
-            let read = |input: &mut dyn Read| -> Game {
+            let read = |input: &mut dyn Read| -> GameTree {
                 Reader::new(input)
-                    .read_game(&mut GameBuilder)
-                    .expect("no I/O error")
+                    .read_game(&mut GameTreeBuilder)
                     .expect("a game")
                     .expect("well-formed")
             };
@@ -186,11 +192,12 @@ fn pgn_hostile_deep_trees_build_write_and_drop_without_recursion() {
     // The recorder keeps nested variations, and replays them to the replay depth limit.
     let recorded = Reader::new(nested(DEPTH, true))
         .read_game(&mut Recorder::new())
-        .expect("no I/O error")
         .expect("a game")
         .expect("well-formed");
     assert_eq!(recorded.tokens.len() as u64, 3 * DEPTH + 1);
-    assert_eq!(recorded.replay().expect("legal").moves, 257);
+    let error = recorded.replay().expect_err("too deep");
+    assert_eq!(error.replayed, 257);
+    assert_eq!(error.kind, PgnReplayErrorKind::TooDeep);
 }
 
 #[test]
@@ -234,7 +241,7 @@ fn pgn_hostile_ten_megabyte_tag_and_token() {
     let games = within(5.0, "reading a 10 MB tag", || {
         let mut reader = Reader::new(input);
         let mut games = Vec::new();
-        while let Some(game) = reader.read_game(&mut GameBuilder).expect("no I/O error") {
+        while let Some(game) = reader.read_game(&mut GameTreeBuilder) {
             games.push(game.expect("well-formed"));
         }
         games
@@ -302,17 +309,11 @@ fn pgn_hostile_binary_junk() {
 fn pgn_hostile_errors_are_typed_for_junk() {
     let mut reader = Reader::new(&b"\xff\xfe garbage"[..]);
     let error = reader
-        .read_game(&mut GameBuilder)
-        .expect("no I/O error")
+        .read_game(&mut GameTreeBuilder)
         .expect("a game")
         .unwrap_err();
     assert_eq!(error.kind, PgnErrorKind::UnexpectedByte(0xff));
-    assert!(
-        reader
-            .read_game(&mut GameBuilder)
-            .expect("no I/O error")
-            .is_none()
-    );
+    assert!(reader.read_game(&mut GameTreeBuilder).is_none());
 }
 
 /// The peak resident memory of this process, in kB (Linux only).
@@ -357,11 +358,7 @@ fn pgn_hostile_memory_child() {
     let count = |input: &mut dyn Read| {
         let mut reader = Reader::new(input);
         let mut games = 0;
-        while reader
-            .read_game(&mut Replayer::new())
-            .expect("no I/O error")
-            .is_some()
-        {
+        while reader.read_game(&mut Replayer::new()).is_some() {
             games += 1;
         }
         games

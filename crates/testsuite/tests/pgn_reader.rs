@@ -5,7 +5,8 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use caissa_notation::pgn::{
-    Location, Nag, Outcome, PgnErrorKind, RawComment, RawTag, Reader, VariationChoice, Visitor,
+    Flow, Location, Nag, PgnError, PgnErrorKind, RawComment, RawTag, Reader, TerminationMarker,
+    VariationChoice, Visitor,
 };
 use caissa_notation::san::SanPlus;
 
@@ -16,8 +17,9 @@ impl Visitor for Events {
     type Tags = Vec<String>;
     type Movetext = Vec<String>;
     type Output = Vec<String>;
+    type Error = PgnError;
 
-    fn begin_game(&mut self, at: Location) -> ControlFlow<Vec<String>, Vec<String>> {
+    fn begin_game(&mut self, at: Location) -> Flow<Self, Vec<String>> {
         ControlFlow::Continue(vec![format!("game@{at}")])
     }
 
@@ -27,7 +29,7 @@ impl Visitor for Events {
         name: &[u8],
         value: RawTag<'_>,
         at: Location,
-    ) -> ControlFlow<Vec<String>> {
+    ) -> Flow<Self> {
         let cut = if value.is_truncated() { "…" } else { "" };
         tags.push(format!(
             "[{}={}{cut}]@{at}",
@@ -37,30 +39,21 @@ impl Visitor for Events {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Vec<String>) -> ControlFlow<Vec<String>, Vec<String>> {
+    fn begin_movetext(&mut self, tags: Vec<String>) -> Flow<Self, Vec<String>> {
         ControlFlow::Continue(tags)
     }
 
-    fn san(
-        &mut self,
-        ev: &mut Vec<String>,
-        san: SanPlus,
-        at: Location,
-    ) -> ControlFlow<Vec<String>> {
+    fn san(&mut self, ev: &mut Vec<String>, san: SanPlus, at: Location) -> Flow<Self> {
         ev.push(format!("{san}@{at}"));
         ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, ev: &mut Vec<String>, nag: Nag) -> ControlFlow<Vec<String>> {
+    fn nag(&mut self, ev: &mut Vec<String>, nag: Nag) -> Flow<Self> {
         ev.push(nag.to_string());
         ControlFlow::Continue(())
     }
 
-    fn comment(
-        &mut self,
-        ev: &mut Vec<String>,
-        comment: RawComment<'_>,
-    ) -> ControlFlow<Vec<String>> {
+    fn comment(&mut self, ev: &mut Vec<String>, comment: RawComment<'_>) -> Flow<Self> {
         let kind = if comment.is_line_comment() { ";" } else { "{" };
         let cut = if comment.is_truncated() { "…" } else { "" };
         ev.push(format!("{kind}{}{cut}", comment.to_str_lossy()));
@@ -70,23 +63,29 @@ impl Visitor for Events {
     fn begin_variation(
         &mut self,
         ev: &mut Vec<String>,
-    ) -> ControlFlow<Vec<String>, VariationChoice> {
+        _: Location,
+    ) -> Flow<Self, VariationChoice> {
         ev.push("(".to_owned());
         ControlFlow::Continue(VariationChoice::Enter)
     }
 
-    fn end_variation(&mut self, ev: &mut Vec<String>) -> ControlFlow<Vec<String>> {
+    fn end_variation(&mut self, ev: &mut Vec<String>) -> Flow<Self> {
         ev.push(")".to_owned());
         ControlFlow::Continue(())
     }
 
-    fn outcome(&mut self, ev: &mut Vec<String>, outcome: Outcome) -> ControlFlow<Vec<String>> {
-        ev.push(outcome.to_string());
+    fn termination_marker(
+        &mut self,
+        ev: &mut Vec<String>,
+        marker: TerminationMarker,
+        _: Location,
+    ) -> Flow<Self> {
+        ev.push(marker.to_string());
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, ev: Vec<String>) -> Vec<String> {
-        ev
+    fn end_game(&mut self, ev: Vec<String>) -> Result<Vec<String>, PgnError> {
+        Ok(ev)
     }
 }
 
@@ -94,7 +93,7 @@ impl Visitor for Events {
 fn read_all(input: impl Read, capacity: usize) -> Vec<String> {
     let mut reader = Reader::with_capacity(input, capacity);
     let mut out = Vec::new();
-    while let Some(game) = reader.read_game(&mut Events).expect("no I/O error") {
+    while let Some(game) = reader.read_game(&mut Events) {
         out.push(match game {
             Ok(events) => events.join(" "),
             Err(error) => format!("error@{error}"),
@@ -200,7 +199,7 @@ fn pgn_reader_game_boundaries() {
 fn pgn_reader_errors() {
     let cases: &[(&str, &str)] = &[
         ("1. e4 @", "1:7: unexpected character '@'"),
-        ("1. e4 \u{1}", "1:7: unexpected character byte 0x01"),
+        ("1. e4 \u{1}", "1:7: unexpected character U+0001"),
         ("1. e4 Nf9", "1:7: invalid SAN \"Nf9\""),
         ("1. e4 12x", "1:7: invalid token \"12x\""),
         ("1. e4 0-0-0-0", "1:7: invalid SAN \"0-0-0-0\""),
@@ -275,11 +274,7 @@ fn pgn_reader_errors() {
 #[test]
 fn pgn_reader_error_kinds_are_typed() {
     let mut reader = Reader::new(&b"1. e4 Nf9 *"[..]);
-    let error = reader
-        .read_game(&mut Events)
-        .expect("no I/O error")
-        .expect("a game")
-        .unwrap_err();
+    let error = reader.read_game(&mut Events).expect("a game").unwrap_err();
     assert!(matches!(error.kind, PgnErrorKind::InvalidSan(ref e) if e.as_str() == "Nf9"));
     assert_eq!((error.line(), error.column()), (1, 7));
 }
@@ -334,7 +329,7 @@ fn pgn_reader_recovers_at_the_next_game() {
         "1. e4 *\n\n\u{7f}\u{0}\u{1}junk\n\n1. d4 *",
         &[
             "game@1:1 e4@1:4 *",
-            "error@3:1: unexpected character byte 0x7f",
+            "error@3:1: unexpected character U+007F",
             "game@5:1 d4@5:4 *",
         ],
     );
@@ -349,31 +344,27 @@ impl Visitor for Stopper {
     type Tags = ();
     type Movetext = Vec<String>;
     type Output = Vec<String>;
+    type Error = PgnError;
 
-    fn begin_game(&mut self, _: Location) -> ControlFlow<Vec<String>> {
+    fn begin_game(&mut self, _: Location) -> Flow<Self> {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, (): ()) -> ControlFlow<Vec<String>, Vec<String>> {
+    fn begin_movetext(&mut self, (): ()) -> Flow<Self, Vec<String>> {
         ControlFlow::Continue(Vec::new())
     }
 
-    fn san(
-        &mut self,
-        moves: &mut Vec<String>,
-        san: SanPlus,
-        _: Location,
-    ) -> ControlFlow<Vec<String>> {
+    fn san(&mut self, moves: &mut Vec<String>, san: SanPlus, _: Location) -> Flow<Self> {
         moves.push(san.to_string());
         if self.skip_variations {
             ControlFlow::Continue(())
         } else {
-            ControlFlow::Break(core::mem::take(moves))
+            ControlFlow::Break(Ok(core::mem::take(moves)))
         }
     }
 
-    fn end_game(&mut self, moves: Vec<String>) -> Vec<String> {
-        moves
+    fn end_game(&mut self, moves: Vec<String>) -> Result<Vec<String>, PgnError> {
+        Ok(moves)
     }
 }
 
@@ -385,7 +376,7 @@ fn pgn_reader_stops_and_skips() {
         skip_variations: false,
     };
     let mut firsts = Vec::new();
-    while let Some(game) = reader.read_game(&mut stop).expect("no I/O error") {
+    while let Some(game) = reader.read_game(&mut stop) {
         firsts.push(game.expect("stopped before any error").join(" "));
     }
     assert_eq!(firsts, ["e4", "c4", "Nf3"]);
@@ -396,7 +387,7 @@ fn pgn_reader_stops_and_skips() {
         skip_variations: true,
     };
     let mut all = Vec::new();
-    while let Some(game) = reader.read_game(&mut skip).expect("no I/O error") {
+    while let Some(game) = reader.read_game(&mut skip) {
         all.push(game.expect("well-formed").join(" "));
     }
     assert_eq!(all, ["e4 e5", "c4", "Nf3"]);
@@ -411,7 +402,7 @@ fn pgn_reader_stops_and_skips() {
         let entered = read_all(input.as_bytes(), 1024);
         let mut reader = Reader::new(input.as_bytes());
         let mut skipped = Vec::new();
-        while let Some(game) = reader.read_game(&mut skip).expect("no I/O error") {
+        while let Some(game) = reader.read_game(&mut skip) {
             skipped.push(game.is_ok());
         }
         assert_eq!(
@@ -465,31 +456,28 @@ fn pgn_reader_truncated_values_stay_utf8() {
         type Tags = ();
         type Movetext = ();
         type Output = ();
-        fn begin_game(&mut self, _: Location) -> ControlFlow<()> {
+        type Error = PgnError;
+        fn begin_game(&mut self, _: Location) -> Flow<Self> {
             ControlFlow::Continue(())
         }
-        fn tag(
-            &mut self,
-            (): &mut (),
-            _: &[u8],
-            value: RawTag<'_>,
-            _: Location,
-        ) -> ControlFlow<()> {
+        fn tag(&mut self, (): &mut (), _: &[u8], value: RawTag<'_>, _: Location) -> Flow<Self> {
             assert!(value.is_truncated());
             assert!(std::str::from_utf8(value.as_bytes()).is_ok());
             ControlFlow::Continue(())
         }
-        fn begin_movetext(&mut self, (): ()) -> ControlFlow<()> {
+        fn begin_movetext(&mut self, (): ()) -> Flow<Self> {
             ControlFlow::Continue(())
         }
-        fn comment(&mut self, (): &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        fn comment(&mut self, (): &mut (), comment: RawComment<'_>) -> Flow<Self> {
             assert!(comment.is_truncated());
             assert!(std::str::from_utf8(comment.as_bytes()).is_ok());
             ControlFlow::Continue(())
         }
-        fn end_game(&mut self, (): ()) {}
+        fn end_game(&mut self, (): ()) -> Result<(), PgnError> {
+            Ok(())
+        }
     }
-    assert!(matches!(reader.read_game(&mut Utf8Check), Ok(Some(Ok(())))));
+    assert_eq!(reader.read_game(&mut Utf8Check), Some(Ok(())));
 }
 
 #[test]

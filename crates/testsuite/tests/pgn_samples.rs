@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use caissa_notation::pgn::{Game, GameBuilder, Layout, Reader, Replayer};
+use caissa_notation::pgn::{GameTree, GameTreeBuilder, Layout, Reader, Replayer};
 use caissa_testsuite::read_data;
 
 const SAMPLES: [&str; 3] = [
@@ -13,13 +13,10 @@ const SAMPLES: [&str; 3] = [
 ];
 
 /// Every game of `text`, built as a tree; panics on a malformed one.
-fn games(text: &str) -> Vec<Game> {
+fn games(text: &str) -> Vec<GameTree> {
     let mut reader = Reader::new(text.as_bytes());
     let mut games = Vec::new();
-    while let Some(game) = reader
-        .read_game(&mut GameBuilder)
-        .expect("reading from memory")
-    {
+    while let Some(game) = reader.read_game(&mut GameTreeBuilder) {
         games.push(game.unwrap_or_else(|e| panic!("malformed game: {e}")));
     }
     games
@@ -29,13 +26,8 @@ fn games(text: &str) -> Vec<Game> {
 fn replay_counts(text: &str) -> (u64, u64, u64) {
     let mut reader = Reader::new(text.as_bytes());
     let (mut games, mut mainline, mut all) = (0, 0, 0);
-    while let Some(game) = reader
-        .read_game(&mut Replayer::new())
-        .expect("reading from memory")
-    {
-        let stats = game
-            .unwrap_or_else(|e| panic!("malformed game: {e}"))
-            .unwrap_or_else(|e| panic!("game {}: {e}", games + 1));
+    while let Some(game) = reader.read_game(&mut Replayer::new()) {
+        let stats = game.unwrap_or_else(|e| panic!("game {}: {e}", games + 1));
         games += 1;
         mainline += stats.mainline_moves;
         all += stats.moves;
@@ -150,10 +142,10 @@ fn pgn_samples_export_lines_fit() {
     }
 }
 
-fn export(games: &[Game]) -> String {
+fn export(games: &[GameTree]) -> String {
     games
         .iter()
-        .map(Game::to_export_string)
+        .map(GameTree::to_export_string)
         .collect::<Vec<_>>()
         .join("\n")
 }

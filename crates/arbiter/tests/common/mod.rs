@@ -200,10 +200,9 @@ pub fn fifty(mv: Option<&str>) -> ClaimKind {
 
 /// The main line's moves of a PGN, in SAN, read back with the notation crate's reader.
 pub fn pgn_moves(verdict: &Verdict) -> Vec<String> {
-    use caissa_notation::pgn::{GameBuilder, Reader};
+    use caissa_notation::pgn::{GameTreeBuilder, Reader};
     let game = Reader::new(verdict.pgn.as_bytes())
-        .read_game(&mut GameBuilder)
-        .expect("readable")
+        .read_game(&mut GameTreeBuilder)
         .expect("a game")
         .expect("well-formed");
     game.mainline().map(|node| node.san.to_string()).collect()

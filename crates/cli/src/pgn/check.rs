@@ -52,14 +52,11 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Cursor, Read, Write};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, mpsc};
 
-use caissa::SanPlus;
 use caissa::notation::pgn::{
-    Location, PgnError, RawTag, Reader, Replay, ReplayError, ReplayStats, Replayer, StartTags,
-    VariationChoice, Visitor,
+    Location, PgnErrorKind, PgnReplayError, PgnReplayErrorKind, Reader, Replayer,
 };
 
 use super::{open, read_error};
@@ -441,111 +438,24 @@ fn run_job(job: Job, files: &[PathBuf]) -> Report {
 /// An error reading `input`: the games before it are in `report`.
 fn check_games(input: impl Read, report: &mut Report) -> io::Result<Location> {
     let mut reader = Reader::new(input);
-    let mut checker = Checker::default();
-    while let Some(game) = reader.read_game(&mut checker)? {
-        let game = game.unwrap_or_else(|error| Checked {
-            moves: checker.malformed_moves,
-            problem: Some((error.location, error.kind.to_string())),
-        });
+    let mut replayer = Replayer::new();
+    while let Some(game) = reader.read_game(&mut replayer) {
+        match game {
+            Ok(stats) => report.moves += stats.moves,
+            Err(PgnReplayError {
+                kind: PgnReplayErrorKind::Pgn(PgnErrorKind::Io(failure)),
+                ..
+            }) => return Err(failure.into()),
+            Err(error) => {
+                report.moves += error.replayed;
+                report
+                    .problems
+                    .push((error.location, error.kind.to_string()));
+            }
+        }
         report.games += 1;
-        report.moves += game.moves;
-        report.problems.extend(game.problem);
     }
     Ok(reader.location())
-}
-
-/// What checking one game found.
-struct Checked {
-    /// The moves replayed: all of them, or those before the problem.
-    moves: u64,
-    /// The first problem in reading order, and where it is.
-    problem: Option<(Location, String)>,
-}
-
-impl Checked {
-    /// What [`Replayer`] found, `moves` being the moves it replayed.
-    fn from_replay(moves: u64, replayed: Result<ReplayStats, ReplayError>) -> Checked {
-        Checked {
-            moves,
-            problem: replayed
-                .err()
-                .map(|error| (error.location, error.kind.to_string())),
-        }
-    }
-}
-
-/// A [`Visitor`] that replays every move as it reads it, main line and variations, and stops a
-/// game at its first illegal or ambiguous move: notation's [`Replayer`], which also counts the
-/// moves replayed before a problem.
-///
-/// For a game the reader finds malformed, it keeps the number of moves replayed before the
-/// syntax error; the error itself comes from the reader.
-#[derive(Debug, Default)]
-struct Checker {
-    replayer: Replayer,
-    /// The moves of the last game that [`Visitor::end_malformed_game`] ended.
-    malformed_moves: u64,
-}
-
-impl Visitor for Checker {
-    type Tags = StartTags;
-    type Movetext = Replay;
-    type Output = Checked;
-
-    fn begin_game(&mut self, at: Location) -> ControlFlow<Checked, StartTags> {
-        // A syntax error in the tags ends the game with none replayed.
-        self.malformed_moves = 0;
-        self.replayer
-            .begin_game(at)
-            .map_break(|replayed| Checked::from_replay(0, replayed))
-    }
-
-    #[inline]
-    fn tag(
-        &mut self,
-        tags: &mut StartTags,
-        name: &[u8],
-        value: RawTag<'_>,
-        at: Location,
-    ) -> ControlFlow<Checked> {
-        self.replayer
-            .tag(tags, name, value, at)
-            .map_break(|replayed| Checked::from_replay(0, replayed))
-    }
-
-    fn begin_movetext(&mut self, tags: StartTags) -> ControlFlow<Checked, Replay> {
-        self.replayer
-            .begin_movetext(tags)
-            .map_break(|replayed| Checked::from_replay(0, replayed))
-    }
-
-    #[inline]
-    fn san(&mut self, replay: &mut Replay, san: SanPlus, at: Location) -> ControlFlow<Checked> {
-        self.replayer
-            .san(replay, san, at)
-            .map_break(|replayed| Checked::from_replay(replay.moves(), replayed))
-    }
-
-    fn begin_variation(&mut self, replay: &mut Replay) -> ControlFlow<Checked, VariationChoice> {
-        self.replayer
-            .begin_variation(replay)
-            .map_break(|replayed| Checked::from_replay(replay.moves(), replayed))
-    }
-
-    fn end_variation(&mut self, replay: &mut Replay) -> ControlFlow<Checked> {
-        self.replayer
-            .end_variation(replay)
-            .map_break(|replayed| Checked::from_replay(replay.moves(), replayed))
-    }
-
-    fn end_game(&mut self, replay: Replay) -> Checked {
-        let moves = replay.moves();
-        Checked::from_replay(moves, self.replayer.end_game(replay))
-    }
-
-    fn end_malformed_game(&mut self, replay: Replay, _error: &PgnError) {
-        self.malformed_moves = replay.moves();
-    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //!   (`R`ed, `G`reen, `Y`ellow, `B`lue) and one square or two.
 //!
 //! Other commands come back as [`Command::Other`] with their raw arguments; a known command with
-//! malformed arguments as a [`CommandError`] with its byte offset in the comment.
+//! malformed arguments as a [`ParseCommandError`] with its byte offset in the comment.
 //!
 //! ```
 //! use std::time::Duration;
@@ -24,7 +24,7 @@
 //! assert!(matches!(commands[0], Command::Eval(eval) if eval.score == Score::Mate(-3)));
 //! assert_eq!(commands[1], Command::Clock(Duration::from_millis(180_500)));
 //! assert_eq!(Commands::new(comment).text_without_commands(), "Good move!");
-//! # Ok::<(), caissa_notation::pgn::commands::CommandError>(())
+//! # Ok::<(), caissa_notation::pgn::commands::ParseCommandError>(())
 //! ```
 
 use core::fmt;
@@ -156,17 +156,38 @@ impl Iterator for Shapes<'_> {
     }
 }
 
-/// A known command whose arguments could not be read.
+/// A known command whose arguments cannot be read: where in the comment, and which command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("invalid [%{command}] command at byte {byte} of the comment")]
-pub struct CommandError {
-    /// The command's name.
-    pub command: &'static str,
+#[error("at byte {byte} of the comment: {kind}")]
+pub struct ParseCommandError {
     /// Byte offset of the command's `[` in the comment.
     pub byte: usize,
+    /// Which command's arguments are malformed.
+    pub kind: ParseCommandErrorKind,
 }
 
-/// The commands of a comment, in order: an iterator of [`Command`] or [`CommandError`].
+/// The command whose arguments cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseCommandErrorKind {
+    /// `[%clk]`: not `h:mm:ss` or `mm:ss`, with an optional fraction.
+    #[error("invalid [%clk] command: expected h:mm:ss")]
+    Clock,
+    /// `[%emt]`: not `h:mm:ss` or `mm:ss`, with an optional fraction.
+    #[error("invalid [%emt] command: expected h:mm:ss")]
+    ElapsedMoveTime,
+    /// `[%eval]`: not a score in pawns or a mate, with an optional depth.
+    #[error("invalid [%eval] command: expected a score like 0.25 or #-3, and maybe ,depth")]
+    Eval,
+    /// `[%csl]`: not a list of a colour letter and a square.
+    #[error("invalid [%csl] command: expected a list like Ga4,Rb5")]
+    Highlights,
+    /// `[%cal]`: not a list of a colour letter and two squares.
+    #[error("invalid [%cal] command: expected a list like Ge2e4,Rd1d8")]
+    Arrows,
+}
+
+/// The commands of a comment, in order: an iterator of [`Command`] or [`ParseCommandError`].
 #[derive(Clone, Debug)]
 pub struct Commands<'a> {
     text: &'a [u8],
@@ -219,7 +240,7 @@ fn find_command(text: &[u8]) -> Option<(usize, usize)> {
 }
 
 impl<'a> Iterator for Commands<'a> {
-    type Item = Result<Command<'a>, CommandError>;
+    type Item = Result<Command<'a>, ParseCommandError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let (start, end) = find_command(&self.text[self.pos..])?;
@@ -231,20 +252,29 @@ impl<'a> Iterator for Commands<'a> {
             .position(u8::is_ascii_whitespace)
             .unwrap_or(inner.len());
         let (name, args) = (&inner[..name_len], trim(&inner[name_len..]));
-        let known = |command: &'static str, value: Option<Command<'a>>| {
-            value.ok_or(CommandError { command, byte })
+        let known = |kind: ParseCommandErrorKind, value: Option<Command<'a>>| {
+            value.ok_or(ParseCommandError { byte, kind })
         };
         Some(match name {
-            b"clk" => known("clk", parse_duration(args).map(Command::Clock)),
-            b"emt" => known("emt", parse_duration(args).map(Command::ElapsedMoveTime)),
-            b"eval" => known("eval", parse_eval(args).map(Command::Eval)),
+            b"clk" => known(
+                ParseCommandErrorKind::Clock,
+                parse_duration(args).map(Command::Clock),
+            ),
+            b"emt" => known(
+                ParseCommandErrorKind::ElapsedMoveTime,
+                parse_duration(args).map(Command::ElapsedMoveTime),
+            ),
+            b"eval" => known(
+                ParseCommandErrorKind::Eval,
+                parse_eval(args).map(Command::Eval),
+            ),
             b"csl" => known(
-                "csl",
-                check_shapes(args, false).map(|args| Command::Highlights(Shapes { args })),
+                ParseCommandErrorKind::Highlights,
+                check_shapes(args, 1).map(|args| Command::Highlights(Shapes { args })),
             ),
             b"cal" => known(
-                "cal",
-                check_shapes(args, true).map(|args| Command::Arrows(Shapes { args })),
+                ParseCommandErrorKind::Arrows,
+                check_shapes(args, 2).map(|args| Command::Arrows(Shapes { args })),
             ),
             _ => Ok(Command::Other { name, args }),
         })
@@ -374,14 +404,15 @@ fn parse_shape(item: &[u8]) -> Result<Option<Shape>, ()> {
     Ok(Some(Shape { color, from, to }))
 }
 
-/// Checks a shape list: every item a shape, with two squares exactly when `arrows`.
-fn check_shapes(args: &[u8], arrows: bool) -> Option<&[u8]> {
+/// Checks a shape list: every item a colour letter and `squares` squares (1 for highlights, 2
+/// for arrows).
+fn check_shapes(args: &[u8], squares: usize) -> Option<&[u8]> {
     args.split(|&b| b == b',')
         .try_for_each(|item| {
             let item = trim(item);
             match parse_shape(item) {
                 Ok(None) => Ok(()),
-                Ok(Some(_)) if (item.len() == 5) == arrows => Ok(()),
+                Ok(Some(_)) if item.len() == 1 + 2 * squares => Ok(()),
                 _ => Err(()),
             }
         })
@@ -458,7 +489,7 @@ impl fmt::Display for Command<'_> {
 mod tests {
     use super::*;
 
-    fn one(text: &str) -> Result<Command<'_>, CommandError> {
+    fn one(text: &str) -> Result<Command<'_>, ParseCommandError> {
         let mut commands = Commands::new(text.as_bytes());
         let command = commands.next().expect("one command");
         assert!(commands.next().is_none());
@@ -581,9 +612,9 @@ mod tests {
         let error = Commands::new(b"xx [%clk nonsense]").next();
         assert_eq!(
             error,
-            Some(Err(CommandError {
-                command: "clk",
-                byte: 3
+            Some(Err(ParseCommandError {
+                byte: 3,
+                kind: ParseCommandErrorKind::Clock,
             }))
         );
     }

@@ -1,17 +1,19 @@
-//! Syntax errors of PGN text.
+//! What the reader reports about a game it cannot read: [`PgnError`].
 
 use core::fmt;
+use std::io;
 
+use super::start::{StartError, StartErrorKind};
 use super::types::Location;
 
-/// A game that is not well-formed PGN: where and what.
+/// A game that cannot be read: its text is not well-formed PGN, or the input failed.
 ///
 /// The reader reports the first problem of a game, skips the rest of that game and goes on with
-/// the next one.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+/// the next one; after an [`Io`](PgnErrorKind::Io) error it stops.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{location}: {kind}")]
 pub struct PgnError {
-    /// Where the problem starts.
+    /// Where the problem starts (for an I/O error: where the reader stood).
     pub location: Location,
     /// What is wrong.
     pub kind: PgnErrorKind,
@@ -29,9 +31,25 @@ impl PgnError {
     pub const fn column(&self) -> u64 {
         self.location.column
     }
+
+    /// Whether the input failed (rather than the game's text being wrong).
+    #[must_use]
+    pub const fn is_io(&self) -> bool {
+        matches!(self.kind, PgnErrorKind::Io(_))
+    }
 }
 
-/// A short excerpt of the input, kept in errors: at most 32 bytes, as text.
+impl From<StartError> for PgnError {
+    fn from(error: StartError) -> PgnError {
+        PgnError {
+            location: error.location,
+            kind: PgnErrorKind::Start(error.kind),
+        }
+    }
+}
+
+/// A short excerpt of the input, kept in errors: at most 32 bytes (cut at a character boundary),
+/// as text; bytes that are not UTF-8 show as `U+FFFD`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Excerpt(String);
 
@@ -39,9 +57,13 @@ impl Excerpt {
     const MAX: usize = 32;
 
     pub(crate) fn new(bytes: &[u8]) -> Excerpt {
-        let cut = &bytes[..bytes.len().min(Excerpt::MAX)];
+        let cut = if bytes.len() > Excerpt::MAX {
+            super::reader::utf8_prefix(&bytes[..Excerpt::MAX])
+        } else {
+            bytes
+        };
         let mut text = String::from_utf8_lossy(cut).into_owned();
-        if bytes.len() > Excerpt::MAX {
+        if cut.len() < bytes.len() {
             text.push('…');
         }
         Excerpt(text)
@@ -60,12 +82,45 @@ impl fmt::Display for Excerpt {
     }
 }
 
-/// What is wrong with a game's text.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+/// An I/O error of the input, as a value that can be cloned and compared: its kind and message.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IoFailure {
+    /// The kind of the error.
+    pub kind: io::ErrorKind,
+    /// Its message.
+    pub message: String,
+}
+
+impl From<&io::Error> for IoFailure {
+    fn from(error: &io::Error) -> IoFailure {
+        IoFailure {
+            kind: error.kind(),
+            message: error.to_string(),
+        }
+    }
+}
+
+impl From<IoFailure> for io::Error {
+    fn from(failure: IoFailure) -> io::Error {
+        io::Error::new(failure.kind, failure.message)
+    }
+}
+
+impl fmt::Display for IoFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What is wrong with a game's text, or with the input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PgnErrorKind {
-    /// A byte that cannot start any token here.
-    #[error("unexpected character {}", show_byte(*.0))]
+    /// A character that cannot start any token here.
+    #[error("unexpected character {}", show_char(*.0))]
+    UnexpectedCharacter(char),
+    /// A byte that starts no UTF-8 character.
+    #[error("unexpected byte 0x{0:02x} (not UTF-8)")]
     UnexpectedByte(u8),
     /// A token that is not a move, a move number, a glyph or a result.
     #[error("invalid token {0}")]
@@ -76,9 +131,21 @@ pub enum PgnErrorKind {
     /// A `$` not followed by a number from 0 to 255.
     #[error("invalid annotation glyph {0}")]
     InvalidNag(Excerpt),
-    /// A tag pair that is not `[Name "value"]`.
-    #[error("malformed tag pair: {0}")]
-    MalformedTag(&'static str),
+    /// A `[` not followed by a tag name.
+    #[error("malformed tag pair: expected a tag name")]
+    ExpectedTagName,
+    /// A tag name of 128 bytes or more.
+    #[error("malformed tag pair: tag name too long")]
+    TagNameTooLong,
+    /// A tag name not followed by `"`.
+    #[error("malformed tag pair: expected '\"' before the value")]
+    ExpectedTagValue,
+    /// A tag value whose closing `"` is missing on its line.
+    #[error("malformed tag pair: unterminated tag value")]
+    UnterminatedTagValue,
+    /// A tag value not followed by `]`.
+    #[error("malformed tag pair: expected ']' after the value")]
+    ExpectedTagEnd,
     /// A `{` comment that is not closed before the end of the input or the next game's tags.
     #[error("unterminated comment")]
     UnterminatedComment,
@@ -101,12 +168,62 @@ pub enum PgnErrorKind {
     /// A move, glyph or variation after the game's result.
     #[error("{0} after the game result")]
     AfterResult(Excerpt),
+    /// The start tags (`FEN`, `Variant`) give no start position: reported by the visitors that
+    /// need one, not by the reader.
+    #[error(transparent)]
+    Start(StartErrorKind),
+    /// The input failed; the reader reads no further.
+    #[error("cannot read the input: {0}")]
+    Io(IoFailure),
 }
 
-fn show_byte(b: u8) -> String {
-    if b.is_ascii_graphic() {
-        format!("'{}'", char::from(b))
+/// A character for a message: quoted if printable, with its code point if not ASCII or not
+/// printable.
+fn show_char(c: char) -> String {
+    if c.is_ascii_graphic() {
+        format!("'{c}'")
+    } else if c == '\u{feff}' {
+        "U+FEFF (a byte order mark)".to_owned()
+    } else if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", u32::from(c))
     } else {
-        format!("byte 0x{b:02x}")
+        format!("'{c}' (U+{:04X})", u32::from(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_are_named() {
+        for (kind, message) in [
+            (PgnErrorKind::UnexpectedCharacter('&'), "'&'"),
+            (PgnErrorKind::UnexpectedCharacter('–'), "'–' (U+2013)"),
+            (PgnErrorKind::UnexpectedCharacter('\0'), "U+0000"),
+            (
+                PgnErrorKind::UnexpectedCharacter('\u{feff}'),
+                "U+FEFF (a byte order mark)",
+            ),
+        ] {
+            assert_eq!(kind.to_string(), format!("unexpected character {message}"));
+        }
+        assert_eq!(
+            PgnErrorKind::UnexpectedByte(0xff).to_string(),
+            "unexpected byte 0xff (not UTF-8)"
+        );
+    }
+
+    #[test]
+    fn excerpts_keep_whole_characters() {
+        let text = "é".repeat(20);
+        let excerpt = Excerpt::new(text.as_bytes());
+        assert_eq!(excerpt.as_str(), format!("{}…", "é".repeat(16)));
+        let odd = format!("a{text}");
+        assert_eq!(
+            Excerpt::new(odd.as_bytes()).as_str(),
+            format!("a{}…", "é".repeat(15))
+        );
+        assert_eq!(Excerpt::new(b"Nf9").as_str(), "Nf9");
     }
 }

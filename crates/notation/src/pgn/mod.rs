@@ -3,30 +3,34 @@
 //! - [`Reader`] reads games from any [`Read`](std::io::Read) with one fixed buffer and calls a
 //!   [`Visitor`] for each part of each game. It reports every malformed game with a line,
 //!   a column and a reason ([`PgnError`]), skips it, and goes on with the next one.
-//! - Ready-made visitors: [`GameBuilder`] builds a [`Game`] tree (tags, main line, variations,
-//!   comments, glyphs); [`Replayer`] replays every move against the position (main line and
-//!   variations) and reports illegal or ambiguous SAN with its line and column; [`Recorder`]
-//!   records moves to replay them elsewhere ([`RecordedGame::replay`]), for parallel checking.
-//! - [`Game::write`] writes the export format or a compact one-line form.
+//! - Ready-made visitors: [`GameTreeBuilder`] builds a [`GameTree`] (tags, main line,
+//!   variations, comments, glyphs); [`Replayer`] replays every move against the position (main
+//!   line and variations) and reports illegal or ambiguous SAN with its line and column
+//!   ([`PgnReplayError`], one error type for reading and replaying); [`Recorder`] records moves
+//!   to replay them elsewhere ([`RecordedGame::replay`]).
+//! - [`GameTree::write`] writes the export format or a compact one-line form;
+//!   [`GameTree::mainline_moves`] replays the main line, positions and moves.
 //! - [`commands`] reads the `[%clk ...]`, `[%eval ...]`, `[%csl ...]`, `[%cal ...]` commands of
 //!   a comment into typed values.
 //! - [`StartTags`] reads the `[FEN]`, `[SetUp]` and `[Variant]` tags into a start position.
 //!
 //! ```
-//! use caissa_notation::pgn::{GameBuilder, Layout, Reader, Replayer};
+//! use caissa_notation::pgn::{GameTreeBuilder, Layout, Reader, Replayer};
 //!
 //! let pgn = "[Event \"Example\"]\n[Result \"1-0\"]\n\n\
 //!            1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7# 1-0\n";
 //!
 //! // Check every move.
-//! let stats = Reader::new(pgn.as_bytes()).read_game(&mut Replayer::new())?.expect("a game")??;
-//! assert_eq!(stats.moves, 7);
-//! assert!(stats.position.is_checkmate());
+//! for game in Reader::new(pgn.as_bytes()).games(&mut Replayer::new()) {
+//!     let stats = game?;
+//!     assert_eq!(stats.moves, 7);
+//!     assert!(stats.position.is_checkmate());
+//! }
 //!
 //! // Or build the tree and write it back.
-//! let game = Reader::new(pgn.as_bytes()).read_game(&mut GameBuilder)?.expect("a game")?;
+//! let tree = Reader::new(pgn.as_bytes()).read_game(&mut GameTreeBuilder).expect("a game")?;
 //! let mut line = String::new();
-//! game.write(&mut line, Layout::Compact);
+//! tree.write(&mut line, Layout::Compact);
 //! assert_eq!(
 //!     line,
 //!     "[Event \"Example\"] [Result \"1-0\"] 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 $4 4. Qxf7# 1-0"
@@ -40,9 +44,10 @@
 //! [`Visitor::begin_movetext`]; then, in the order written, [`Visitor::san`], [`Visitor::nag`],
 //! [`Visitor::comment`], [`Visitor::begin_variation`] ... [`Visitor::end_variation`] (around
 //! the calls for the variation's contents, unless the visitor skips it) and
-//! [`Visitor::outcome`]; finally [`Visitor::end_game`] for a game that is well-formed to its
-//! end, or [`Visitor::end_malformed_game`] for one whose movetext is not. Any call but these
-//! two may stop the game early with `ControlFlow::Break(output)`. The [`Visitor`] docs say more.
+//! [`Visitor::termination_marker`]; finally [`Visitor::end_game`] for a game that is
+//! well-formed to its end, or [`Visitor::end_malformed_game`] for one whose movetext is not.
+//! Any call but these two may end the game early with `ControlFlow::Break(result)`, a value or
+//! an error. The [`Visitor`] docs say more.
 //!
 //! # Grammar, and how lenient the reader is
 //!
@@ -85,28 +90,34 @@
 //! [`RawComment::is_truncated`]) and the rest is skipped; a token (move, number, glyph, tag
 //! name) longer than 256 bytes is an error. Nesting depth is a counter, not recursion. Every
 //! byte is looked at a bounded number of times, so reading takes linear time on any input.
-//! The visitors' memory is theirs: [`GameBuilder`] and [`Recorder`] grow with the game,
-//! [`Replayer`] replays variations to a depth of [`MAX_REPLAY_DEPTH`] and only reads deeper
-//! ones.
+//! The visitors' memory is theirs: [`GameTreeBuilder`] and [`Recorder`] grow with the game,
+//! [`Replayer`] replays variations to a depth of [`MAX_REPLAY_DEPTH`] and reports deeper ones
+//! as an error.
 
 pub mod commands;
 mod error;
-mod game;
 mod reader;
 mod replay;
 mod start;
+mod tree;
 mod types;
 mod visitor;
 mod writer;
 
-pub use error::{Excerpt, PgnError, PgnErrorKind};
-pub use game::{Game, GameBuilder, GameInProgress, Node, NodeId, Tags};
+pub use error::{Excerpt, IoFailure, PgnError, PgnErrorKind};
 pub use reader::{DEFAULT_CAPACITY, Games, MIN_CAPACITY, Reader};
 pub use replay::{
-    MAX_REPLAY_DEPTH, RecordedGame, RecordedToken, Recorder, Replay, ReplayError, ReplayErrorKind,
-    ReplayStats, Replayer,
+    MAX_REPLAY_DEPTH, PgnReplayError, PgnReplayErrorKind, RecordedGame, RecordedToken, Recorder,
+    Replay, ReplayStats, Replayer,
 };
 pub use start::{StartError, StartErrorKind, StartTags};
-pub use types::{Location, Nag, Outcome, ParseOutcomeError, RawComment, RawTag, VariationChoice};
-pub use visitor::Visitor;
+pub use tree::{
+    GameTree, GameTreeBuilder, GameTreeInProgress, MainlineMove, MainlineMoves, Node, NodeId, Tags,
+    TreeReplayError,
+};
+pub use types::{
+    Location, Nag, ParseTerminationMarkerError, RawComment, RawTag, TerminationMarker,
+    VariationChoice,
+};
+pub use visitor::{Flow, Visitor};
 pub use writer::{EXPORT_WIDTH, Layout, SEVEN_TAG_ROSTER};

@@ -4,8 +4,8 @@ use core::ops::ControlFlow;
 use std::io::{self, Read};
 
 use super::error::{Excerpt, PgnError, PgnErrorKind};
-use super::types::{Location, Nag, Outcome, RawComment, RawTag, VariationChoice};
-use super::visitor::Visitor;
+use super::types::{Location, Nag, RawComment, RawTag, TerminationMarker, VariationChoice};
+use super::visitor::{Flow, Visitor};
 use crate::san::SanPlus;
 
 /// The buffer size of [`Reader::new`]: 64 KiB.
@@ -52,6 +52,8 @@ pub struct Reader<R> {
     line: u64,
     /// Offset in the input of the first byte of that line.
     line_start: u64,
+    /// Whether the input failed: the reader reads no further.
+    failed: bool,
 }
 
 /// The iterator of [`Reader::games`].
@@ -59,19 +61,13 @@ pub struct Reader<R> {
 pub struct Games<'a, R, V> {
     reader: &'a mut Reader<R>,
     visitor: &'a mut V,
-    done: bool,
 }
 
 impl<R: Read, V: Visitor> Iterator for Games<'_, R, V> {
-    type Item = io::Result<Result<V::Output, PgnError>>;
+    type Item = Result<V::Output, V::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        let item = self.reader.read_game(self.visitor).transpose();
-        self.done = !matches!(item, Some(Ok(_)));
-        item
+        self.reader.read_game(self.visitor)
     }
 }
 
@@ -84,6 +80,9 @@ enum Step<O> {
     /// of the input): `pos` is there, and nothing of the game is left to skip.
     ErrorAtEnd(PgnError),
 }
+
+/// A [`Step`] of a visitor's game.
+type GameStep<V> = Step<Result<<V as Visitor>::Output, <V as Visitor>::Error>>;
 
 /// How the search for a comment's end ended. Indices are relative to `pos`.
 enum CommentEnd {
@@ -114,6 +113,7 @@ impl<R: Read> Reader<R> {
             base: 0,
             line: 1,
             line_start: 0,
+            failed: false,
         }
     }
 
@@ -128,82 +128,98 @@ impl<R: Read> Reader<R> {
         self.inner
     }
 
-    /// Reads the next game and gives what the visitor made of it.
+    /// Reads the next game and gives what the visitor made of it: `None` at the end of the
+    /// input, else the game's result.
     ///
-    /// Returns `Ok(None)` at the end of the input, `Ok(Some(Ok(output)))` for a game the visitor
-    /// saw to its end or stopped early, and `Ok(Some(Err(error)))` for a malformed game: the
-    /// reader has then skipped the rest of that game, and the next call reads the next one.
-    ///
-    /// # Errors
-    ///
-    /// An [`io::Error`] from the input; the reader should not be used after one.
+    /// A malformed game gives the visitor's error made from the reader's [`PgnError`]
+    /// ([`Visitor::end_malformed_game`]): the reader has then skipped the rest of that game, and
+    /// the next call reads the next one. When the input fails, the error says so
+    /// ([`PgnErrorKind::Io`], [`PgnError::is_io`]) and every later call gives `None`.
     ///
     /// # Examples
     ///
     /// ```
-    /// use caissa_notation::pgn::{GameBuilder, Reader};
+    /// use caissa_notation::pgn::{GameTreeBuilder, Reader};
     ///
     /// let pgn = b"[White \"A\"]\n\n1. e4 { good } e5 (1... c5) 2. Nf3 1-0\n\n1. e4 ) 0-1\n";
     /// let mut reader = Reader::new(&pgn[..]);
-    /// let game = reader.read_game(&mut GameBuilder)?.expect("a game")?;
+    /// let game = reader.read_game(&mut GameTreeBuilder).expect("a game")?;
     /// assert_eq!(game.mainline().count(), 3);
-    /// let error = reader.read_game(&mut GameBuilder)?.expect("a game").unwrap_err();
+    /// let error = reader.read_game(&mut GameTreeBuilder).expect("a game").unwrap_err();
     /// assert_eq!((error.line(), error.column()), (5, 7));
-    /// assert!(reader.read_game(&mut GameBuilder)?.is_none());
+    /// assert!(reader.read_game(&mut GameTreeBuilder).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_game<V: Visitor>(
         &mut self,
         visitor: &mut V,
-    ) -> io::Result<Option<Result<V::Output, PgnError>>> {
+    ) -> Option<Result<V::Output, V::Error>> {
+        if self.failed {
+            return None;
+        }
+        match self.read_game_or_fail(visitor) {
+            Ok(game) => game,
+            Err(error) => {
+                self.failed = true;
+                Some(Err(PgnError {
+                    location: self.location(),
+                    kind: PgnErrorKind::Io((&error).into()),
+                }
+                .into()))
+            }
+        }
+    }
+
+    /// [`Reader::read_game`], with the input's errors apart.
+    fn read_game_or_fail<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> io::Result<Option<Result<V::Output, V::Error>>> {
         if !self.skip_before_game()? {
             return Ok(None);
         }
         let mut tags = match visitor.begin_game(self.location()) {
             ControlFlow::Continue(tags) => tags,
-            ControlFlow::Break(output) => {
+            ControlFlow::Break(result) => {
                 self.skip_game()?;
-                return Ok(Some(Ok(output)));
+                return Ok(Some(result));
             }
         };
         match self.read_tags(visitor, &mut tags)? {
             Step::Continue => {}
-            Step::Break(output) => {
+            Step::Break(result) => {
                 self.skip_game()?;
-                return Ok(Some(Ok(output)));
+                return Ok(Some(result));
             }
             Step::Error(error) | Step::ErrorAtEnd(error) => {
                 self.skip_game()?;
-                return Ok(Some(Err(error)));
+                return Ok(Some(Err(error.into())));
             }
         }
         let mut movetext = match visitor.begin_movetext(tags) {
             ControlFlow::Continue(movetext) => movetext,
-            ControlFlow::Break(output) => {
+            ControlFlow::Break(result) => {
                 self.skip_movetext()?;
-                return Ok(Some(Ok(output)));
+                return Ok(Some(result));
             }
         };
         match self.read_movetext(visitor, &mut movetext)? {
-            Step::Continue => Ok(Some(Ok(visitor.end_game(movetext)))),
-            Step::Break(output) => {
+            Step::Continue => Ok(Some(visitor.end_game(movetext))),
+            Step::Break(result) => {
                 self.skip_movetext()?;
-                Ok(Some(Ok(output)))
+                Ok(Some(result))
             }
             Step::Error(error) => {
-                visitor.end_malformed_game(movetext, &error);
+                let error = visitor.end_malformed_game(movetext, error);
                 self.skip_movetext()?;
                 Ok(Some(Err(error)))
             }
-            Step::ErrorAtEnd(error) => {
-                visitor.end_malformed_game(movetext, &error);
-                Ok(Some(Err(error)))
-            }
+            Step::ErrorAtEnd(error) => Ok(Some(Err(visitor.end_malformed_game(movetext, error)))),
         }
     }
 
     /// The games that remain, as an iterator of what [`Reader::read_game`] returns. It ends
-    /// after the last game or the first I/O error.
+    /// after the last game or the input's first error.
     ///
     /// ```
     /// use caissa_notation::pgn::{Reader, Replayer};
@@ -212,7 +228,7 @@ impl<R: Read> Reader<R> {
     /// let mut replayer = Replayer::new();
     /// let mut moves = 0;
     /// for game in Reader::new(&pgn[..]).games(&mut replayer) {
-    ///     moves += game???.moves;
+    ///     moves += game?.moves;
     /// }
     /// assert_eq!(moves, 5);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -221,7 +237,6 @@ impl<R: Read> Reader<R> {
         Games {
             reader: self,
             visitor,
-            done: false,
         }
     }
 
@@ -231,7 +246,7 @@ impl<R: Read> Reader<R> {
     ///
     /// An [`io::Error`] from the input.
     pub fn skip_next_game(&mut self) -> io::Result<bool> {
-        if !self.skip_before_game()? {
+        if self.failed || !self.skip_before_game()? {
             return Ok(false);
         }
         self.skip_game()?;
@@ -568,7 +583,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
-    ) -> io::Result<Step<V::Output>> {
+    ) -> io::Result<GameStep<V>> {
         // Most comments are short and end on their line, within what is buffered: then there is
         // no newline to count or tag line to look for. The blank that usually follows goes too.
         let rest = &self.buf[self.pos + 1..self.end];
@@ -587,7 +602,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
-    ) -> io::Result<Step<V::Output>> {
+    ) -> io::Result<GameStep<V>> {
         let at = self.location();
         match self.find_comment_end(1, true, false)? {
             CommentEnd::Closed(i) => {
@@ -625,7 +640,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
-    ) -> io::Result<ControlFlow<V::Output>> {
+    ) -> io::Result<Flow<V>> {
         let mut rel = 1;
         loop {
             let start = self.pos + rel;
@@ -658,7 +673,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         tags: &mut V::Tags,
-    ) -> io::Result<Step<V::Output>> {
+    ) -> io::Result<GameStep<V>> {
         let mut first = true;
         loop {
             // Between tag pairs there is usually just a newline, which needs no closer look.
@@ -686,16 +701,16 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         tags: &mut V::Tags,
-    ) -> io::Result<Step<V::Output>> {
+    ) -> io::Result<GameStep<V>> {
         let at = self.location();
         self.ensure(LOOKAHEAD)?;
         if let Some(flow) = self.read_plain_tag(visitor, tags, at) {
             return Ok(step(flow));
         }
-        let malformed = |reader: &Reader<R>, i: usize, what: &'static str| {
+        let malformed = |reader: &Reader<R>, i: usize, kind: PgnErrorKind| {
             Step::Error(PgnError {
                 location: reader.location_of(reader.pos + i),
-                kind: PgnErrorKind::MalformedTag(what),
+                kind,
             })
         };
         let data = &self.buf[self.pos..self.end];
@@ -705,22 +720,22 @@ impl<R: Read> Reader<R> {
             .take_while(|&&b| is_tag_name_byte(b))
             .count();
         if name_len == 0 {
-            return Ok(malformed(self, name_start, "expected a tag name"));
+            return Ok(malformed(self, name_start, PgnErrorKind::ExpectedTagName));
         }
         if name_len >= LOOKAHEAD / 2 {
-            return Ok(malformed(self, name_start, "tag name too long"));
+            return Ok(malformed(self, name_start, PgnErrorKind::TagNameTooLong));
         }
         let name_end = name_start + name_len;
         let quote = name_end + count_blanks(&data[name_end..]);
         if data.get(quote) != Some(&b'"') {
-            return Ok(malformed(self, quote, "expected '\"' before the value"));
+            return Ok(malformed(self, quote, PgnErrorKind::ExpectedTagValue));
         }
         let value_start = quote + 1;
         let quote_at = self.location_of(self.pos + quote);
         let unterminated = || {
             Step::Error(PgnError {
                 location: quote_at,
-                kind: PgnErrorKind::MalformedTag("unterminated tag value"),
+                kind: PgnErrorKind::UnterminatedTagValue,
             })
         };
         // Find the closing quote (indices relative to `pos`), keeping the value in the buffer
@@ -806,7 +821,7 @@ impl<R: Read> Reader<R> {
         let data = &self.buf[self.pos..self.end];
         let i = count_blanks(data);
         if data.get(i) != Some(&b']') {
-            return Ok(malformed(self, i, "expected ']' after the value"));
+            return Ok(malformed(self, i, PgnErrorKind::ExpectedTagEnd));
         }
         self.pos += i + 1;
         Ok(step(flow))
@@ -822,7 +837,7 @@ impl<R: Read> Reader<R> {
         visitor: &mut V,
         tags: &mut V::Tags,
         at: Location,
-    ) -> Option<ControlFlow<V::Output>> {
+    ) -> Option<Flow<V>> {
         let data = &self.buf[self.pos..self.end];
         let name_len = data[1..]
             .iter()
@@ -856,7 +871,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
-    ) -> io::Result<Step<V::Output>> {
+    ) -> io::Result<GameStep<V>> {
         // Variation depth; whether the current line has a move; whether the result was read;
         // where the outermost open variation began.
         let mut depth: u64 = 0;
@@ -924,7 +939,7 @@ impl<R: Read> Reader<R> {
                     if len >= LOOKAHEAD {
                         fail!(at, PgnErrorKind::InvalidToken(Excerpt::new(token)));
                     }
-                    if let Some(outcome) = Outcome::from_ascii(token) {
+                    if let Some(marker) = TerminationMarker::from_ascii(token) {
                         if depth > 0 {
                             fail!(at, PgnErrorKind::ResultInVariation);
                         }
@@ -933,7 +948,7 @@ impl<R: Read> Reader<R> {
                         }
                         ended = true;
                         self.pos += len;
-                        flow!(visitor.outcome(movetext, outcome));
+                        flow!(visitor.termination_marker(movetext, marker, at));
                     } else if token.starts_with(b"0-0") {
                         match SanPlus::from_ascii(token) {
                             Ok(san) => {
@@ -1020,7 +1035,7 @@ impl<R: Read> Reader<R> {
                         fail!(at, PgnErrorKind::VariationBeforeMove);
                     }
                     self.pos += 1;
-                    match visitor.begin_variation(movetext) {
+                    match visitor.begin_variation(movetext, at) {
                         ControlFlow::Break(output) => return Ok(Step::Break(output)),
                         ControlFlow::Continue(VariationChoice::Enter) => {
                             if depth == 0 {
@@ -1059,10 +1074,10 @@ impl<R: Read> Reader<R> {
                     }
                     ended = true;
                     self.pos += 1;
-                    flow!(visitor.outcome(movetext, Outcome::Unknown));
+                    flow!(visitor.termination_marker(movetext, TerminationMarker::Unknown, at));
                 }
                 b'.' => self.pos += 1,
-                _ => fail!(self.location(), PgnErrorKind::UnexpectedByte(b)),
+                _ => fail!(self.location(), unexpected(&self.buf[self.pos..self.end])),
             }
         }
         if depth > 0 {
@@ -1092,7 +1107,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
-    ) -> ControlFlow<V::Output, bool> {
+    ) -> Flow<V, bool> {
         let data = &self.buf[..self.end];
         // A token that starts before `limit` is buffered whole (or is too long, which the general
         // loop reports).
@@ -1239,12 +1254,31 @@ pub(super) fn looks_like_tag_line(line: &[u8]) -> bool {
     rest.get(count_blanks(rest)) == Some(&b'"')
 }
 
+/// The error for the unexpected character at the start of `bytes` (which is not empty): the
+/// character, or its first byte if it is not UTF-8.
+fn unexpected(bytes: &[u8]) -> PgnErrorKind {
+    let width = match bytes[0] {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    };
+    let character = bytes
+        .get(..width)
+        .and_then(|bytes| core::str::from_utf8(bytes).ok())
+        .and_then(|text| text.chars().next());
+    match character {
+        Some(c) => PgnErrorKind::UnexpectedCharacter(c),
+        None => PgnErrorKind::UnexpectedByte(bytes[0]),
+    }
+}
+
 fn trim_cr(text: &[u8]) -> &[u8] {
     text.strip_suffix(b"\r").unwrap_or(text)
 }
 
 /// `bytes` without a UTF-8 character cut at its end.
-fn utf8_prefix(bytes: &[u8]) -> &[u8] {
+pub(super) fn utf8_prefix(bytes: &[u8]) -> &[u8] {
     // Look back over at most three continuation bytes for the start of the last character.
     let tail = bytes.len().saturating_sub(4);
     for i in (tail..bytes.len()).rev() {

@@ -8,16 +8,16 @@
 use core::ops::ControlFlow;
 
 use caissa_board::Role;
-use caissa_movegen::Position;
+use caissa_movegen::{Move, Position};
 
-use super::error::PgnError;
-use super::start::{StartError, StartErrorKind, StartTags};
+use super::error::{PgnError, PgnErrorKind};
+use super::start::{StartError, StartTags};
 use super::types::{Location, RawTag, VariationChoice};
-use super::visitor::Visitor;
+use super::visitor::{Flow, Visitor};
 use crate::san::{San, SanError, SanPlus};
 
-/// Variations nested deeper than this are read and checked for syntax but not replayed, so that
-/// memory stays bounded however deep the nesting.
+/// Variations nested deeper than this are an error ([`PgnReplayErrorKind::TooDeep`]) for the
+/// replay, so that its memory stays bounded however deep the nesting.
 pub const MAX_REPLAY_DEPTH: usize = 256;
 
 /// What replaying a game found.
@@ -31,23 +31,27 @@ pub struct ReplayStats {
     pub position: Position,
 }
 
-/// A move that cannot be replayed, or a start position that cannot be set up.
+/// A game that cannot be read or replayed: where, how many moves were replayed before, and what
+/// is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{location}: {kind}")]
-pub struct ReplayError {
-    /// Where the move or the start tag is.
+pub struct PgnReplayError {
+    /// Where the problem is: the move, the `(`, the start tag, or the reader's error.
     pub location: Location,
+    /// The moves replayed before the problem, in all lines.
+    pub replayed: u64,
     /// What is wrong.
-    pub kind: ReplayErrorKind,
+    pub kind: PgnReplayErrorKind,
 }
 
-/// What is wrong with a move or with the start of a game.
+/// What is wrong with a game that cannot be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum ReplayErrorKind {
-    /// The start tags (`FEN`, `Variant`) give no position.
+pub enum PgnReplayErrorKind {
+    /// The game cannot be read ([`PgnError`]), or its start tags give no position
+    /// ([`PgnErrorKind::Start`]).
     #[error(transparent)]
-    Start(StartErrorKind),
+    Pgn(PgnErrorKind),
     /// The SAN does not fit the position: illegal or ambiguous.
     #[error("{error}")]
     San {
@@ -56,16 +60,29 @@ pub enum ReplayErrorKind {
         /// Why it does not fit.
         error: SanError,
     },
+    /// A move after the game ended on the board in checkmate or stalemate.
+    #[error("move {san} after the game ended in {}", if *.checkmate { "checkmate" } else { "stalemate" })]
+    AfterGameEnd {
+        /// The move as written.
+        san: SanPlus,
+        /// Whether the game ended in checkmate (else in stalemate).
+        checkmate: bool,
+    },
     /// A null move (`--`) while in check.
     #[error("null move while in check")]
     NullMoveInCheck,
+    /// A variation nested deeper than [`MAX_REPLAY_DEPTH`].
+    #[error("variations nested deeper than {MAX_REPLAY_DEPTH}")]
+    TooDeep,
 }
 
-impl From<StartError> for ReplayError {
-    fn from(error: StartError) -> ReplayError {
-        ReplayError {
+impl From<PgnError> for PgnReplayError {
+    /// The reader's error, with no move replayed before it.
+    fn from(error: PgnError) -> PgnReplayError {
+        PgnReplayError {
             location: error.location,
-            kind: ReplayErrorKind::Start(error.kind),
+            replayed: 0,
+            kind: PgnReplayErrorKind::Pgn(error.kind),
         }
     }
 }
@@ -78,6 +95,25 @@ impl From<StartError> for ReplayError {
 /// replaces the move before it, so it starts from the position before that move.
 ///
 /// A null move (`--`, [`San::Null`]) passes the turn; it is refused only in check.
+///
+/// ```
+/// use caissa_board::Square;
+/// use caissa_movegen::{Move, Position};
+/// use caissa_notation::pgn::{Location, Replay};
+/// use caissa_notation::san::SanPlus;
+///
+/// let mut replay = Replay::new(Position::standard());
+/// let at = Location::default();
+/// let e4 = replay.play("e4".parse::<SanPlus>()?, at)?.expect("not a null move");
+/// assert_eq!(e4, Move::normal(Square::E2, Square::E4));
+/// replay.begin_variation(at)?;
+/// replay.play("d4".parse()?, at)?;
+/// replay.end_variation();
+/// replay.play("e5".parse()?, at)?;
+/// let stats = replay.finish();
+/// assert_eq!((stats.moves, stats.mainline_moves), (3, 2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Replay {
     pos: Position,
@@ -85,8 +121,6 @@ pub struct Replay {
     before: Position,
     /// For each open variation: `(pos, before)` of the line it interrupts.
     stack: Vec<(Position, Position)>,
-    /// How many open variations lie beyond [`MAX_REPLAY_DEPTH`].
-    ignored: u64,
     moves: u64,
     mainline_moves: u64,
 }
@@ -99,7 +133,6 @@ impl Replay {
             pos: start,
             before: start,
             stack: Vec::new(),
-            ignored: 0,
             moves: 0,
             mainline_moves: 0,
         }
@@ -117,58 +150,84 @@ impl Replay {
         self.moves
     }
 
-    /// Plays a move of the current line.
+    /// Plays a move of the current line: gives the move, or `None` for a null move (`--`),
+    /// which passes the turn.
     ///
     /// # Errors
     ///
-    /// [`ReplayError`] at `at` when the SAN is illegal or ambiguous, or a null move in check.
+    /// [`PgnReplayError`] at `at` when the SAN is illegal or ambiguous, comes after checkmate or
+    /// stalemate, or is a null move in check.
     #[inline(always)]
-    pub fn play(&mut self, san: SanPlus, at: Location) -> Result<(), ReplayError> {
-        if self.ignored > 0 {
-            return Ok(());
-        }
-        match san.san {
+    pub fn play(&mut self, san: SanPlus, at: Location) -> Result<Option<Move>, PgnReplayError> {
+        let played = match san.san {
             San::Null => {
-                let next = self.pos.pass().ok_or(ReplayError {
-                    location: at,
-                    kind: ReplayErrorKind::NullMoveInCheck,
-                })?;
+                let next = self
+                    .pos
+                    .pass()
+                    .ok_or_else(|| self.error(at, PgnReplayErrorKind::NullMoveInCheck))?;
                 self.before = self.pos;
                 self.pos = next;
+                None
             }
             _ => {
-                let m = san.san.to_move(&self.pos).map_err(|error| ReplayError {
-                    location: at,
-                    kind: ReplayErrorKind::San { san, error },
-                })?;
+                let m = match san.san.to_move(&self.pos) {
+                    Ok(m) => m,
+                    Err(error) => return Err(self.san_error(san, error, at)),
+                };
                 self.before = self.pos;
                 match san.san {
                     // Castling written as a king move is the king's too.
                     San::Normal { role, .. } => self.pos.play_unchecked_by(m, role),
                     _ => self.pos.play_unchecked_by(m, Role::King),
                 }
+                Some(m)
             }
-        }
+        };
         self.moves += 1;
         self.mainline_moves += u64::from(self.stack.is_empty());
-        Ok(())
+        Ok(played)
     }
 
-    /// Starts a variation: an alternative to the last move of the current line.
-    pub fn begin_variation(&mut self) {
-        if self.ignored > 0 || self.stack.len() >= MAX_REPLAY_DEPTH {
-            self.ignored += 1;
-            return;
+    fn error(&self, at: Location, kind: PgnReplayErrorKind) -> PgnReplayError {
+        PgnReplayError {
+            location: at,
+            replayed: self.moves,
+            kind,
+        }
+    }
+
+    /// The error for a SAN that does not fit: the game is over if no move does.
+    #[cold]
+    fn san_error(&self, san: SanPlus, error: SanError, at: Location) -> PgnReplayError {
+        let kind = if self.pos.has_legal_moves() {
+            PgnReplayErrorKind::San { san, error }
+        } else {
+            PgnReplayErrorKind::AfterGameEnd {
+                san,
+                checkmate: self.pos.is_check(),
+            }
+        };
+        self.error(at, kind)
+    }
+
+    /// Starts a variation, whose `(` is at `at`: an alternative to the last move of the current
+    /// line.
+    ///
+    /// # Errors
+    ///
+    /// [`PgnReplayErrorKind::TooDeep`] past [`MAX_REPLAY_DEPTH`] open variations.
+    pub fn begin_variation(&mut self, at: Location) -> Result<(), PgnReplayError> {
+        if self.stack.len() >= MAX_REPLAY_DEPTH {
+            return Err(self.error(at, PgnReplayErrorKind::TooDeep));
         }
         self.stack.push((self.pos, self.before));
         self.pos = self.before;
+        Ok(())
     }
 
     /// Ends the innermost variation and goes back to the line it interrupted.
     pub fn end_variation(&mut self) {
-        if self.ignored > 0 {
-            self.ignored -= 1;
-        } else if let Some((pos, before)) = self.stack.pop() {
+        if let Some((pos, before)) = self.stack.pop() {
             self.pos = pos;
             self.before = before;
         }
@@ -188,17 +247,22 @@ impl Replay {
 }
 
 /// A [`Visitor`] that replays each game as it is read, main line and variations, and gives its
-/// [`ReplayStats`] or the first [`ReplayError`].
+/// [`ReplayStats`] or the first problem, [`PgnReplayError`]: one error type for the text, the
+/// start tags and the moves.
 ///
 /// ```
 /// use caissa_notation::pgn::{Reader, Replayer};
 ///
-/// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 *\n\n1. e4 e5 2. Ke3 *\n";
+/// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 *\n\n1. e4 e5 2. Ke3 *\n\n1. e4 {\n";
 /// let mut reader = Reader::new(&pgn[..]);
-/// let stats = reader.read_game(&mut Replayer::new())?.expect("game")?.expect("legal");
+/// let stats = reader.read_game(&mut Replayer::new()).expect("a game")?;
 /// assert_eq!((stats.moves, stats.mainline_moves), (6, 4));
-/// let error = reader.read_game(&mut Replayer::new())?.expect("game")?.unwrap_err();
+/// let error = reader.read_game(&mut Replayer::new()).expect("a game").unwrap_err();
 /// assert_eq!(error.to_string(), "3:13: illegal move Ke3: no legal move matches");
+/// assert_eq!(error.replayed, 2);
+/// let error = reader.read_game(&mut Replayer::new()).expect("a game").unwrap_err();
+/// assert_eq!(error.to_string(), "5:7: unterminated comment");
+/// assert_eq!(error.replayed, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -230,9 +294,10 @@ impl Default for Replayer {
 impl Visitor for Replayer {
     type Tags = StartTags;
     type Movetext = Replay;
-    type Output = Result<ReplayStats, ReplayError>;
+    type Output = ReplayStats;
+    type Error = PgnReplayError;
 
-    fn begin_game(&mut self, _at: Location) -> ControlFlow<Self::Output, StartTags> {
+    fn begin_game(&mut self, _at: Location) -> Flow<Self, StartTags> {
         ControlFlow::Continue(StartTags::default())
     }
 
@@ -243,27 +308,22 @@ impl Visitor for Replayer {
         name: &[u8],
         value: RawTag<'_>,
         at: Location,
-    ) -> ControlFlow<Self::Output> {
+    ) -> Flow<Self> {
         tags.observe(name, value, at);
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: StartTags) -> ControlFlow<Self::Output, Replay> {
+    fn begin_movetext(&mut self, tags: StartTags) -> Flow<Self, Replay> {
         match tags.position() {
             Ok(pos) => ControlFlow::Continue(Replay::new(pos)),
-            Err(error) => ControlFlow::Break(Err(error.into())),
+            Err(error) => ControlFlow::Break(Err(PgnError::from(error).into())),
         }
     }
 
     #[inline(always)]
-    fn san(
-        &mut self,
-        replay: &mut Replay,
-        san: SanPlus,
-        at: Location,
-    ) -> ControlFlow<Self::Output> {
+    fn san(&mut self, replay: &mut Replay, san: SanPlus, at: Location) -> Flow<Self> {
         match replay.play(san, at) {
-            Ok(()) => ControlFlow::Continue(()),
+            Ok(_) => ControlFlow::Continue(()),
             Err(error) => ControlFlow::Break(Err(error)),
         }
     }
@@ -271,21 +331,31 @@ impl Visitor for Replayer {
     fn begin_variation(
         &mut self,
         replay: &mut Replay,
-    ) -> ControlFlow<Self::Output, VariationChoice> {
+        at: Location,
+    ) -> Flow<Self, VariationChoice> {
         if !self.variations {
             return ControlFlow::Continue(VariationChoice::Skip);
         }
-        replay.begin_variation();
-        ControlFlow::Continue(VariationChoice::Enter)
+        match replay.begin_variation(at) {
+            Ok(()) => ControlFlow::Continue(VariationChoice::Enter),
+            Err(error) => ControlFlow::Break(Err(error)),
+        }
     }
 
-    fn end_variation(&mut self, replay: &mut Replay) -> ControlFlow<Self::Output> {
+    fn end_variation(&mut self, replay: &mut Replay) -> Flow<Self> {
         replay.end_variation();
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, replay: Replay) -> Self::Output {
+    fn end_game(&mut self, replay: Replay) -> Result<ReplayStats, PgnReplayError> {
         Ok(replay.finish())
+    }
+
+    fn end_malformed_game(&mut self, replay: Replay, error: PgnError) -> PgnReplayError {
+        PgnReplayError {
+            replayed: replay.moves(),
+            ..error.into()
+        }
     }
 }
 
@@ -294,8 +364,8 @@ impl Visitor for Replayer {
 pub enum RecordedToken {
     /// A move and where it is written.
     Move(SanPlus, Location),
-    /// `(`.
-    BeginVariation,
+    /// `(`, and where it is.
+    BeginVariation(Location),
     /// `)`.
     EndVariation,
 }
@@ -316,9 +386,10 @@ impl RecordedGame {
     ///
     /// # Errors
     ///
-    /// The first [`ReplayError`].
-    pub fn replay(&self) -> Result<ReplayStats, ReplayError> {
-        let mut replay = Replay::new(self.start.clone()?);
+    /// The first [`PgnReplayError`].
+    pub fn replay(&self) -> Result<ReplayStats, PgnReplayError> {
+        let start = self.start.clone().map_err(PgnError::from)?;
+        let mut replay = Replay::new(start);
         self.replay_into(&mut replay)?;
         Ok(replay.finish())
     }
@@ -328,12 +399,14 @@ impl RecordedGame {
     ///
     /// # Errors
     ///
-    /// The first [`ReplayError`].
-    pub fn replay_into(&self, replay: &mut Replay) -> Result<(), ReplayError> {
+    /// The first [`PgnReplayError`].
+    pub fn replay_into(&self, replay: &mut Replay) -> Result<(), PgnReplayError> {
         for token in &self.tokens {
             match *token {
-                RecordedToken::Move(san, at) => replay.play(san, at)?,
-                RecordedToken::BeginVariation => replay.begin_variation(),
+                RecordedToken::Move(san, at) => {
+                    replay.play(san, at)?;
+                }
+                RecordedToken::BeginVariation(at) => replay.begin_variation(at)?,
                 RecordedToken::EndVariation => replay.end_variation(),
             }
         }
@@ -370,8 +443,9 @@ impl Visitor for Recorder {
     type Tags = (Location, StartTags);
     type Movetext = RecordedGame;
     type Output = RecordedGame;
+    type Error = PgnError;
 
-    fn begin_game(&mut self, at: Location) -> ControlFlow<RecordedGame, Self::Tags> {
+    fn begin_game(&mut self, at: Location) -> Flow<Self, Self::Tags> {
         self.malformed = None;
         ControlFlow::Continue((at, StartTags::default()))
     }
@@ -382,15 +456,12 @@ impl Visitor for Recorder {
         name: &[u8],
         value: RawTag<'_>,
         at: Location,
-    ) -> ControlFlow<RecordedGame> {
+    ) -> Flow<Self> {
         tags.1.observe(name, value, at);
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(
-        &mut self,
-        (location, tags): Self::Tags,
-    ) -> ControlFlow<RecordedGame, RecordedGame> {
+    fn begin_movetext(&mut self, (location, tags): Self::Tags) -> Flow<Self, RecordedGame> {
         ControlFlow::Continue(RecordedGame {
             location,
             start: tags.position(),
@@ -398,12 +469,7 @@ impl Visitor for Recorder {
         })
     }
 
-    fn san(
-        &mut self,
-        game: &mut RecordedGame,
-        san: SanPlus,
-        at: Location,
-    ) -> ControlFlow<RecordedGame> {
+    fn san(&mut self, game: &mut RecordedGame, san: SanPlus, at: Location) -> Flow<Self> {
         game.tokens.push(RecordedToken::Move(san, at));
         ControlFlow::Continue(())
     }
@@ -411,21 +477,23 @@ impl Visitor for Recorder {
     fn begin_variation(
         &mut self,
         game: &mut RecordedGame,
-    ) -> ControlFlow<RecordedGame, VariationChoice> {
-        game.tokens.push(RecordedToken::BeginVariation);
+        at: Location,
+    ) -> Flow<Self, VariationChoice> {
+        game.tokens.push(RecordedToken::BeginVariation(at));
         ControlFlow::Continue(VariationChoice::Enter)
     }
 
-    fn end_variation(&mut self, game: &mut RecordedGame) -> ControlFlow<RecordedGame> {
+    fn end_variation(&mut self, game: &mut RecordedGame) -> Flow<Self> {
         game.tokens.push(RecordedToken::EndVariation);
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, game: RecordedGame) -> RecordedGame {
-        game
+    fn end_game(&mut self, game: RecordedGame) -> Result<RecordedGame, PgnError> {
+        Ok(game)
     }
 
-    fn end_malformed_game(&mut self, game: RecordedGame, _error: &PgnError) {
+    fn end_malformed_game(&mut self, game: RecordedGame, error: PgnError) -> PgnError {
         self.malformed = Some(game);
+        error
     }
 }

@@ -22,9 +22,11 @@ impl fmt::Display for Location {
     }
 }
 
-/// The game termination marker of the movetext: `1-0`, `0-1`, `1/2-1/2` or `*`.
+/// The game termination marker that ends a movetext: `1-0`, `0-1`, `1/2-1/2` or `*`.
+///
+/// (The PGN standard's "game termination marker"; it need not agree with the `Result` tag.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum TerminationMarker {
     /// `1-0`.
     WhiteWins,
     /// `0-1`.
@@ -35,32 +37,32 @@ pub enum Outcome {
     Unknown,
 }
 
-impl Outcome {
+impl TerminationMarker {
     /// The marker as written in PGN.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-            Outcome::Unknown => "*",
+            TerminationMarker::WhiteWins => "1-0",
+            TerminationMarker::BlackWins => "0-1",
+            TerminationMarker::Draw => "1/2-1/2",
+            TerminationMarker::Unknown => "*",
         }
     }
 
     /// Reads a marker: exactly one of `1-0`, `0-1`, `1/2-1/2` and `*`.
     #[must_use]
-    pub fn from_ascii(bytes: &[u8]) -> Option<Outcome> {
+    pub fn from_ascii(bytes: &[u8]) -> Option<TerminationMarker> {
         match bytes {
-            b"1-0" => Some(Outcome::WhiteWins),
-            b"0-1" => Some(Outcome::BlackWins),
-            b"1/2-1/2" => Some(Outcome::Draw),
-            b"*" => Some(Outcome::Unknown),
+            b"1-0" => Some(TerminationMarker::WhiteWins),
+            b"0-1" => Some(TerminationMarker::BlackWins),
+            b"1/2-1/2" => Some(TerminationMarker::Draw),
+            b"*" => Some(TerminationMarker::Unknown),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for Outcome {
+impl fmt::Display for TerminationMarker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -68,14 +70,14 @@ impl fmt::Display for Outcome {
 
 /// The text is not a game termination marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("not a game result (expected 1-0, 0-1, 1/2-1/2 or *)")]
-pub struct ParseOutcomeError;
+#[error("not a game termination marker (expected 1-0, 0-1, 1/2-1/2 or *)")]
+pub struct ParseTerminationMarkerError;
 
-impl FromStr for Outcome {
-    type Err = ParseOutcomeError;
+impl FromStr for TerminationMarker {
+    type Err = ParseTerminationMarkerError;
 
-    fn from_str(s: &str) -> Result<Outcome, ParseOutcomeError> {
-        Outcome::from_ascii(s.as_bytes()).ok_or(ParseOutcomeError)
+    fn from_str(s: &str) -> Result<TerminationMarker, ParseTerminationMarkerError> {
+        TerminationMarker::from_ascii(s.as_bytes()).ok_or(ParseTerminationMarkerError)
     }
 }
 
@@ -288,16 +290,19 @@ mod tests {
     }
 
     #[test]
-    fn outcome_round_trips() {
-        for o in [
-            Outcome::WhiteWins,
-            Outcome::BlackWins,
-            Outcome::Draw,
-            Outcome::Unknown,
+    fn termination_markers_round_trip() {
+        for marker in [
+            TerminationMarker::WhiteWins,
+            TerminationMarker::BlackWins,
+            TerminationMarker::Draw,
+            TerminationMarker::Unknown,
         ] {
-            assert_eq!(o.as_str().parse::<Outcome>(), Ok(o));
+            assert_eq!(marker.as_str().parse::<TerminationMarker>(), Ok(marker));
         }
-        assert_eq!("1-1".parse::<Outcome>(), Err(ParseOutcomeError));
+        assert_eq!(
+            "1-1".parse::<TerminationMarker>(),
+            Err(ParseTerminationMarkerError)
+        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
-//! Writing a [`Game`] as PGN.
+//! Writing a [`GameTree`] as PGN.
 
 use caissa_board::Color;
 
-use super::game::{Game, NodeId};
 use super::reader::looks_like_tag_line;
-use super::types::Outcome;
+use super::tree::{GameTree, NodeId};
+use super::types::TerminationMarker;
 
 /// The line width of the export format.
 pub const EXPORT_WIDTH: usize = 80;
@@ -22,7 +22,7 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-/// How [`Game::write`] lays a game out.
+/// How [`GameTree::write`] lays a game out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Layout {
     /// The PGN export format: the seven tag roster first and in order (with placeholder values
@@ -153,7 +153,7 @@ fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
     }
 }
 
-impl Game {
+impl GameTree {
     /// Appends the game as PGN to `out`, laid out as `layout` says.
     ///
     /// Move numbers are written before every White move, and before a Black move that starts a
@@ -161,10 +161,10 @@ impl Game {
     /// termination marker is the movetext's result, else the `Result` tag's, else `*`.
     ///
     /// ```
-    /// use caissa_notation::pgn::{GameBuilder, Layout, Reader};
+    /// use caissa_notation::pgn::{GameTreeBuilder, Layout, Reader};
     ///
     /// let pgn = b"1.e4 e5 {Open game} 2.Nf3 (2.f4!? exf4) Nc6 1-0";
-    /// let game = Reader::new(&pgn[..]).read_game(&mut GameBuilder)?.expect("a game")?;
+    /// let game = Reader::new(&pgn[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
     /// let mut line = String::new();
     /// game.write(&mut line, Layout::Compact);
     /// assert_eq!(line, "1. e4 e5 { Open game } 2. Nf3 ( 2. f4 $5 exf4 ) 2... Nc6 1-0");
@@ -174,9 +174,9 @@ impl Game {
         let tags_start = out.len();
         if layout == Layout::Export {
             for (name, default) in SEVEN_TAG_ROSTER {
-                let value = match (self.tags.get(name), name, self.outcome) {
+                let value = match (self.tags.get(name), name, self.termination_marker) {
                     (Some(value), _, _) => value,
-                    (None, "Result", Some(outcome)) => outcome.as_str(),
+                    (None, "Result", Some(marker)) => marker.as_str(),
                     (None, _, _) => default,
                 };
                 write_tag(out, layout, name, value);
@@ -287,10 +287,10 @@ impl Game {
                 stack.push(Step::Open);
             }
         }
-        let outcome = self
-            .outcome
+        let marker = self
+            .termination_marker
             .or_else(|| self.tags.get("Result").and_then(|r| r.parse().ok()))
-            .unwrap_or(Outcome::Unknown);
-        tokens.push(outcome.as_str());
+            .unwrap_or(TerminationMarker::Unknown);
+        tokens.push(marker.as_str());
     }
 }

@@ -438,11 +438,15 @@ fn variations() {
         "(1. d4 ".repeat(5000),
         ")".repeat(5000)
     );
-    // Variations deeper than 256 are not replayed.
-    check_input(deep, "games 2 moves 258 errors 0\n");
+    // Variations deeper than 256 are an error where the 257th opens: the moves inside it were
+    // not checked. Unclosed, the same error comes first.
+    check_input(
+        deep,
+        "in:1:1799: variations nested deeper than 256\ngames 2 moves 258 errors 1\n",
+    );
     check_input(
         format!("1. e4 {}\n\n1. d4 *\n", "(1. d4 ".repeat(5000)),
-        "in:1:7: unterminated variation\ngames 2 moves 258 errors 1\n",
+        "in:1:1799: variations nested deeper than 256\ngames 2 moves 258 errors 1\n",
     );
 }
 
@@ -481,8 +485,8 @@ fn brackets_in_movetext() {
 fn binary_junk() {
     check_input(
         b"1. e4 \xff\x00 *\n\n1. e4 *\n\x00\n\n[Event \"\xff\"]\n1. e4 *",
-        "in:1:7: unexpected character byte 0xff\n\
-         in:4:1: unexpected character byte 0x00\n\
+        "in:1:7: unexpected byte 0xff (not UTF-8)\n\
+         in:4:1: unexpected character U+0000\n\
          games 3 moves 3 errors 2\n",
     );
 }

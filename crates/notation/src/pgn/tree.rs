@@ -1,14 +1,17 @@
-//! A game as a tree: tags, main line, variations, comments and glyphs. [`GameBuilder`] reads one.
+//! A game as a tree, [`GameTree`]: tags, main line, variations, comments and glyphs.
+//! [`GameTreeBuilder`] reads one.
 
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::ops::ControlFlow;
 
-use caissa_movegen::Position;
+use caissa_movegen::{Move, Position};
 
+use super::error::{PgnError, PgnErrorKind};
+use super::replay::{PgnReplayErrorKind, Replay};
 use super::start::{StartError, StartTags};
-use super::types::{Location, Nag, Outcome, RawComment, RawTag, VariationChoice};
-use super::visitor::Visitor;
+use super::types::{Location, Nag, RawComment, RawTag, TerminationMarker, VariationChoice};
+use super::visitor::{Flow, Visitor};
 use crate::san::SanPlus;
 
 /// The tag pairs of a game, in order. Names are case-sensitive; a name may appear twice.
@@ -81,12 +84,12 @@ impl Tags {
     }
 }
 
-/// Identifies a move of a [`Game`].
+/// Identifies a move of a [`GameTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(u32);
 
-/// A move of a [`Game`] with its annotations and its continuations. (Equality of nodes also
-/// compares their places in the game; [`Game`]'s equality compares trees.)
+/// A move of a [`GameTree`] with its annotations and its continuations. (Equality of nodes also
+/// compares their places in the game; [`GameTree`]'s equality compares trees.)
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     /// The move as written.
@@ -128,33 +131,34 @@ impl Node {
 
 /// A game: tags, moves as a tree, comments, glyphs and the result.
 ///
-/// The moves live in one flat arena ([`Game::node`]), so that no operation on a game, not even
+/// The moves live in one flat arena ([`GameTree::node`]), so that no operation on a game, not even
 /// dropping it, recurses on the depth of its variations.
 ///
 /// Comment text is kept with its whitespace normalized (each run of spaces, tabs and newlines
 /// made one space, ends trimmed; empty comments dropped), so that writing a game and reading it
 /// back gives the same game.
 ///
-/// Two games are equal when they have the same tags, comments and outcome, and the same tree:
+/// Two games are equal when they have the same tags, comments and termination marker, and the
+/// same tree:
 /// the same moves with the same annotations, children in the same order. The order in which
 /// moves were added does not matter.
 #[derive(Clone, Debug, Default)]
-pub struct Game {
+pub struct GameTree {
     /// The tag pairs.
     pub tags: Tags,
     /// Comments before the first move (all comments, if the game has no moves).
     pub comments: Vec<String>,
     /// The game termination marker, if the movetext has one.
-    pub outcome: Option<Outcome>,
+    pub termination_marker: Option<TerminationMarker>,
     nodes: Vec<Node>,
     roots: Vec<NodeId>,
 }
 
-impl Game {
+impl GameTree {
     /// A game without tags or moves.
     #[must_use]
-    pub fn new() -> Game {
-        Game::default()
+    pub fn new() -> GameTree {
+        GameTree::default()
     }
 
     /// The move `id`.
@@ -234,7 +238,43 @@ impl Game {
         self.tags.start().position()
     }
 
-    /// Writes the game in PGN export format (see [`Game::write`]).
+    /// The main line replayed from the start position: each move with the positions before and
+    /// after it. The iterator ends after the last move, or after the first error.
+    ///
+    /// ```
+    /// use caissa_board::Square;
+    /// use caissa_movegen::Move;
+    /// use caissa_notation::pgn::{GameTreeBuilder, Reader};
+    ///
+    /// let pgn = b"1. f3 e5 (1... e6) 2. g4 Qh4# 0-1";
+    /// let tree = Reader::new(&pgn[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
+    /// let moves = tree.mainline_moves().collect::<Result<Vec<_>, _>>()?;
+    /// assert_eq!(moves.len(), 4);
+    /// assert_eq!(moves[3].played, Some(Move::normal(Square::D8, Square::H4)));
+    /// assert!(moves[3].after.is_checkmate());
+    /// assert_eq!(moves[3].before, moves[2].after);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mainline_moves(&self) -> MainlineMoves<'_> {
+        let (replay, failed) = match self.start_position() {
+            Ok(start) => (Replay::new(start), None),
+            Err(error) => (
+                Replay::new(Position::standard()),
+                Some(TreeReplayError {
+                    ply: 0,
+                    kind: PgnReplayErrorKind::Pgn(PgnErrorKind::Start(error.kind)),
+                }),
+            ),
+        };
+        MainlineMoves {
+            tree: self,
+            next: self.roots.first().copied(),
+            replay,
+            failed,
+        }
+    }
+
+    /// Writes the game in PGN export format (see [`GameTree::write`]).
     #[must_use]
     pub fn to_export_string(&self) -> String {
         let mut out = String::new();
@@ -243,7 +283,73 @@ impl Game {
     }
 }
 
-impl Game {
+/// A move of a [`GameTree`]'s main line, replayed ([`GameTree::mainline_moves`]).
+#[derive(Clone, Copy, Debug)]
+pub struct MainlineMove<'a> {
+    /// The move as the tree holds it, with its annotations.
+    pub node: &'a Node,
+    /// The position before the move.
+    pub before: Position,
+    /// The move; `None` for a null move (`--`), which passes the turn.
+    pub played: Option<Move>,
+    /// The position after the move.
+    pub after: Position,
+}
+
+/// A move of a [`GameTree`]'s main line that cannot be replayed, or a start position that
+/// cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {}: {kind}", .ply + 1)]
+pub struct TreeReplayError {
+    /// Where: the number of main-line moves before the problem (0 for the start position).
+    pub ply: usize,
+    /// What is wrong.
+    pub kind: PgnReplayErrorKind,
+}
+
+/// The iterator of [`GameTree::mainline_moves`].
+#[derive(Clone, Debug)]
+pub struct MainlineMoves<'a> {
+    tree: &'a GameTree,
+    next: Option<NodeId>,
+    replay: Replay,
+    /// An error to give next, and then nothing.
+    failed: Option<TreeReplayError>,
+}
+
+impl<'a> Iterator for MainlineMoves<'a> {
+    type Item = Result<MainlineMove<'a>, TreeReplayError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(error) = self.failed.take() {
+            self.next = None;
+            return Some(Err(error));
+        }
+        let node = self.tree.node(self.next?);
+        let before = *self.replay.position();
+        let ply = self.replay.moves() as usize;
+        match self.replay.play(node.san, Location::default()) {
+            Ok(played) => {
+                self.next = node.children.first().copied();
+                Some(Ok(MainlineMove {
+                    node,
+                    before,
+                    played,
+                    after: *self.replay.position(),
+                }))
+            }
+            Err(error) => {
+                self.next = None;
+                Some(Err(TreeReplayError {
+                    ply,
+                    kind: error.kind,
+                }))
+            }
+        }
+    }
+}
+
+impl GameTree {
     /// Visits the tree depth first, children in order, calling `f` with each move, and with
     /// `None` after the last child of each list (so that the shape is part of what `f` sees).
     /// No recursion.
@@ -265,7 +371,7 @@ impl Game {
         }
     }
 
-    /// The moves and list ends of [`Game::walk`], as a vector.
+    /// The moves and list ends of [`GameTree::walk`], as a vector.
     fn shape(&self) -> Vec<Option<&Node>> {
         let mut shape = Vec::with_capacity(2 * self.nodes.len() + 1);
         self.walk(|node| shape.push(node));
@@ -281,11 +387,11 @@ fn same_node(a: &Node, b: &Node) -> bool {
         && a.comments == b.comments
 }
 
-impl PartialEq for Game {
-    fn eq(&self, other: &Game) -> bool {
+impl PartialEq for GameTree {
+    fn eq(&self, other: &GameTree) -> bool {
         self.tags == other.tags
             && self.comments == other.comments
-            && self.outcome == other.outcome
+            && self.termination_marker == other.termination_marker
             && self.nodes.len() == other.nodes.len()
             && self
                 .shape()
@@ -299,13 +405,13 @@ impl PartialEq for Game {
     }
 }
 
-impl Eq for Game {}
+impl Eq for GameTree {}
 
-impl Hash for Game {
+impl Hash for GameTree {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.tags.hash(state);
         self.comments.hash(state);
-        self.outcome.hash(state);
+        self.termination_marker.hash(state);
         self.walk(|node| match node {
             Some(node) => {
                 1u8.hash(state);
@@ -319,20 +425,20 @@ impl Hash for Game {
     }
 }
 
-impl fmt::Display for Game {
+impl fmt::Display for GameTree {
     /// The PGN export format.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_export_string())
     }
 }
 
-/// A [`Visitor`] that builds a [`Game`] for each game read.
+/// A [`Visitor`] that builds a [`GameTree`] for each game read.
 ///
 /// ```
-/// use caissa_notation::pgn::{GameBuilder, Reader};
+/// use caissa_notation::pgn::{GameTreeBuilder, Reader};
 ///
 /// let pgn = b"[Event \"Casual\"]\n\n1. e4 $1 {Best by test} (1. d4) 1... e5 *";
-/// let game = Reader::new(&pgn[..]).read_game(&mut GameBuilder)?.expect("a game")?;
+/// let game = Reader::new(&pgn[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
 /// assert_eq!(game.tags.get("Event"), Some("Casual"));
 /// let e4 = game.node(game.roots()[0]);
 /// assert_eq!(e4.comments, ["Best by test"]);
@@ -341,12 +447,12 @@ impl fmt::Display for Game {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GameBuilder;
+pub struct GameTreeBuilder;
 
-/// The per-game state of [`GameBuilder`].
+/// The per-game state of [`GameTreeBuilder`].
 #[derive(Debug)]
-pub struct GameInProgress {
-    game: Game,
+pub struct GameTreeInProgress {
+    tree: GameTree,
     /// The last move of the current line.
     current: Option<NodeId>,
     /// Whether the current line has a move yet.
@@ -369,12 +475,13 @@ pub(crate) fn normalize_comment(text: &[u8]) -> String {
     out
 }
 
-impl Visitor for GameBuilder {
+impl Visitor for GameTreeBuilder {
     type Tags = Tags;
-    type Movetext = GameInProgress;
-    type Output = Game;
+    type Movetext = GameTreeInProgress;
+    type Output = GameTree;
+    type Error = PgnError;
 
-    fn begin_game(&mut self, _at: Location) -> ControlFlow<Game, Tags> {
+    fn begin_game(&mut self, _at: Location) -> Flow<Self, Tags> {
         ControlFlow::Continue(Tags::new())
     }
 
@@ -384,7 +491,7 @@ impl Visitor for GameBuilder {
         name: &[u8],
         value: RawTag<'_>,
         _at: Location,
-    ) -> ControlFlow<Game> {
+    ) -> Flow<Self> {
         tags.push(
             String::from_utf8_lossy(name).into_owned(),
             value.decode_utf8_lossy().into_owned(),
@@ -392,11 +499,11 @@ impl Visitor for GameBuilder {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Game, GameInProgress> {
-        ControlFlow::Continue(GameInProgress {
-            game: Game {
+    fn begin_movetext(&mut self, tags: Tags) -> Flow<Self, GameTreeInProgress> {
+        ControlFlow::Continue(GameTreeInProgress {
+            tree: GameTree {
                 tags,
-                ..Game::default()
+                ..GameTree::default()
             },
             current: None,
             line_started: false,
@@ -405,38 +512,29 @@ impl Visitor for GameBuilder {
         })
     }
 
-    fn san(
-        &mut self,
-        state: &mut GameInProgress,
-        san: SanPlus,
-        _at: Location,
-    ) -> ControlFlow<Game> {
-        let id = state.game.add_move(state.current, san);
-        state.game.node_mut(id).comments_before = core::mem::take(&mut state.pending);
+    fn san(&mut self, state: &mut GameTreeInProgress, san: SanPlus, _at: Location) -> Flow<Self> {
+        let id = state.tree.add_move(state.current, san);
+        state.tree.node_mut(id).comments_before = core::mem::take(&mut state.pending);
         state.current = Some(id);
         state.line_started = true;
         ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, state: &mut GameInProgress, nag: Nag) -> ControlFlow<Game> {
+    fn nag(&mut self, state: &mut GameTreeInProgress, nag: Nag) -> Flow<Self> {
         if let Some(id) = state.current {
-            state.game.node_mut(id).nags.push(nag);
+            state.tree.node_mut(id).nags.push(nag);
         }
         ControlFlow::Continue(())
     }
 
-    fn comment(
-        &mut self,
-        state: &mut GameInProgress,
-        comment: RawComment<'_>,
-    ) -> ControlFlow<Game> {
+    fn comment(&mut self, state: &mut GameTreeInProgress, comment: RawComment<'_>) -> Flow<Self> {
         let text = normalize_comment(comment.as_bytes());
         if text.is_empty() {
             return ControlFlow::Continue(());
         }
         match state.current {
-            Some(id) if state.line_started => state.game.node_mut(id).comments.push(text),
-            _ if state.stack.is_empty() => state.game.comments.push(text),
+            Some(id) if state.line_started => state.tree.node_mut(id).comments.push(text),
+            _ if state.stack.is_empty() => state.tree.comments.push(text),
             _ => state.pending.push(text),
         }
         ControlFlow::Continue(())
@@ -444,28 +542,34 @@ impl Visitor for GameBuilder {
 
     fn begin_variation(
         &mut self,
-        state: &mut GameInProgress,
-    ) -> ControlFlow<Game, VariationChoice> {
+        state: &mut GameTreeInProgress,
+        _at: Location,
+    ) -> Flow<Self, VariationChoice> {
         state.stack.push(state.current);
-        state.current = state.current.and_then(|id| state.game.node(id).parent);
+        state.current = state.current.and_then(|id| state.tree.node(id).parent);
         state.line_started = false;
         ControlFlow::Continue(VariationChoice::Enter)
     }
 
-    fn end_variation(&mut self, state: &mut GameInProgress) -> ControlFlow<Game> {
+    fn end_variation(&mut self, state: &mut GameTreeInProgress) -> Flow<Self> {
         state.pending.clear();
         state.current = state.stack.pop().flatten();
         state.line_started = true;
         ControlFlow::Continue(())
     }
 
-    fn outcome(&mut self, state: &mut GameInProgress, outcome: Outcome) -> ControlFlow<Game> {
-        state.game.outcome = Some(outcome);
+    fn termination_marker(
+        &mut self,
+        state: &mut GameTreeInProgress,
+        marker: TerminationMarker,
+        _at: Location,
+    ) -> Flow<Self> {
+        state.tree.termination_marker = Some(marker);
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, state: GameInProgress) -> Game {
-        state.game
+    fn end_game(&mut self, state: GameTreeInProgress) -> Result<GameTree, PgnError> {
+        Ok(state.tree)
     }
 }
 
@@ -475,7 +579,7 @@ mod tests {
 
     use super::*;
 
-    fn hash(game: &Game) -> u64 {
+    fn hash(game: &GameTree) -> u64 {
         let mut hasher = DefaultHasher::new();
         game.hash(&mut hasher);
         hasher.finish()
@@ -485,12 +589,12 @@ mod tests {
     fn equality_compares_trees_not_insertion_order() {
         let san = |text: &str| text.parse::<SanPlus>().expect("SAN");
         // 1. e4 (1. d4 d5) e5, built in two orders.
-        let mut a = Game::new();
+        let mut a = GameTree::new();
         let e4 = a.add_move(None, san("e4"));
         let d4 = a.add_move(None, san("d4"));
         a.add_move(Some(e4), san("e5"));
         a.add_move(Some(d4), san("d5"));
-        let mut b = Game::new();
+        let mut b = GameTree::new();
         let e4 = b.add_move(None, san("e4"));
         b.add_move(Some(e4), san("e5"));
         let d4 = b.add_move(None, san("d4"));
@@ -498,7 +602,7 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(hash(&a), hash(&b));
         // The same moves in another shape differ: d5 after e5 instead of after d4.
-        let mut c = Game::new();
+        let mut c = GameTree::new();
         let e4 = c.add_move(None, san("e4"));
         c.add_move(None, san("d4"));
         let e5 = c.add_move(Some(e4), san("e5"));
