@@ -5,7 +5,7 @@
 //!
 //! One thread reads each file in turn and cuts it into chunks of about a megabyte, each cut at a
 //! *boundary* (below). `--threads` worker threads each take a chunk, read its games with their
-//! own [`Reader`] and replay every move as it is read ([`Checker`]), and hand back the counts and
+//! own [`Reader`] and replay every move as it is read ([`Replayer`]), and hand back the counts and
 //! the problems. The main thread prints them in file order, turning each chunk's line numbers
 //! into the file's (the reader of a chunk ends on its last line). Memory is a few chunks per
 //! thread.
