@@ -3,7 +3,8 @@
 //! This crate owns what makes a position legal and what the legal moves are: the attack tables
 //! ([`attacks`]), [`Move`] (two bytes, `Copy`) and [`MoveList`] (on the stack), [`Position`]
 //! (validated from a [`Setup`], with checks, pins, make-move and Zobrist
-//! keys), and [`perft`]. It depends only on `caissa-board`.
+//! keys), [`Position::moves_to`] (the legal moves of one kind of piece onto one square: what a
+//! SAN names), and [`perft`]. It depends only on `caissa-board`.
 //!
 //! Three ways to apply a move:
 //! - [`Position::is_legal`] answers whether a move is legal here;
@@ -51,6 +52,7 @@ mod error;
 mod geometry;
 mod movegen;
 mod moves;
+mod moves_to;
 mod perft;
 mod position;
 #[cfg(target_arch = "x86_64")]
@@ -64,5 +66,6 @@ pub use caissa_board::{
 
 pub use error::{IllegalMoveError, PositionError, SetupProblem};
 pub use moves::{Move, MoveList};
+pub use moves_to::{Candidates, MovesTo};
 pub use perft::{perft, perft_divide};
 pub use position::{CastlingMode, Position};

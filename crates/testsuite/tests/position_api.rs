@@ -295,3 +295,119 @@ fn castling_move_is_the_generated_castling_move() {
         "{castles} castling moves in {positions} positions"
     );
 }
+
+/// `moves_to` gives exactly the generator's legal moves of that role from those squares onto
+/// that square with that promotion (castling aside), in the generator's order: for every role,
+/// destination and promotion, from anywhere, from each file, each rank and each square holding
+/// such a piece, on the standard perft suite and one ply from it, and on biased random games.
+#[test]
+fn moves_to_is_the_generators_answer() {
+    use caissa_board::{File, Rank};
+    use caissa_movegen::MovesTo;
+    use caissa_testsuite::random::{Bias, RandomGame, Rng};
+
+    let mut positions = Vec::new();
+    for case in
+        caissa_testsuite::parse_perft_suite(&caissa_testsuite::read_data("perft/standard.epd"))
+    {
+        let root = pos(&case.fen);
+        positions.extend(
+            root.legal_moves()
+                .into_iter()
+                .map(|m| root.play(m).unwrap()),
+        );
+        positions.push(root);
+    }
+    let mut rng = Rng::new(0x0A11_70DE_5710_0001);
+    let bias = Bias {
+        special: 60,
+        pawn: 30,
+        checkmate: 100,
+        ..Bias::UNIFORM
+    };
+    for _ in 0..60 {
+        let start = rng.start_position();
+        let game = RandomGame::new(Rng::new(rng.next_u64()), start, 160, bias);
+        positions.extend(game.map(|(_, p)| p));
+    }
+
+    let (mut queries, mut ones, mut ambiguous, mut en_passant, mut promotions) = (0, 0, 0, 0, 0);
+    for p in &positions {
+        let mut legal_to = vec![Vec::new(); 64];
+        p.for_each_legal_move(|m| {
+            if !m.is_castle() {
+                legal_to[m.to().index()].push((m, p.moving_role(m)));
+            }
+        });
+        let ours = p.board().by_color(p.turn());
+        for role in Role::ALL {
+            let pieces = p.board().by_role(role) & ours;
+            let mut masks = vec![Bitboard::FULL];
+            masks.extend(
+                File::ALL
+                    .map(Bitboard::from_file)
+                    .into_iter()
+                    .chain(Rank::ALL.map(Bitboard::from_rank))
+                    .filter(|mask| mask.intersects(pieces)),
+            );
+            masks.extend(pieces.into_iter().map(Bitboard::from_square));
+            for to in Square::ALL {
+                let promotions_to_try: &[Option<Role>] =
+                    if role == Role::Pawn && Bitboard::BACK_RANKS.contains(to) {
+                        &[
+                            None,
+                            Some(Role::Knight),
+                            Some(Role::Bishop),
+                            Some(Role::Rook),
+                            Some(Role::Queen),
+                            Some(Role::King),
+                        ]
+                    } else {
+                        &[None, Some(Role::Queen)]
+                    };
+                for &from in &masks {
+                    for &promotion in promotions_to_try {
+                        let expected: Vec<Move> = legal_to[to.index()]
+                            .iter()
+                            .filter(|&&(m, moving)| {
+                                moving == role
+                                    && from.contains(m.from())
+                                    && m.promotion_role() == promotion
+                            })
+                            .map(|&(m, _)| m)
+                            .collect();
+                        let found = p.moves_to(role, from, to, promotion);
+                        let found_moves = match found {
+                            MovesTo::None => vec![],
+                            MovesTo::One(m) => vec![m],
+                            MovesTo::Ambiguous(candidates) => {
+                                assert!(candidates.as_slice().len() >= 2, "{found:?}");
+                                candidates.as_slice().to_vec()
+                            }
+                        };
+                        assert_eq!(
+                            found_moves,
+                            expected,
+                            "{role:?} from {from:?} to {to} ={promotion:?} in {}",
+                            fen(p)
+                        );
+                        queries += 1;
+                        ones += usize::from(matches!(found, MovesTo::One(_)));
+                        ambiguous += usize::from(matches!(found, MovesTo::Ambiguous(_)));
+                        en_passant += usize::from(expected.iter().any(|m| m.is_en_passant()));
+                        promotions += usize::from(promotion.is_some() && !expected.is_empty());
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "moves_to: {} positions, {queries} queries, {ones} one, {ambiguous} ambiguous, \
+         {en_passant} en passant, {promotions} promotions",
+        positions.len()
+    );
+    assert!(
+        ones > 100_000 && ambiguous > 1_000 && en_passant > 100 && promotions > 1_000,
+        "too few cases of a kind"
+    );
+}
