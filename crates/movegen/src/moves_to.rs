@@ -19,7 +19,7 @@
 
 use core::fmt;
 
-use caissa_board::{Bitboard, Rank, Role, Square};
+use caissa_board::{Bitboard, Color, Rank, Role, Square};
 
 use crate::attacks;
 use crate::moves::Move;
@@ -168,7 +168,8 @@ impl Position {
     }
 
     /// The squares of the side to move's pieces of `role` that might move to `to` in one move
-    /// by their way of moving: pawns that push to it (one or two squares) or take on it, and
+    /// by their way of moving: pawns that push to it (two squares only from their second rank)
+    /// or take on it ([`PAWN_SOURCES`]), and
     /// bishops, rooks and queens on a line to it, even if something stands between.
     #[inline(always)]
     fn reaching(&self, role: Role, to: Square) -> Bitboard {
@@ -176,10 +177,7 @@ impl Position {
         let board = &self.board;
         let ours = board.by_piece(role.of(us));
         match role {
-            Role::Pawn => {
-                let behind = Bitboard::from_square(to).forward(!us);
-                (behind | behind.forward(!us) | attacks::pawn(!us, to)) & ours
-            }
+            Role::Pawn => PAWN_SOURCES[us.index()][to.index()] & ours,
             Role::King => attacks::king(to) & ours,
             _ => {
                 // The other pieces without a branch on the role, which a game makes hard to
@@ -244,12 +242,11 @@ impl Position {
             return (clear && promotion.is_none()).then_some(Move::normal(from, to));
         }
         let free = if from.file() == to.file() {
-            // `reaching` gives the one or two squares behind `to`.
+            // `reaching` gives the square behind `to`, and the one behind that for a double push
+            // onto the fourth rank.
             let crossed = Bitboard::from_square(to).forward(!us);
             let double = !crossed.contains(from);
-            !occupied.contains(to)
-                && !(double
-                    && (occupied.intersects(crossed) || to.rank() != Rank::Fourth.relative_to(us)))
+            !(occupied.contains(to) || double && occupied.intersects(crossed))
         } else {
             board.by_color(!us).contains(to)
         };
@@ -264,6 +261,48 @@ impl Position {
             _ => None,
         }
     }
+}
+
+/// By colour and destination, the squares from which a pawn of that colour may move there in
+/// one move, on an empty board: one square behind, two behind for a double push onto its fourth
+/// rank, and diagonally behind for a capture. One load instead of a test of the written origin's
+/// file and two shifts by colour.
+static PAWN_SOURCES: [[Bitboard; 64]; 2] = [pawn_sources(Color::White), pawn_sources(Color::Black)];
+
+const fn pawn_sources(color: Color) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    // The rank a pawn of `color` moves from, seen from the rank it moves to.
+    let back: i32 = match color {
+        Color::White => -1,
+        Color::Black => 1,
+    };
+    let mut to = 0;
+    while to < 64 {
+        let (file, rank) = ((to % 8) as i32, (to / 8) as i32);
+        let from_rank = rank + back;
+        let mut sources = 0_u64;
+        // Pawns stand on the second to seventh ranks.
+        if from_rank >= 1 && from_rank <= 6 {
+            let row = from_rank * 8;
+            sources |= 1 << (row + file);
+            if file > 0 {
+                sources |= 1 << (row + file - 1);
+            }
+            if file < 7 {
+                sources |= 1 << (row + file + 1);
+            }
+        }
+        let fourth_rank = match color {
+            Color::White => 3,
+            Color::Black => 4,
+        };
+        if rank == fourth_rank {
+            sources |= 1 << ((rank + 2 * back) * 8 + file);
+        }
+        table[to] = Bitboard(sources);
+        to += 1;
+    }
+    table
 }
 
 #[cfg(test)]
@@ -293,6 +332,30 @@ mod tests {
             }
         }
         positions
+    }
+
+    #[test]
+    fn pawn_sources_are_pushes_double_pushes_and_captures() {
+        let white = |to: Square| PAWN_SOURCES[Color::White.index()][to.index()];
+        let black = |to: Square| PAWN_SOURCES[Color::Black.index()][to.index()];
+        let squares = |list: &[Square]| list.iter().fold(Bitboard::EMPTY, |b, &sq| b.with(sq));
+        use Square::*;
+        assert_eq!(white(E4), squares(&[D3, E3, F3, E2]));
+        assert_eq!(white(E3), squares(&[D2, E2, F2]));
+        assert_eq!(white(A8), squares(&[A7, B7]));
+        assert_eq!(white(H5), squares(&[G4, H4]));
+        assert_eq!(white(E2), Bitboard::EMPTY);
+        assert_eq!(black(E5), squares(&[D6, E6, F6, E7]));
+        assert_eq!(black(H1), squares(&[G2, H2]));
+        assert_eq!(black(C7), Bitboard::EMPTY);
+        for color in Color::ALL {
+            for to in Square::ALL {
+                let table = PAWN_SOURCES[color.index()][to.index()];
+                assert!(
+                    attacks::pawn(!color, to) - Bitboard::BACK_RANKS - table == Bitboard::EMPTY
+                );
+            }
+        }
     }
 
     #[test]

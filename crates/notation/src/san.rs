@@ -19,14 +19,12 @@
 //! and [`SanError`] when it is SAN but does not fit the position (illegal, or ambiguous with the
 //! candidate moves).
 //!
-//! Nothing here allocates: parsing works on the bytes, and [`San::to_move`] and
-//! [`San::from_move`] look only at the pieces that can reach the destination square (attack
-//! tables from the destination), never at the whole list of legal moves. When one piece can
-//! (or one of several sliders has a clear way), and its move is legal for plain reasons (not
-//! pinned off its line, no check it fails to answer, no en passant), [`San::to_move`] builds the
-//! move directly; castling is checked on the squares it needs
-//! ([`Position::castling_move`](caissa_movegen::Position::castling_move)); otherwise the move
-//! generator decides, restricted to those pieces and that destination.
+//! Nothing here allocates: parsing works on the bytes, and [`San::to_move`] asks the move
+//! generator's crate one question, [`Position::moves_to`]: the legal moves of the written piece
+//! from the squares the written origin allows onto the destination. It looks only at the pieces
+//! that can reach that square and builds the move directly when its legality is plain, so a
+//! game replays without listing legal moves. Castling is checked on the squares it needs
+//! ([`Position::castling_move`]).
 //!
 //! ```
 //! use caissa_movegen::Position;
@@ -64,7 +62,7 @@
 //! 8. a lowercase promotion letter: `e8=q`, `e8q`;
 //! 9. castling written as a king move, when the king castles and no ordinary king move has that
 //!    destination: `Kg1`, `Ke1g1`, `Kc8`, or the king taking its own rook as in Chess960 UCI
-//!    (`Kxh1`, `Kh1`);
+//!    (`Kxh1`, `Kh1`); an origin, if written, is the king's square;
 //! 10. a `+` or `#` that does not match the position (missing, extra, or the wrong one): the
 //!     suffix is read into [`SanPlus::suffix`] and ignored by [`San::to_move`];
 //! 11. one trailing annotation glyph: `!`, `?`, `!!`, `??`, `!?`, `?!` (after the suffix, if
@@ -83,7 +81,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use caissa_board::{Bitboard, CastlingSide, File, Rank, Role, Square};
-use caissa_movegen::{Move, Position, attacks};
+use caissa_movegen::{Move, MovesTo, Position, attacks};
+
+pub use caissa_movegen::Candidates;
 
 /// A move in SAN, as written, before it is matched against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -189,57 +189,6 @@ pub struct ParseSanError {
     pub byte: usize,
     /// What is wrong.
     pub kind: ParseSanErrorKind,
-}
-
-/// The legal moves an ambiguous SAN could stand for (there are at most eight: a square is
-/// reached by at most eight knights, or eight queens, in one move).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Candidates {
-    moves: [Move; Candidates::CAPACITY],
-    len: u8,
-}
-
-impl Candidates {
-    const CAPACITY: usize = 8;
-
-    const fn new() -> Candidates {
-        Candidates {
-            moves: [Move::normal(Square::A1, Square::A1); Candidates::CAPACITY],
-            len: 0,
-        }
-    }
-
-    fn push(&mut self, m: Move) {
-        if let Some(slot) = self.moves.get_mut(usize::from(self.len)) {
-            *slot = m;
-            self.len += 1;
-        }
-    }
-
-    /// The moves, in the move generator's order.
-    #[must_use]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..usize::from(self.len)]
-    }
-}
-
-impl fmt::Debug for Candidates {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
-    }
-}
-
-impl fmt::Display for Candidates {
-    /// The moves in UCI-like notation (origin and destination), separated by commas.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, m) in self.as_slice().iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{m:?}")?;
-        }
-        Ok(())
-    }
 }
 
 /// A SAN that does not fit the position.
@@ -789,6 +738,24 @@ fn sources(
     from
 }
 
+/// The squares a SAN's origin may stand on: its file and its rank as far as they are written;
+/// for a pawn without a file, the destination's file (a pawn that takes names its file).
+#[inline(always)]
+fn origins(role: Role, file: Option<File>, rank: Option<Rank>, to: Square) -> Bitboard {
+    let file = match (role, file) {
+        (Role::Pawn, None) => Some(to.file()),
+        _ => file,
+    };
+    let mut from = Bitboard::FULL;
+    if let Some(file) = file {
+        from &= Bitboard::from_file(file);
+    }
+    if let Some(rank) = rank {
+        from &= Bitboard::from_rank(rank);
+    }
+    from
+}
+
 /// [`sources`] before the origin's file and rank are taken into account.
 #[inline(always)]
 fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboard {
@@ -818,110 +785,6 @@ fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitbo
             (knights | diagonal | straight) & ours
         }
     }
-}
-
-/// The move of the `role` on `from` to `to` (a square that `from` reaches by [`sources`]), when
-/// it is legal for plain reasons, which covers nearly every move of a game without running the
-/// move generator:
-///
-/// - the destination does not hold one of our pieces;
-/// - the king steps to a neighbouring square that no enemy piece attacks once the king has left
-///   its own;
-/// - another piece is not pinned or stays on the line of its pin, and in check it takes the
-///   checker or blocks its line;
-/// - nothing stands between a bishop, rook or queen and the destination;
-/// - a pawn pushes onto an empty square (crossing an empty one from its second rank, for a
-///   double push) or captures an enemy piece, and promotes exactly when it reaches the last rank.
-///
-/// `None` means only that the shortcut does not apply (en passant, castling written as a king
-/// move, a pinned piece leaving its line, double check, a slider blocked while another of its kind may be the
-/// one that moves, an illegal move): the generator decides.
-#[inline(always)]
-fn unhindered_move(
-    pos: &Position,
-    role: Role,
-    from: Square,
-    to: Square,
-    promotion: Option<Role>,
-) -> Option<Move> {
-    let us = pos.turn();
-    let board = pos.board();
-    let occupied = board.occupied();
-    if board.by_color(us).contains(to) {
-        return None;
-    }
-    if role == Role::King {
-        let safe = attacks::king(from).contains(to)
-            && pos.attackers_to(to, !us, occupied.without(from)).is_empty();
-        return (safe && promotion.is_none()).then_some(Move::normal(from, to));
-    }
-    if pos.pinned().contains(from) && !attacks::aligned(pos.king(us), from, to) {
-        return None;
-    }
-    if let Some(checker) = pos.checkers().first() {
-        let king = pos.king(us);
-        let blocks = attacks::between(king, checker).with(checker);
-        if pos.checkers().more_than_one() || !blocks.contains(to) {
-            return None;
-        }
-    }
-    if role != Role::Pawn {
-        // `sources` does not look at what stands between a slider and `to`.
-        let clear = !attacks::between(from, to).intersects(occupied);
-        return (clear && promotion.is_none()).then_some(Move::normal(from, to));
-    }
-    let free = if from.file() == to.file() {
-        // `sources` gives the one or two squares behind `to`.
-        let crossed = Bitboard::from_square(to).forward(!us);
-        let double = !crossed.contains(from);
-        !occupied.contains(to)
-            && !(double
-                && (occupied.intersects(crossed) || to.rank() != Rank::Fourth.relative_to(us)))
-    } else {
-        board.by_color(!us).contains(to)
-    };
-    let last_rank = to.rank() == Rank::back_rank(!us);
-    match promotion {
-        None if free && !last_rank => Some(Move::normal(from, to)),
-        Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))
-            if free && last_rank =>
-        {
-            Some(Move::promotion(from, to, role))
-        }
-        _ => None,
-    }
-}
-
-/// The legal castling move whose king lands on `to`, if any.
-fn castle_with_king_to(pos: &Position, to: Square) -> Option<Move> {
-    CastlingSide::ALL
-        .into_iter()
-        .filter_map(|side| pos.castling_move(side))
-        .find(|m| m.king_to() == to)
-}
-
-/// [`unhindered_move`] when several pieces of the kind that moves are on lines to `to` (doubled
-/// rooks, say), and only one of them attacks it through the pieces in between. `None` when that
-/// does not settle it: pawns (a push is no attack), two knights, two sliders with a clear way,
-/// and whatever [`unhindered_move`] leaves open.
-fn unblocked_move(
-    pos: &Position,
-    role: Role,
-    from: Bitboard,
-    to: Square,
-    promotion: Option<Role>,
-) -> Option<Move> {
-    if !from.more_than_one() || role == Role::Pawn {
-        return None;
-    }
-    let attackers = pos.attackers_to(to, pos.turn(), pos.board().occupied());
-    unhindered_move(
-        pos,
-        role,
-        (from & attackers).single_square()?,
-        to,
-        promotion,
-    )
 }
 
 impl San {
@@ -1008,6 +871,9 @@ impl San {
     /// move to its castling square (or onto its castling rook) is castling when no ordinary king
     /// move goes there.
     ///
+    /// The move is found by [`Position::moves_to`], asked for the written piece from the
+    /// squares the written origin allows (for a pawn without a file, the destination's file).
+    ///
     /// # Errors
     ///
     /// [`SanError::Illegal`] if no legal move matches, [`SanError::Ambiguous`] with the
@@ -1015,30 +881,7 @@ impl San {
     #[inline(always)]
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         // The plain case inline, for replaying games; everything else out of line.
-        if let San::Normal {
-            role,
-            file,
-            rank,
-            to,
-            promotion,
-            ..
-        } = *self
-        {
-            let from = sources(pos, role, file, rank, to);
-            if let Some(from) = from.single_square()
-                && let Some(m) = unhindered_move(pos, role, from, to, promotion)
-            {
-                return Ok(m);
-            }
-        }
-        self.resolve_by_generator(pos)
-    }
-
-    /// [`San::to_move`] for castling, the null move and what [`unhindered_move`] leaves open:
-    /// [`unblocked_move`] first, then the move generator.
-    #[inline(never)]
-    fn resolve_by_generator(&self, pos: &Position) -> Result<Move, SanError> {
-        let (role, file, rank, to, promotion) = match *self {
+        let found = match *self {
             San::Normal {
                 role,
                 file,
@@ -1046,66 +889,61 @@ impl San {
                 to,
                 promotion,
                 ..
-            } => (role, file, rank, to, promotion),
-            San::Castle(side) => {
-                return pos
-                    .castling_move(side)
-                    .ok_or(SanError::Illegal { san: *self });
-            }
-            San::Null => return Err(SanError::Null),
+            } => match pos.moves_to(role, origins(role, file, rank, to), to, promotion) {
+                MovesTo::One(m) => return Ok(m),
+                found => found,
+            },
+            San::Castle(_) | San::Null => MovesTo::None,
         };
-        let from = sources(pos, role, file, rank, to);
-        if let Some(m) = unblocked_move(pos, role, from, to, promotion) {
-            return Ok(m);
-        }
-        self.generated_move(pos, from, to, promotion)
+        self.not_one_move(pos, found)
     }
 
-    /// [`San::to_move`] by the move generator, for the normal move of the pieces on `from` to
-    /// `to`: what the shortcut of [`unhindered_move`] leaves open.
+    /// [`San::to_move`] for castling, the null move, and a piece move for which
+    /// [`Position::moves_to`] found no move or several: the king move that stands for castling,
+    /// or the error.
     #[inline(never)]
-    fn generated_move(
-        &self,
-        pos: &Position,
-        from: Bitboard,
-        to: Square,
-        promotion: Option<Role>,
-    ) -> Result<Move, SanError> {
-        // Only moves onto `to`: the generator builds no others. Castling, whose `to` is the
-        // rook's square, is found here only when written as the king taking its rook.
-        let mut found = Candidates::new();
-        let mut castle_onto_rook = None;
-        pos.for_each_legal_move_between(from, to.into(), |m| {
-            if m.is_castle() {
-                castle_onto_rook = Some(m);
-            } else if m.promotion_role() == promotion {
-                found.push(m);
-            }
-        });
-        match found.as_slice() {
-            [m] => Ok(*m),
-            [] => {
-                let king_moves = matches!(
-                    self,
-                    San::Normal {
-                        role: Role::King,
-                        ..
-                    }
-                );
-                let castle_to = if king_moves {
-                    castle_with_king_to(pos, to)
-                } else {
-                    None
-                };
-                castle_to
-                    .or(castle_onto_rook)
-                    .ok_or(SanError::Illegal { san: *self })
-            }
-            _ => Err(SanError::Ambiguous {
+    fn not_one_move(&self, pos: &Position, found: MovesTo) -> Result<Move, SanError> {
+        match (*self, found) {
+            (_, MovesTo::One(m)) => Ok(m),
+            (San::Normal { .. }, MovesTo::Ambiguous(candidates)) => Err(SanError::Ambiguous {
                 san: *self,
-                candidates: found,
+                candidates,
             }),
+            (San::Normal { .. }, _) => self
+                .castling_as_king_move(pos)
+                .ok_or(SanError::Illegal { san: *self }),
+            (San::Castle(side), _) => pos
+                .castling_move(side)
+                .ok_or(SanError::Illegal { san: *self }),
+            (San::Null, _) => Err(SanError::Null),
         }
+    }
+
+    /// The castling move that this king move stands for (leniency 9 of the module docs): the
+    /// king, on the origin as far as it is written, lands on the destination, or else takes
+    /// its own rook standing there.
+    fn castling_as_king_move(&self, pos: &Position) -> Option<Move> {
+        let San::Normal {
+            role: Role::King,
+            file,
+            rank,
+            to,
+            ..
+        } = *self
+        else {
+            return None;
+        };
+        if !origins(Role::King, file, rank, to).contains(pos.king(pos.turn())) {
+            return None;
+        }
+        let castles = CastlingSide::ALL.map(|side| pos.castling_move(side));
+        let lands_on = |m: &Move| m.king_to() == to;
+        let takes = |m: &Move| m.to() == to;
+        castles
+            .into_iter()
+            .flatten()
+            .find(lands_on)
+            .or_else(|| castles.into_iter().flatten().find(takes))
     }
 
     /// Reads `text` as strict SAN in `pos`: only the spelling [`SanPlus::from_move`] writes is
@@ -1316,83 +1154,6 @@ mod tests {
         assert_eq!(capture, Bitboard::from(Square::D2) | Square::F2);
         let written = sources(&pos, Role::Pawn, Some(File::D), None, Square::E3);
         assert_eq!(written, Bitboard::from_square(Square::D2));
-    }
-
-    /// Positions with pins, checks, double checks, en passant and promotions, and the positions
-    /// of pseudo-random games from them.
-    fn test_positions() -> Vec<Position> {
-        let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
-            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
-            "2k5/8/8/8/8/8/2q5/K2R3b w - - 0 1",
-            "4k3/8/8/q7/8/8/3PP3/r3K2R w K - 0 1",
-            "4k3/8/4r3/8/8/2b5/8/4K3 w - - 0 1",
-        ];
-        let mut positions = Vec::new();
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        for fen in fens {
-            let start = crate::fen::Fen::from_ascii(fen.as_bytes())
-                .unwrap()
-                .into_position(caissa_movegen::CastlingMode::Standard)
-                .unwrap();
-            for _ in 0..20 {
-                let mut pos = start;
-                for _ in 0..40 {
-                    positions.push(pos);
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
-                }
-            }
-        }
-        positions
-    }
-
-    #[test]
-    fn unhindered_moves_are_the_generators() {
-        let promotions = [
-            None,
-            Some(Role::Queen),
-            Some(Role::Knight),
-            Some(Role::King),
-        ];
-        let (mut shortcuts, mut legal) = (0, 0);
-        for pos in test_positions() {
-            let ours = pos.board().by_color(pos.turn());
-            for from in ours {
-                let role = pos.board().role_at(from).unwrap();
-                for to in Square::ALL {
-                    if !sources(&pos, role, Some(from.file()), None, to).contains(from) {
-                        continue;
-                    }
-                    for promotion in promotions {
-                        let mut generated = Vec::new();
-                        pos.for_each_legal_move_between(from.into(), to.into(), |m| {
-                            if !m.is_castle() && m.promotion_role() == promotion {
-                                generated.push(m);
-                            }
-                        });
-                        legal += generated.len();
-                        if let Some(m) = unhindered_move(&pos, role, from, to, promotion) {
-                            assert_eq!(generated, [m], "{pos:?} {role:?} {from} {to}");
-                            shortcuts += 1;
-                        }
-                    }
-                }
-            }
-        }
-        // The shortcut covers most legal moves: it is worth having.
-        assert!(shortcuts * 10 > legal * 8, "{shortcuts} of {legal}");
     }
 
     #[test]

@@ -198,6 +198,9 @@ fn lenient_spellings_are_read_and_refused_strictly() {
         (C960_F1, "0-0+", "f1h1", ZeroCastling, 0),
         (C960_F1, "O-O", "f1h1", suffix(None, Some(Suffix::Check)), 3),
         (C960_IN_PLACE, "Kh1", "g1h1", CastlingAsKingMove, 0),
+        (CASTLING, "Keg1", "e1h1", CastlingAsKingMove, 0),
+        (CASTLING, "K1c1", "e1a1", CastlingAsKingMove, 0),
+        (C960_F1, "Kf1xh1", "f1h1", CastlingAsKingMove, 0),
     ];
     for (fen, text, expected, leniency, byte) in table {
         let pos = position(fen);
@@ -311,6 +314,12 @@ fn illegal_moves_are_not_ambiguous() {
         (TWO_KNIGHTS, "N2d2"),
         (IN_CHECK, "O-O"),
         (IN_CHECK, "Kg1"),
+        // Castling as a king move names the king's square, if any.
+        (CASTLING, "Kd1g1"),
+        (CASTLING, "Kfg1"),
+        (CASTLING, "K2g1"),
+        (CASTLING, "Kf1xh1"),
+        (C960_F1, "Ke1h1"),
         (IN_CHECK, "Kf2"),
         (IN_CHECK, "Ra2"),
         (PROMOTION, "exd8=Q"),
