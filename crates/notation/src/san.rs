@@ -19,12 +19,14 @@
 //! and [`SanError`] when it is SAN but does not fit the position (illegal, or ambiguous with the
 //! candidate moves).
 //!
-//! Nothing here allocates: parsing works on the bytes, and [`San::to_move`] asks the move
-//! generator's crate one question, [`Position::moves_to`]: the legal moves of the written piece
-//! from the squares the written origin allows onto the destination. It looks only at the pieces
-//! that can reach that square and builds the move directly when its legality is plain, so a
-//! game replays without listing legal moves. Castling is checked on the squares it needs
-//! ([`Position::castling_move`]).
+//! Nothing here allocates: parsing works on the bytes, and reading and writing ask the move
+//! generator's crate one question, [`Position::moves_to`]: the legal moves of one kind of piece
+//! from some squares onto one square. [`San::to_move`] asks it for the written piece from the
+//! squares the written origin allows; [`San::from_move`] asks it which other pieces of the kind
+//! that moves can go to the same square, to name the origin only as far as needed. It looks only
+//! at the pieces that can reach that square and builds the move directly when its legality is
+//! plain, so a game replays (or is written) without listing legal moves. Castling is checked on
+//! the squares it needs ([`Position::castling_move`]).
 //!
 //! ```
 //! use caissa_movegen::Position;
@@ -81,7 +83,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use caissa_board::{Bitboard, CastlingSide, File, Rank, Role, Square};
-use caissa_movegen::{Move, MovesTo, Position, attacks};
+use caissa_movegen::{Move, MovesTo, Position};
 
 pub use caissa_movegen::Candidates;
 
@@ -716,28 +718,6 @@ impl Parsed {
     }
 }
 
-/// The squares of `us`'s pieces of `role` that may move to `to` by the letter of the SAN, on
-/// `file` and `rank` when they are given (pawns: captures if `file` names another file, else
-/// pushes; the king: wherever it stands, for castling written as a king move; bishops, rooks
-/// and queens: on a line to `to`, even if something stands between).
-#[inline(always)]
-fn sources(
-    pos: &Position,
-    role: Role,
-    file: Option<File>,
-    rank: Option<Rank>,
-    to: Square,
-) -> Bitboard {
-    let mut from = reaching(pos, role, file, to);
-    if let Some(file) = file {
-        from &= Bitboard::from_file(file);
-    }
-    if let Some(rank) = rank {
-        from &= Bitboard::from_rank(rank);
-    }
-    from
-}
-
 /// The squares a SAN's origin may stand on: its file and its rank as far as they are written;
 /// for a pawn without a file, the destination's file (a pawn that takes names its file).
 #[inline(always)]
@@ -756,35 +736,29 @@ fn origins(role: Role, file: Option<File>, rank: Option<Rank>, to: Square) -> Bi
     from
 }
 
-/// [`sources`] before the origin's file and rank are taken into account.
-#[inline(always)]
-fn reaching(pos: &Position, role: Role, file: Option<File>, to: Square) -> Bitboard {
-    let us = pos.turn();
-    let board = pos.board();
-    let ours = board.by_piece(role.of(us));
-    match role {
-        Role::Pawn => {
-            let reach = match file {
-                Some(file) if file != to.file() => attacks::pawn(!us, to),
-                _ => {
-                    let behind = Bitboard::from_square(to).forward(!us);
-                    behind | behind.forward(!us)
-                }
-            };
-            reach & ours
-        }
-        Role::King => ours,
-        _ => {
-            // The other pieces without a branch on the role, which a game makes hard to predict:
-            // every way of reaching `to`, each kept for the pieces that move that way, then only
-            // `role`'s. Sliders by their lines on an empty board, which is cheaper than their
-            // attacks: one whose way is blocked is still included.
-            let knights = attacks::knight(to) & board.knights();
-            let diagonal = attacks::bishop_rays(to) & board.diagonal_sliders();
-            let straight = attacks::rook_rays(to) & board.straight_sliders();
-            (knights | diagonal | straight) & ours
+/// The origin's file and rank as far as SAN names them for a move of the `role` on `from` to
+/// `to`: nothing when no other piece of that kind can go there; else its file if that tells
+/// the pieces apart, else its rank, else both.
+fn disambiguation(
+    pos: &Position,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> (Option<File>, Option<Rank>) {
+    let MovesTo::Ambiguous(candidates) = pos.moves_to(role, Bitboard::FULL, to, None) else {
+        return (None, None);
+    };
+    let (mut same_file, mut same_rank) = (false, false);
+    for other in candidates.as_slice().iter().map(|m| m.from()) {
+        if other != from {
+            same_file |= other.file() == from.file();
+            same_rank |= other.rank() == from.rank();
         }
     }
+    (
+        (!same_file || same_rank).then_some(from.file()),
+        same_file.then_some(from.rank()),
+    )
 }
 
 impl San {
@@ -834,27 +808,11 @@ impl San {
         let role = pos.moving_role(m);
         let (from, to) = (m.from(), m.to());
         let capture = pos.captured_role(m).is_some();
-        let (file, rank) = if role == Role::Pawn {
-            (capture.then_some(from.file()), None)
-        } else {
-            // `sources` includes sliders whose way is blocked: only the pieces that attack `to`
-            // can move there as well.
-            let others = sources(pos, role, None, None, to).without(from)
-                & pos.attackers_to(to, pos.turn(), pos.board().occupied());
-            let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
-            if others.any() {
-                pos.for_each_legal_move_from(others, |other| {
-                    if other.to() == to {
-                        ambiguous = true;
-                        same_file |= other.from().file() == from.file();
-                        same_rank |= other.from().rank() == from.rank();
-                    }
-                });
-            }
-            (
-                (ambiguous && (!same_file || same_rank)).then_some(from.file()),
-                same_file.then_some(from.rank()),
-            )
+        let (file, rank) = match role {
+            Role::Pawn => (capture.then_some(from.file()), None),
+            // There is one king.
+            Role::King => (None, None),
+            _ => disambiguation(pos, role, from, to),
         };
         San::Normal {
             role,
@@ -1144,17 +1102,6 @@ impl From<San> for SanPlus {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pawn_sources_cover_single_and_double_pushes_and_captures() {
-        let pos = Position::standard();
-        let push = sources(&pos, Role::Pawn, None, None, Square::E4);
-        assert_eq!(push, Bitboard::from_square(Square::E2));
-        let capture = reaching(&pos, Role::Pawn, Some(File::D), Square::E3);
-        assert_eq!(capture, Bitboard::from(Square::D2) | Square::F2);
-        let written = sources(&pos, Role::Pawn, Some(File::D), None, Square::E3);
-        assert_eq!(written, Bitboard::from_square(Square::D2));
-    }
 
     #[test]
     fn the_common_reader_agrees_with_the_full_one() {
