@@ -10,9 +10,8 @@
 //! Output on stdout: `result`, `termination`, `article`, `ended_at_ms`, `penalties`,
 //! `decisions`, `notes`, `illegal_moves`, `clock_ms` and `pgn` (see `caissa_arbiter::json`).
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use caissa_arbiter::json::{JsonLineError, arbitrate, verdict_to_json};
 use clap::Args;
@@ -73,35 +72,6 @@ pub(crate) struct ArbitrateArgs {
     file: PathBuf,
 }
 
-/// Why `caissa arbitrate` gives no verdict.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum ArbitrateError {
-    /// The file cannot be read, or stdout fails.
-    #[error(transparent)]
-    Cli(#[from] CliError),
-    /// A line of the log is malformed or cannot be applied.
-    #[error("{file}: {error}")]
-    Log {
-        /// The file, as given.
-        file: String,
-        /// The line and the problem.
-        error: JsonLineError,
-    },
-}
-
-impl ArbitrateError {
-    /// Prints the error on stderr and returns the exit status for it (2 for bad input).
-    pub(crate) fn report(&self) -> ExitCode {
-        match self {
-            ArbitrateError::Cli(error) => error.report(),
-            ArbitrateError::Log { .. } => {
-                eprintln!("error: {self}");
-                ExitCode::from(2)
-            }
-        }
-    }
-}
-
 /// The verdict for a log's text, as pretty-printed JSON with a final newline: what
 /// `caissa arbitrate` prints. Never panics.
 ///
@@ -120,8 +90,9 @@ pub(crate) fn verdict_text(log: &str) -> Result<String, JsonLineError> {
 ///
 /// # Errors
 ///
-/// [`ArbitrateError`] for an unreadable file, a malformed line, or a failing stdout.
-pub(crate) fn run(args: &ArbitrateArgs) -> Result<(), ArbitrateError> {
+/// [`CliError::Read`] for an unreadable file, [`CliError::Log`] for a malformed line,
+/// [`CliError::Write`] for a failing stdout.
+pub(crate) fn run(args: &ArbitrateArgs) -> Result<(), CliError> {
     let read_error = |source| CliError::Read {
         path: args.file.clone(),
         source,
@@ -135,15 +106,11 @@ pub(crate) fn run(args: &ArbitrateArgs) -> Result<(), ArbitrateError> {
     } else {
         std::fs::read_to_string(&args.file).map_err(read_error)?
     };
-    let output = verdict_text(&text).map_err(|error| ArbitrateError::Log {
+    let output = verdict_text(&text).map_err(|error| CliError::Log {
         file: args.file.display().to_string(),
         error,
     })?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(output.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(CliError::from)?;
-    Ok(())
+    crate::print(&output)
 }
 
 #[cfg(test)]

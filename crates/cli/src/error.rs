@@ -1,10 +1,14 @@
-//! The error type shared by every subcommand, and how each error maps to an exit status.
+//! The error type every subcommand returns, and how each error maps to a message and an exit
+//! status: `main` calls [`CliError::report`] once.
 
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caissa_arbiter::json::JsonLineError;
+
 use crate::position::FenError;
+use crate::status::MoveProblem;
 
 /// Why a subcommand did not succeed.
 #[derive(Debug, thiserror::Error)]
@@ -12,6 +16,33 @@ pub(crate) enum CliError {
     /// The FEN given is not FEN, or not a legal position.
     #[error(transparent)]
     Fen(#[from] FenError),
+    /// An argument whose value cannot be read (`caissa rate`).
+    #[error("--{arg}: {problem}")]
+    Arg {
+        /// The argument's name.
+        arg: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A move of `--moves` that is not SAN or UCI, or not legal where it is played
+    /// (`caissa status`).
+    #[error("move {number} ({text}): {problem}")]
+    Move {
+        /// The move's number in `--moves`, from 1.
+        number: usize,
+        /// The move as given.
+        text: String,
+        /// What is wrong with it.
+        problem: MoveProblem,
+    },
+    /// A line of an event log is malformed or cannot be applied (`caissa arbitrate`).
+    #[error("{file}: {error}")]
+    Log {
+        /// The file, as given.
+        file: String,
+        /// The line and the problem.
+        error: JsonLineError,
+    },
     /// An input file could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Read {
@@ -38,7 +69,12 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::ChecksFailed { .. } => 1,
-            CliError::Fen(_) | CliError::Read { .. } | CliError::Write(_) => 2,
+            CliError::Fen(_)
+            | CliError::Arg { .. }
+            | CliError::Move { .. }
+            | CliError::Log { .. }
+            | CliError::Read { .. }
+            | CliError::Write(_) => 2,
         }
     }
 

@@ -23,9 +23,12 @@ mod position;
 mod rate;
 mod status;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
 
 /// Chess tools built on caissa, an implementation of the FIDE Laws of Chess.
 #[derive(Debug, Parser)]
@@ -62,21 +65,24 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
         Command::Pgn(args) => pgn::run(&args),
-        Command::Status(args) => match status::run(&args) {
-            Ok(()) => Ok(()),
-            Err(error) => return error.report(),
-        },
-        Command::Arbitrate(args) => match arbitrate::run(&args) {
-            Ok(()) => Ok(()),
-            Err(error) => return error.report(),
-        },
-        Command::Rate(args) => match rate::run(&args) {
-            Ok(()) => Ok(()),
-            Err(error) => return error.report(),
-        },
+        Command::Status(args) => status::run(&args),
+        Command::Arbitrate(args) => arbitrate::run(&args),
+        Command::Rate(args) => rate::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => error.report(),
     }
+}
+
+/// Writes a subcommand's whole output to stdout.
+///
+/// # Errors
+///
+/// [`CliError::Write`] if stdout fails (a closed pipe included: [`CliError::report`] keeps that
+/// one quiet).
+fn print(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    Ok(out.flush()?)
 }

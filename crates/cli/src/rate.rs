@@ -28,8 +28,6 @@
 //! Bad arguments are reported with exit status 2.
 
 use std::fmt::Write as _;
-use std::io::Write;
-use std::process::ExitCode;
 
 use caissa_arbiter::rating::{
     CENTI, ClubDivisor, GameScore, KFactorInputs, RatedSpeed, club_level, club_points_change,
@@ -80,37 +78,8 @@ pub(crate) struct RateArgs {
     divisor: String,
 }
 
-/// Why `caissa rate` cannot answer.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum RateError {
-    /// stdout failing.
-    #[error(transparent)]
-    Cli(#[from] CliError),
-    /// An argument that cannot be read.
-    #[error("--{arg}: {problem}")]
-    Arg {
-        /// The argument's name.
-        arg: &'static str,
-        /// What is wrong.
-        problem: String,
-    },
-}
-
-impl RateError {
-    /// Prints the error on stderr and returns the exit status for it (2 for bad arguments).
-    pub(crate) fn report(&self) -> ExitCode {
-        match self {
-            RateError::Cli(error) => error.report(),
-            RateError::Arg { .. } => {
-                eprintln!("error: {self}");
-                ExitCode::from(2)
-            }
-        }
-    }
-}
-
-fn bad(arg: &'static str, problem: impl Into<String>) -> RateError {
-    RateError::Arg {
+fn bad(arg: &'static str, problem: impl Into<String>) -> CliError {
+    CliError::Arg {
         arg,
         problem: problem.into(),
     }
@@ -120,14 +89,10 @@ fn bad(arg: &'static str, problem: impl Into<String>) -> RateError {
 ///
 /// # Errors
 ///
-/// [`RateError`] for bad arguments or a failing stdout.
-pub(crate) fn run(args: &RateArgs) -> Result<(), RateError> {
+/// [`CliError::Arg`] for bad arguments, [`CliError::Write`] for a failing stdout.
+pub(crate) fn run(args: &RateArgs) -> Result<(), CliError> {
     let text = if args.club { club(args)? } else { elo(args)? };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(CliError::from)?;
-    Ok(())
+    crate::print(&text)
 }
 
 /// Reads a score: `1`, `0.5`, `=`, `½`, `0`.
@@ -160,7 +125,7 @@ fn signed(text: String) -> String {
     }
 }
 
-fn elo(args: &RateArgs) -> Result<String, RateError> {
+fn elo(args: &RateArgs) -> Result<String, CliError> {
     let rating = args.rating.ok_or_else(|| bad("rating", "required"))?;
     let list = args.games.as_deref().unwrap_or_default();
     let mut games = Vec::new();
@@ -247,7 +212,7 @@ fn elo(args: &RateArgs) -> Result<String, RateError> {
 }
 
 /// Reads points with up to two decimals into centi-points.
-fn centi(arg: &'static str, text: Option<&str>) -> Result<i64, RateError> {
+fn centi(arg: &'static str, text: Option<&str>) -> Result<i64, CliError> {
     let text = text.ok_or_else(|| bad(arg, "required"))?;
     let problem = || {
         bad(
@@ -272,7 +237,7 @@ fn centi(arg: &'static str, text: Option<&str>) -> Result<i64, RateError> {
         .ok_or_else(problem)
 }
 
-fn club(args: &RateArgs) -> Result<String, RateError> {
+fn club(args: &RateArgs) -> Result<String, CliError> {
     let a = centi("points", args.points.as_deref())?;
     let b = centi("opponent", args.opponent.as_deref())?;
     let result = match args.result.as_deref() {
@@ -322,7 +287,7 @@ mod tests {
         rate: RateArgs,
     }
 
-    fn rate(args: &str) -> Result<String, RateError> {
+    fn rate(args: &str) -> Result<String, CliError> {
         let cli = Cli::try_parse_from(
             std::iter::once("rate").chain(shell_words(args).iter().map(String::as_str)),
         )
@@ -467,7 +432,7 @@ mod tests {
             ),
         ] {
             match rate(args) {
-                Err(RateError::Arg { arg: a, .. }) => assert_eq!(a, arg, "{args}"),
+                Err(CliError::Arg { arg: a, .. }) => assert_eq!(a, arg, "{args}"),
                 other => panic!("{args}: {other:?}"),
             }
         }

@@ -18,8 +18,6 @@
 //! spaces; a move that is not legal, or one played after the game has ended, is an error (exit
 //! status 2) naming the move's number and text.
 
-use std::io::Write;
-
 use caissa::game::dead::{self, Winnability};
 use caissa::game::{Game, Outcome};
 use caissa::movegen::{CastlingMode, Move, Position};
@@ -43,24 +41,6 @@ pub(crate) struct StatusArgs {
     variant: VariantArgs,
 }
 
-/// Why `caissa status` cannot answer.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum StatusError {
-    /// A bad FEN, or stdout failing.
-    #[error(transparent)]
-    Cli(#[from] CliError),
-    /// A move that is not SAN or UCI, or not legal where it is played.
-    #[error("move {number} ({text}): {problem}")]
-    Move {
-        /// The move's number in `--moves`, from 1.
-        number: usize,
-        /// The move as given.
-        text: String,
-        /// What is wrong with it.
-        problem: MoveProblem,
-    },
-}
-
 /// What is wrong with a move of `--moves`.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum MoveProblem {
@@ -78,40 +58,23 @@ pub(crate) enum MoveProblem {
     GameOver(Outcome),
 }
 
-impl StatusError {
-    /// Prints the error on stderr and returns the exit status for it (2 for bad input).
-    pub(crate) fn report(&self) -> std::process::ExitCode {
-        match self {
-            StatusError::Cli(error) => error.report(),
-            StatusError::Move { .. } => {
-                eprintln!("error: {self}");
-                std::process::ExitCode::from(2)
-            }
-        }
-    }
-}
-
 /// Runs `caissa status`.
 ///
 /// # Errors
 ///
-/// [`StatusError::Cli`] for a bad `--fen` or a failing stdout, [`StatusError::Move`] for a bad
-/// move.
-pub(crate) fn run(args: &StatusArgs) -> Result<(), StatusError> {
+/// [`CliError::Fen`] for a bad `--fen`, [`CliError::Move`] for a bad move, [`CliError::Write`]
+/// for a failing stdout.
+pub(crate) fn run(args: &StatusArgs) -> Result<(), CliError> {
     let text = status(&args.fen, &args.moves, args.variant.mode())?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(CliError::from)?;
-    Ok(())
+    crate::print(&text)
 }
 
 /// The status lines for `moves` played from `fen`.
-fn status(fen: &str, moves: &str, mode: CastlingMode) -> Result<String, StatusError> {
-    let start = read_position(fen, mode).map_err(CliError::from)?;
+fn status(fen: &str, moves: &str, mode: CastlingMode) -> Result<String, CliError> {
+    let start = read_position(fen, mode)?;
     let mut game = Game::new(start);
     for (i, text) in moves.split_whitespace().enumerate() {
-        let problem = |problem: MoveProblem| StatusError::Move {
+        let problem = |problem: MoveProblem| CliError::Move {
             number: i + 1,
             text: text.to_owned(),
             problem,

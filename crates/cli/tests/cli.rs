@@ -284,3 +284,54 @@ fn bad_usage_exits_2() {
         assert!(!run.stderr.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn bad_input_of_every_subcommand_is_one_error_line_and_status_2() {
+    let log = TempFile::new("bad-log.jsonl", "not json\n");
+    let cases = [
+        (
+            vec!["status", "--moves", "e4 zz"],
+            "error: move 2 (zz): invalid SAN: expected a piece letter",
+        ),
+        (
+            vec!["status", "--moves", "f3 e5 g4 Qh4# a3"],
+            "error: move 5 (a3): the game is already over: 0-1 (checkmate, 5.1.1)",
+        ),
+        (
+            vec!["status", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+            "error: illegal position: ",
+        ),
+        (
+            vec!["rate", "--rating", "1500", "--games", "x:1"],
+            "error: --games: game 1 (x:1): expected opponent:score",
+        ),
+        (
+            vec![
+                "rate",
+                "--club",
+                "--points",
+                "1",
+                "--opponent",
+                "2",
+                "--result",
+                "won",
+            ],
+            "error: --result: expected win, draw or loss",
+        ),
+        (
+            vec!["arbitrate", log.path()],
+            &format!("error: {}: line 1: malformed event", log.path()),
+        ),
+        (
+            vec!["arbitrate", "/nonexistent/caissa-log.jsonl"],
+            "error: cannot read /nonexistent/caissa-log.jsonl: ",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = caissa(&args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.starts_with(message), "{args:?}: {}", run.stderr);
+    }
+}
