@@ -2,7 +2,7 @@
 //! applied one event at a time by a [`caissa_arbiter::Arbiter`].
 //!
 //! The fuzz target (through `#[path]`) and the corpus replay test
-//! (`tests/fuzz_corpus.rs`) both call [`check_arbiter`], like the checks in `fuzz_checks`.
+//! (`tests/it/fuzz_corpus.rs`) both call [`check_arbiter`], like the checks in `fuzz_checks`.
 
 use std::sync::LazyLock;
 

@@ -1,7 +1,7 @@
 //! The invariants the fuzz targets in `fuzz/` check, as plain functions of arbitrary bytes.
 //!
 //! Both the fuzz targets (under `cargo fuzz`) and the corpus replay test
-//! (`tests/fuzz_corpus.rs`, under plain `cargo test`) call these functions, so a crash found by
+//! (`tests/it/fuzz_corpus.rs`, under plain `cargo test`) call these functions, so a crash found by
 //! the fuzzer becomes a regression test by adding its input to `fuzz/corpus/<target>/`.
 //!
 //! Each `check_*` function accepts any input and panics only when caissa breaks an invariant:

@@ -1,0 +1,101 @@
+//! Bad input and bad usage: one error line on stderr and the documented exit status.
+
+use crate::{TempFile, caissa};
+
+#[test]
+fn invalid_fen_names_the_field() {
+    for (fen, field) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            "placement",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side to move",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+            "en passant",
+        ),
+    ] {
+        for args in [["perft", "--fen", fen], ["moves", "--fen", fen]] {
+            let run = caissa(&args);
+            assert_eq!(run.code, 2, "{args:?}");
+            assert!(run.stderr.contains(field), "{args:?}: {}", run.stderr);
+            assert_eq!(run.stdout, "");
+        }
+    }
+}
+
+#[test]
+fn illegal_position_is_bad_input() {
+    let run = caissa(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no king"), "{}", run.stderr);
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    for args in [
+        &["frobnicate"][..],
+        &[],
+        &["perft", "--depth", "three"],
+        &["perft", "--suite", "x.epd", "--divide"],
+        &["moves"],
+    ] {
+        let run = caissa(args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(!run.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_input_of_every_subcommand_is_one_error_line_and_status_2() {
+    let log = TempFile::new("bad-log.jsonl", "not json\n");
+    let cases = [
+        (
+            vec!["status", "--moves", "e4 zz"],
+            "error: move 2 (zz): invalid SAN: expected a piece letter",
+        ),
+        (
+            vec!["status", "--moves", "f3 e5 g4 Qh4# a3"],
+            "error: move 5 (a3): the game is already over: 0-1 (checkmate, 5.1.1)",
+        ),
+        (
+            vec!["status", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+            "error: illegal position: ",
+        ),
+        (
+            vec!["rate", "--rating", "1500", "--games", "x:1"],
+            "error: --games: game 1 (x:1): expected opponent:score",
+        ),
+        (
+            vec![
+                "rate",
+                "--club",
+                "--points",
+                "1",
+                "--opponent",
+                "2",
+                "--result",
+                "won",
+            ],
+            "error: --result: expected win, draw or loss",
+        ),
+        (
+            vec!["arbitrate", log.path()],
+            &format!("error: {}: line 1: malformed event", log.path()),
+        ),
+        (
+            vec!["arbitrate", "/nonexistent/caissa-log.jsonl"],
+            "error: cannot read /nonexistent/caissa-log.jsonl: ",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = caissa(&args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.starts_with(message), "{args:?}: {}", run.stderr);
+    }
+}

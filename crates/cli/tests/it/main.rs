@@ -1,0 +1,66 @@
+//! Runs the real `caissa` binary and checks its stdout contracts, stderr messages and exit
+//! statuses: one test binary, a module per area, the helpers here.
+
+mod errors;
+mod moves;
+mod perft;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// A Chess960 setup (king b1, rooks a1 and e1) where both castlings are legal and the
+/// standard spelling of O-O-O, `b1c1`, would be the same text as a plain king move.
+const CHESS960: &str = "7k/8/8/8/8/8/8/RK2R3 w EA - 0 1";
+
+/// What a run of `caissa` printed and returned.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+}
+
+fn caissa(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_caissa"))
+        .args(args)
+        .output()
+        .expect("the caissa binary runs");
+    Run {
+        code: output.status.code().expect("caissa exits normally"),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Asserts `lines` are in ascending order of their text.
+fn assert_sorted(lines: &[&str]) {
+    assert!(lines.is_sorted(), "not sorted: {lines:?}");
+}
+
+/// A temporary file that is removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("caissa-cli-{}-{name}", std::process::id()));
+        std::fs::write(&path, contents).expect("the temp dir is writable");
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("temp path is UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
