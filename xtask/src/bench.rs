@@ -10,9 +10,6 @@
 //! set) and builds in `<target dir>/native` (`target/native` by default), so that switching does
 //! not throw away the portable build.
 
-use std::env;
-use std::path::PathBuf;
-
 use crate::{Result, USAGE, Workspace, ci::with_flags, run_command};
 
 /// What `bench` was asked to do.
@@ -53,9 +50,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
     }
     let mut command = workspace.cargo(["bench", "-p", "caissa-benches"]);
     if options.native {
-        let target_dir = env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| workspace.root.join("target"), PathBuf::from)
-            .join("native");
+        let target_dir = workspace.target_dir().join("native");
         command
             .env("RUSTFLAGS", with_flags("RUSTFLAGS", "-C target-cpu=native"))
             .env("CARGO_TARGET_DIR", target_dir);

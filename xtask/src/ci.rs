@@ -4,10 +4,13 @@
 //!
 //! 1. `fmt`: `cargo fmt --all -- --check`.
 //! 2. `layering`: the dependency rules of [`crate::layering`], checked by reading the manifests.
-//! 3. `clippy`: `cargo clippy --workspace --all-targets --locked -- -D warnings`.
-//! 4. `test`: `cargo test --workspace --locked` with `CI=true` and `INSTA_UPDATE=no`, so that insta
-//!    fails on a changed snapshot instead of writing a `.snap.new` file.
-//! 5. `doc`: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"` (broken intra-doc
+//! 3. `tools`: what the tests need from outside the Rust toolchain, installed when missing
+//!    ([`crate::tools::prepare`]: stockfish, pgn-extract, the Python venv).
+//! 4. `clippy`: `cargo clippy --workspace --all-targets --locked -- -D warnings`.
+//! 5. `test`: `cargo test --workspace --locked` with `CI=true` and `INSTA_UPDATE=no`, so that insta
+//!    fails on a changed snapshot instead of writing a `.snap.new` file, and the environment of
+//!    the `tools` step (`PATH` with `/usr/games`, `CAISSA_PYTHON`).
+//! 6. `doc`: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"` (broken intra-doc
 //!    links and the like fail).
 //!
 //! `--locked` is only passed when `Cargo.lock` exists. The time of each step is printed at the
@@ -16,7 +19,7 @@
 use std::env;
 use std::time::{Duration, Instant};
 
-use crate::{Error, Result, Workspace, format_duration, layering, run_command};
+use crate::{Error, Result, Workspace, format_duration, layering, run_command, tools};
 
 /// Runs every step; the error names the step that failed.
 pub(crate) fn run(workspace: &Workspace) -> Result {
@@ -36,6 +39,11 @@ pub(crate) fn run(workspace: &Workspace) -> Result {
         eprintln!("{report}");
         Ok(())
     })?;
+    let mut test_env = Vec::new();
+    ci.step("tools", || {
+        test_env = tools::prepare(workspace)?;
+        Ok(())
+    })?;
     ci.step("clippy", || {
         let mut command = workspace.cargo(["clippy", "--workspace", "--all-targets"]);
         command.args(lock_flag).args(["--", "-D", "warnings"]);
@@ -46,7 +54,8 @@ pub(crate) fn run(workspace: &Workspace) -> Result {
         command
             .args(lock_flag)
             .env("CI", "true")
-            .env("INSTA_UPDATE", "no");
+            .env("INSTA_UPDATE", "no")
+            .envs(test_env.iter().map(|(name, value)| (name, value)));
         run_command(&mut command)
     })?;
     ci.step("doc", || {

@@ -11,8 +11,12 @@
 //!   [`layering`] (in Rust, no build needed); `cargo clippy --workspace --all-targets --locked --
 //!   -D warnings`; `cargo test --workspace --locked` with `CI=true` and `INSTA_UPDATE=no` so that a
 //!   changed insta snapshot fails; `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS=-D
-//!   warnings`. `--locked` is dropped when there is no `Cargo.lock`. It prints the time each step
-//!   took at the end. `.ci/run` calls exactly this on a fresh clone.
+//!   warnings`. Before the tests, the `tools` step installs what they need from outside the Rust
+//!   toolchain ([`tools`]). `--locked` is dropped when there is no `Cargo.lock`. It prints the time
+//!   each step took at the end. `.ci/run` calls exactly this on a fresh clone.
+//! - `cargo xtask setup` ([`tools`]): only the `tools` step of `ci`: installs stockfish and
+//!   pgn-extract when missing and, when the Python crate exists, the Python venv; prints the
+//!   environment the tests get (`export PATH=…`, `export CAISSA_PYTHON=…`) on stdout.
 //! - `cargo xtask perft [--depth N] [--suite FILE]...` ([`perft`]): runs the perft suites of
 //!   `data/perft/` (all of them by default) through the release CLI, `cargo run --release -p
 //!   caissa-cli -- perft --suite FILE [--depth N] [--chess960]`, to their full depth or at most
@@ -34,6 +38,7 @@ mod ci;
 mod fuzz;
 mod layering;
 mod perft;
+mod tools;
 
 use std::env;
 use std::ffi::{OsStr, OsString};
@@ -52,10 +57,18 @@ Commands:
               layering  crates depend only on lower layers, internal crates as
                         `caissa-x.workspace = true`; no peer chess crate outside
                         dev-dependencies of library crates (read line by line, no build)
+              tools     what the tests need from outside, installed when missing (as `setup`)
               clippy    cargo clippy --workspace --all-targets --locked -- -D warnings
-              test      cargo test --workspace --locked  (CI=true INSTA_UPDATE=no)
+              test      cargo test --workspace --locked  (CI=true INSTA_UPDATE=no, PATH with
+                        /usr/games, CAISSA_PYTHON when there is a Python crate)
               doc       cargo doc --workspace --no-deps  (RUSTDOCFLAGS=\"-D warnings\")
             then prints the time each step took.
+
+  setup     Installs what the tests need when it is missing, saying so: stockfish and
+            pgn-extract (`apt-get update && apt-get install -y stockfish pgn-extract` unless they
+            are on PATH or in /usr/games), and when crates/python exists a Python venv in
+            <target dir>/venv with maturin, pytest, chess, pyarrow, duckdb, dask. Prints the
+            tests' environment as `export NAME='VALUE'` lines on stdout.
 
   perft [--depth N] [--suite FILE]...
             Runs perft suites (default: every data/perft/*.epd) through the release CLI,
@@ -162,6 +175,18 @@ fn run(args: &[String]) -> Result {
             }
             ci::run(&workspace)
         }
+        "setup" => {
+            if let Some(arg) = rest.first() {
+                return Err(Error::usage(format!(
+                    "`setup` takes no arguments, got `{arg}`"
+                )));
+            }
+            for (name, value) in tools::prepare(&workspace)? {
+                let value = value.to_string_lossy().replace('\'', "'\\''");
+                println!("export {name}='{value}'");
+            }
+            Ok(())
+        }
         "perft" => perft::run(&workspace, rest),
         "bench" => bench::run(&workspace, rest),
         "fuzz" => fuzz::run(&workspace, rest),
@@ -184,6 +209,15 @@ impl Workspace {
         let root = manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf();
         let cargo = env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
         Self { root, cargo }
+    }
+
+    /// cargo's target directory: `$CARGO_TARGET_DIR` (relative to the workspace root), or
+    /// `target/` in the root.
+    fn target_dir(&self) -> PathBuf {
+        env::var_os("CARGO_TARGET_DIR").map_or_else(
+            || self.root.join("target"),
+            |dir| self.root.join(PathBuf::from(dir)),
+        )
     }
 
     /// `cargo ARGS...`, to be run from the workspace root.
