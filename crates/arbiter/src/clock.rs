@@ -23,6 +23,7 @@
 
 use caissa_board::{ByColor, Color};
 
+use crate::MAX_TIME_MS;
 use crate::time_control::{Bonus, PeriodTrigger, TimeControl};
 
 /// A clock running a [`TimeControl`] for both players.
@@ -337,10 +338,19 @@ impl Clock {
     }
 
     /// Adds `ms` to `color`'s time (an arbiter's award, e.g. two minutes under 7.5.5 or 9.5);
-    /// nothing once that flag has fallen.
-    pub fn add_time(&mut self, color: Color, ms: u64) {
-        if self.flag_fell[color].is_none() {
-            self.remaining[color] += ms;
+    /// nothing once that flag has fallen. Returns `false`, changing nothing, when the time would
+    /// then be more than [`MAX_TIME_MS`]: however many awards, a clock never shows more.
+    #[must_use]
+    pub fn add_time(&mut self, color: Color, ms: u64) -> bool {
+        if self.flag_fell[color].is_some() {
+            return true;
+        }
+        match self.remaining[color].checked_add(ms) {
+            Some(total) if total <= MAX_TIME_MS => {
+                self.remaining[color] = total;
+                true
+            }
+            _ => false,
         }
     }
 }
@@ -498,8 +508,12 @@ mod tests {
         clock.press(10_000).unwrap();
         assert_eq!(clock.remaining(Color::White, 10_000), 293_000);
         clock.stop(10_000).unwrap();
-        clock.add_time(Color::Black, 120_000);
+        assert!(clock.add_time(Color::Black, 120_000));
         assert_eq!(clock.remaining(Color::Black, 9_000), 420_000);
+        // Two awards cannot together take a clock past the limit that one cannot pass.
+        assert!(clock.add_time(Color::Black, MAX_TIME_MS - 420_000));
+        assert!(!clock.add_time(Color::Black, 1));
+        assert_eq!(clock.remaining(Color::Black, 9_000), MAX_TIME_MS);
         assert_eq!(
             clock.start(Color::Black, 4_000),
             Err(TimeWentBackwards {

@@ -2,7 +2,10 @@
 //!
 //! # The event log
 //!
-//! One JSON object per line; blank lines are skipped. Every object has `type` and may have
+//! One JSON object per line (`\n` or `\r\n`, at most [`MAX_LINE_BYTES`] bytes, UTF-8, a byte
+//! order mark before the first line skipped); blank lines are skipped. [`EventLog`] reads the
+//! events one line at a time and [`arbitrate_reader`] replays them as it goes, so a log of any
+//! length takes no more memory than its verdict. Every object has `type` and may have
 //! `t_ms` (milliseconds, an integer from 0 to [`MAX_TIME_MS`](crate::MAX_TIME_MS); when
 //! missing, the previous event's time). Colours are `white`/`black` (or `w`/`b`), squares
 //! `e4`, pieces `q`, `r`, `b`, `n` (or `queen`, ...), moves SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`)
@@ -35,6 +38,8 @@
 //! `pgn`.
 
 use core::str::FromStr;
+use std::borrow::Cow;
+use std::io::{self, BufRead};
 
 use caissa_board::{Color, Role, Square};
 use caissa_game::{Article, GameResult};
@@ -42,7 +47,7 @@ use caissa_notation::fen::Fen;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::arbiter::{EventError, replay};
+use crate::arbiter::{Arbiter, EventError};
 use crate::events::{ArbiterAction, ClaimKind, Event, EventKind, MoveText, Presses, Start};
 use crate::rules::Rules;
 use crate::time_control::{PgnTimeControl, TimeControl};
@@ -95,6 +100,21 @@ pub enum LineErrorKind {
     /// The log has no events.
     #[error("no events: the log must begin with a start event")]
     Empty,
+    /// A line longer than [`MAX_LINE_BYTES`].
+    #[error("line longer than {limit} bytes")]
+    LineTooLong {
+        /// The limit, [`MAX_LINE_BYTES`].
+        limit: usize,
+    },
+    /// A line that is not UTF-8.
+    #[error("not UTF-8 at byte {byte} of the line")]
+    NotUtf8 {
+        /// The offset of the first byte that is not UTF-8, in the line.
+        byte: usize,
+    },
+    /// The log could not be read.
+    #[error("cannot read the log: {0}")]
+    Io(io::ErrorKind),
     /// The event is well-formed but cannot be applied where it stands.
     #[error(transparent)]
     Event(#[from] EventError),
@@ -393,54 +413,243 @@ pub fn parse_event(line: &str, previous_t_ms: u64) -> Result<Event, LineErrorKin
     })
 }
 
-/// Reads a whole log: the events, and for each the number of its line (from 1).
-///
-/// # Errors
-///
-/// [`JsonLineError`] naming the first line that is not an event (blank lines are skipped).
-pub fn parse_json_lines(text: &str) -> Result<(Vec<Event>, Vec<usize>), JsonLineError> {
-    let mut events = Vec::new();
-    let mut lines = Vec::new();
-    let mut t_ms = 0;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+/// The longest line an event log may have, in bytes, without its line end: far more than
+/// any event needs (a start event with a FEN and two names takes a few hundred bytes), and the
+/// most a reader ever holds of a log.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// A log's lines, one at a time, each at most [`MAX_LINE_BYTES`]: `\n` or `\r\n` ends a line,
+/// a byte order mark before the first is skipped.
+#[derive(Debug)]
+struct LineReader<R> {
+    reader: R,
+    line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    fn new(reader: R) -> LineReader<R> {
+        LineReader {
+            reader,
+            line: 0,
+            buf: Vec::new(),
         }
-        let event = parse_event(line, t_ms).map_err(|kind| JsonLineError { line: i + 1, kind })?;
-        t_ms = event.t_ms;
-        events.push(event);
-        lines.push(i + 1);
     }
-    Ok((events, lines))
+
+    /// The next line and its number (from 1), or `None` at the end of the log.
+    fn next_line(&mut self) -> Result<Option<(usize, &str)>, JsonLineError> {
+        self.buf.clear();
+        self.line += 1;
+        let line = self.line;
+        let error = |kind| JsonLineError { line, kind };
+        let mut read_any = false;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(error(LineErrorKind::Io(e.kind()))),
+            };
+            if available.is_empty() {
+                if !read_any {
+                    return Ok(None);
+                }
+                break;
+            }
+            read_any = true;
+            let (chunk, used, ends) = match available.iter().position(|&b| b == b'\n') {
+                Some(at) => (&available[..at], at + 1, true),
+                None => (available, available.len(), false),
+            };
+            // One byte more than the limit may be the `\r` of a `\r\n`.
+            if self.buf.len() + chunk.len() > MAX_LINE_BYTES + 1 {
+                return Err(error(LineErrorKind::LineTooLong {
+                    limit: MAX_LINE_BYTES,
+                }));
+            }
+            self.buf.extend_from_slice(chunk);
+            self.reader.consume(used);
+            if ends {
+                break;
+            }
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        if self.buf.len() > MAX_LINE_BYTES {
+            return Err(error(LineErrorKind::LineTooLong {
+                limit: MAX_LINE_BYTES,
+            }));
+        }
+        let text = core::str::from_utf8(&self.buf).map_err(|e| {
+            error(LineErrorKind::NotUtf8 {
+                byte: e.valid_up_to(),
+            })
+        })?;
+        let text = if line == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
+        };
+        Ok(Some((line, text)))
+    }
 }
 
-/// Reads a log and replays it: the verdict, and the line of each event. This is the entry
-/// point for `caissa arbitrate` and for fuzzing: no input makes it panic.
+/// The events of a log read line by line, each with the number of its line (from 1); blank
+/// lines are skipped, and the iterator ends after the first error. It holds one line at a
+/// time, whatever the length of the log.
+#[derive(Debug)]
+pub struct EventLog<R> {
+    lines: LineReader<R>,
+    t_ms: u64,
+    failed: bool,
+}
+
+impl<R: BufRead> EventLog<R> {
+    /// The events of the log `reader` reads.
+    pub fn new(reader: R) -> EventLog<R> {
+        EventLog {
+            lines: LineReader::new(reader),
+            t_ms: 0,
+            failed: false,
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for EventLog<R> {
+    type Item = Result<(usize, Event), JsonLineError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let item = loop {
+            match self.lines.next_line() {
+                Ok(None) => return None,
+                Ok(Some((_, text))) if text.trim().is_empty() => {}
+                Ok(Some((line, text))) => {
+                    break parse_event(text, self.t_ms)
+                        .map(|event| (line, event))
+                        .map_err(|kind| JsonLineError { line, kind });
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        match &item {
+            Ok((_, event)) => self.t_ms = event.t_ms,
+            Err(_) => self.failed = true,
+        }
+        Some(item)
+    }
+}
+
+/// How a log's presses come, as [`crate::replay`] finds out when the start event does not say:
+/// separate if any line is a `press` event. Only the `type` of each line is looked at; a line
+/// that is not an event is left for the replay to report. Every line is read, one at a time, so
+/// a reader that copies what it reads (to replay a pipe from a copy) copies all of it.
 ///
 /// # Errors
 ///
-/// [`JsonLineError`] naming the line of the first event that cannot be read or applied.
-pub fn arbitrate(text: &str) -> Result<(Verdict, Vec<usize>), JsonLineError> {
-    let (events, lines) = parse_json_lines(text)?;
-    if events.is_empty() {
-        return Err(JsonLineError {
-            line: 1,
-            kind: LineErrorKind::Empty,
-        });
+/// [`JsonLineError`] for a line that cannot be read at all: longer than [`MAX_LINE_BYTES`],
+/// not UTF-8, or failing to read.
+pub fn detect_presses(reader: impl BufRead) -> Result<Presses, JsonLineError> {
+    #[derive(Deserialize)]
+    struct Type<'a> {
+        #[serde(rename = "type", borrow)]
+        event_type: Cow<'a, str>,
     }
-    let verdict = replay(&events).map_err(|e| JsonLineError {
-        line: lines.get(e.index).copied().unwrap_or(1),
-        kind: LineErrorKind::Event(e.error),
-    })?;
-    Ok((verdict, lines))
+    let mut lines = LineReader::new(reader);
+    let mut presses = Presses::WithMove;
+    while let Some((_, text)) = lines.next_line()? {
+        if presses == Presses::WithMove
+            && serde_json::from_str::<Type<'_>>(text).is_ok_and(|t| t.event_type == "press")
+        {
+            presses = Presses::Separate;
+        }
+    }
+    Ok(presses)
 }
 
-/// The verdict as one JSON object (see the module docs); `lines[i]` is the line of event `i`,
-/// written as `line` (without it, events are named by their index, as `event`).
+/// The lines of a log's events that left something in the verdict (a decision, a penalty or
+/// a note): what [`verdict_to_json`] names them by. It holds no more entries than the verdict.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventLines {
+    /// `(event index, line)`, by index.
+    lines: Vec<(usize, usize)>,
+}
+
+impl EventLines {
+    /// The line of event `index` (from 0), if that event left something in the verdict.
+    #[must_use]
+    pub fn line(&self, index: usize) -> Option<usize> {
+        self.lines
+            .binary_search_by_key(&index, |&(i, _)| i)
+            .ok()
+            .map(|at| self.lines[at].1)
+    }
+}
+
+/// Reads a log line by line and replays it as it goes: the verdict, and the lines of the events
+/// that left something in it. Memory does not grow with the log beyond what the verdict holds.
+/// `presses` is asked only when the start event does not say how presses come (with a second
+/// reader of the same log, [`detect_presses`] tells it as [`crate::replay`] would).
+///
+/// # Errors
+///
+/// [`JsonLineError`] naming the first line that cannot be read or applied, or the error
+/// `presses` returns.
+pub fn arbitrate_reader(
+    reader: impl BufRead,
+    presses: impl FnOnce() -> Result<Presses, JsonLineError>,
+) -> Result<(Verdict, EventLines), JsonLineError> {
+    let mut events = EventLog::new(reader);
+    let (line, first) = events.next().transpose()?.ok_or(JsonLineError {
+        line: 1,
+        kind: LineErrorKind::Empty,
+    })?;
+    let at = |line| {
+        move |error: EventError| JsonLineError {
+            line,
+            kind: LineErrorKind::Event(error),
+        }
+    };
+    let EventKind::Start(mut start) = first.kind else {
+        return Err(at(line)(EventError::NotStarted));
+    };
+    if start.presses.is_none() {
+        start.presses = Some(presses()?);
+    }
+    let mut arbiter = Arbiter::new(&start, first.t_ms).map_err(at(line))?;
+    let mut lines = EventLines::default();
+    if arbiter.recorded() > 0 {
+        lines.lines.push((0, line));
+    }
+    for (index, item) in (1..).zip(events) {
+        let (line, event) = item?;
+        let before = arbiter.recorded();
+        arbiter.handle(&event).map_err(at(line))?;
+        if arbiter.recorded() != before {
+            lines.lines.push((index, line));
+        }
+    }
+    Ok((arbiter.verdict(), lines))
+}
+
+/// Reads a log held in memory and replays it: [`arbitrate_reader`] over its text. This is the
+/// entry point for fuzzing: no input makes it panic.
+///
+/// # Errors
+///
+/// [`JsonLineError`] naming the first line that cannot be read or applied.
+pub fn arbitrate(text: &str) -> Result<(Verdict, EventLines), JsonLineError> {
+    arbitrate_reader(text.as_bytes(), || detect_presses(text.as_bytes()))
+}
+
+/// The verdict as one JSON object (see the module docs); each entry names its event's line,
+/// as `line` (without `lines`, or for an event `lines` does not know, by its index, as `event`).
 #[must_use]
-pub fn verdict_to_json(verdict: &Verdict, lines: Option<&[usize]>) -> Value {
-    let at = |event: usize| match lines.and_then(|l| l.get(event)) {
-        Some(&line) => ("line", line),
+pub fn verdict_to_json(verdict: &Verdict, lines: Option<&EventLines>) -> Value {
+    let at = |event: usize| match lines.and_then(|l| l.line(event)) {
+        Some(line) => ("line", line),
         None => ("event", event),
     };
     let with_place = |event: usize, mut value: Value| {
@@ -597,12 +806,92 @@ mod tests {
     }
 
     #[test]
+    fn lines_are_bounded_and_a_bom_is_skipped() {
+        let start = r#"{"t_ms": 0, "type": "start"}"#;
+        let resign = r#"{"t_ms": 5, "type": "resign", "by": "white"}"#;
+        let plain = arbitrate(&format!("{start}\n{resign}\n"));
+        for log in [
+            format!("\u{feff}{start}\n{resign}\n"),
+            format!("{start}\r\n{resign}\r\n"),
+            format!("{start}\n{resign}"),
+        ] {
+            assert_eq!(arbitrate(&log), plain, "{log:?}");
+        }
+        // A BOM anywhere but at the start is not skipped.
+        assert_eq!(error(&format!("{start}\n\u{feff}{resign}")).line, 2);
+        let long = format!("{start}\n{}\n", " ".repeat(MAX_LINE_BYTES + 1));
+        let e = error(&long);
+        assert_eq!(
+            (e.line, e.kind),
+            (
+                2,
+                LineErrorKind::LineTooLong {
+                    limit: MAX_LINE_BYTES
+                }
+            )
+        );
+        // The longest line allowed is read (here blank), with its `\r\n`.
+        let longest = format!("{start}\n{}\r\n{resign}", " ".repeat(MAX_LINE_BYTES));
+        assert_eq!(arbitrate(&longest).map(|(v, _)| v), plain.map(|(v, _)| v));
+        // Endless input without a line end stops at the limit.
+        let zeros = std::io::Read::take(std::io::repeat(0), u64::MAX);
+        let e =
+            arbitrate_reader(std::io::BufReader::new(zeros), || Ok(Presses::WithMove)).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(matches!(e.kind, LineErrorKind::LineTooLong { .. }));
+        let mut bytes = format!("{start}\n").into_bytes();
+        bytes.extend_from_slice(b"{\"type\": \"resign\", \"by\": \"wh\xffite\"}");
+        let e = arbitrate_reader(bytes.as_slice(), || Ok(Presses::WithMove)).unwrap_err();
+        assert_eq!((e.line, e.kind), (2, LineErrorKind::NotUtf8 { byte: 28 }));
+    }
+
+    #[test]
+    fn the_first_line_in_order_that_fails_is_named() {
+        // An event that cannot be applied on line 2 comes before a malformed line 3.
+        let e = error(
+            "{\"t_ms\": 9, \"type\": \"start\", \"presses\": \"with_move\"}\n\
+             {\"t_ms\": 1, \"type\": \"resign\", \"by\": \"white\"}\n{",
+        );
+        assert_eq!(e.line, 2, "{e}");
+        // Without `presses`, the press events decide, wherever they are.
+        let log = "{\"type\": \"start\"}\n{\"type\": \"move\", \"by\": \"white\", \"move\": \"e4\"}\n\
+                   {\"type\": \"press\", \"by\": \"white\"}\n";
+        assert_eq!(detect_presses(log.as_bytes()), Ok(Presses::Separate));
+        assert_eq!(
+            detect_presses(&log.as_bytes()[..log.len() - 36]),
+            Ok(Presses::WithMove)
+        );
+        let (verdict, _) = arbitrate(log).unwrap();
+        assert!(verdict.notes.is_empty(), "{verdict}");
+    }
+
+    #[test]
+    fn time_added_never_takes_a_clock_past_the_limit() {
+        let add = |ms: u64| {
+            format!(r#"{{"type": "ruling", "ruling": "add_time", "player": "white", "ms": {ms}}}"#)
+        };
+        let half = crate::MAX_TIME_MS / 2;
+        let log = format!(
+            "{{\"type\": \"start\", \"time_control\": \"60\"}}\n{}\n{}\n",
+            add(half),
+            add(half)
+        );
+        let (verdict, lines) = arbitrate(&log).unwrap();
+        assert_eq!(verdict.decisions.len(), 1);
+        assert_eq!(verdict.clock_ms.unwrap().white, 60_000 + half);
+        assert_eq!(verdict.notes.len(), 1);
+        assert!(verdict.notes[0].text.contains("beyond the limit"));
+        assert_eq!(lines.line(verdict.notes[0].event), Some(3));
+    }
+
+    #[test]
     fn missing_times_repeat_the_previous_one() {
-        let (events, lines) = parse_json_lines(
-            "{\"t_ms\": 7, \"type\": \"start\"}\n\n{\"type\": \"offer_draw\", \"by\": \"w\"}\n",
-        )
-        .unwrap();
-        assert_eq!(events[1].t_ms, 7);
-        assert_eq!(lines, [1, 3]);
+        let log =
+            "{\"t_ms\": 7, \"type\": \"start\"}\n\n{\"type\": \"offer_draw\", \"by\": \"w\"}\n";
+        let events: Vec<(usize, Event)> = EventLog::new(log.as_bytes())
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(events[1].1.t_ms, 7);
+        assert_eq!(events.iter().map(|e| e.0).collect::<Vec<_>>(), [1, 3]);
     }
 }

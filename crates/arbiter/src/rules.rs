@@ -316,13 +316,16 @@ impl Rules {
         fn flag(value: &str) -> Result<bool, &'static str> {
             value.parse().map_err(|_| "expected true or false")
         }
+        /// A count from 1 (0 would mean the same as 1), or `none`.
         fn count(value: &str) -> Result<Option<u32>, &'static str> {
             match value {
                 "none" => Ok(None),
                 _ => value
                     .parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
                     .map(Some)
-                    .map_err(|_| "expected a number or none"),
+                    .ok_or("expected a number from 1, or none"),
             }
         }
         match key {
@@ -488,6 +491,8 @@ mod tests {
             ("club foo=1", 5),
             ("club penalty_ms=x", 16),
             ("club  touch_move=maybe", 17),
+            ("club illegal_moves_to_lose=0", 27),
+            ("club offers_from_move=0", 22),
         ] {
             assert_eq!(text.parse::<Rules>().unwrap_err().byte, byte, "{text}");
         }

@@ -10,17 +10,23 @@
 //! Output on stdout: `result`, `termination`, `article`, `ended_at_ms`, `penalties`,
 //! `decisions`, `notes`, `illegal_moves`, `clock_ms` and `pgn` (see `caissa_arbiter::json`).
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
+use std::time::SystemTime;
 
-use caissa_arbiter::json::{JsonLineError, arbitrate, verdict_to_json};
+use caissa_arbiter::Verdict;
+use caissa_arbiter::json::{
+    EventLines, JsonLineError, LineErrorKind, arbitrate_reader, detect_presses, verdict_to_json,
+};
 use clap::Args;
 
 use crate::error::CliError;
 
 /// The event log schema, for `--help`.
 pub(crate) const SCHEMA: &str = "\
-EVENT LOG: one JSON object per line (blank lines are skipped). Each has \"type\" and may have
+EVENT LOG: one JSON object per line (blank lines are skipped; at most 65536 bytes a line; a
+byte order mark is skipped). The log is replayed as it is read. Each has \"type\" and may have
 \"t_ms\": the time in milliseconds from any fixed origin, never decreasing (default: the previous
 event's). Colours are white/black, squares e4, pieces q/r/b/n, moves SAN (Nf3, exd5, e8=Q, O-O)
 or UCI (g1f3, e7e8q). A field the event does not take is an error.
@@ -72,21 +78,72 @@ pub(crate) struct ArbitrateArgs {
     file: PathBuf,
 }
 
-/// The verdict for a log's text, as pretty-printed JSON with a final newline: what
-/// `caissa arbitrate` prints. Never panics.
+/// The verdict as pretty-printed JSON with a final newline: what `caissa arbitrate` prints.
+fn verdict_json(verdict: &Verdict, lines: &EventLines) -> String {
+    let json = verdict_to_json(verdict, Some(lines));
+    let mut text = serde_json::to_string_pretty(&json).unwrap_or_else(|_| json.to_string());
+    text.push('\n');
+    text
+}
+
+/// The verdict for a log's text, as `caissa arbitrate` prints it. Never panics.
 ///
 /// # Errors
 ///
 /// [`JsonLineError`] naming the first line that cannot be read or applied.
+#[cfg(test)]
 pub(crate) fn verdict_text(log: &str) -> Result<String, JsonLineError> {
-    let (verdict, lines) = arbitrate(log)?;
-    let json = verdict_to_json(&verdict, Some(&lines));
-    let mut text = serde_json::to_string_pretty(&json).unwrap_or_else(|_| json.to_string());
-    text.push('\n');
-    Ok(text)
+    let (verdict, lines) = caissa_arbiter::json::arbitrate(log)?;
+    Ok(verdict_json(&verdict, &lines))
 }
 
-/// Runs `caissa arbitrate`.
+/// A copy of standard input in the temporary directory, removed when dropped: a pipe can be
+/// read only once, and a log whose start event does not say how presses come is read twice.
+struct Spool {
+    path: PathBuf,
+}
+
+impl Spool {
+    fn create() -> io::Result<(Spool, File)> {
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "caissa-arbitrate-{}-{nanos}.jsonl",
+            std::process::id()
+        ));
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        Ok((Spool { path }, file))
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// A reader that writes what it reads to `copy`.
+struct Tee<R, W> {
+    inner: R,
+    copy: W,
+}
+
+impl<R: Read, W: Write> Read for Tee<R, W> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.copy.write_all(&buf[..n])?;
+        Ok(n)
+    }
+}
+
+/// Runs `caissa arbitrate`: the log is read line by line as it is replayed (a file twice when
+/// its start event does not say how presses come; standard input once, into a temporary copy
+/// that is then replayed).
 ///
 /// # Errors
 ///
@@ -97,20 +154,31 @@ pub(crate) fn run(args: &ArbitrateArgs) -> Result<(), CliError> {
         path: args.file.clone(),
         source,
     };
-    let text = if args.file.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(read_error)?;
-        text
-    } else {
-        std::fs::read_to_string(&args.file).map_err(read_error)?
-    };
-    let output = verdict_text(&text).map_err(|error| CliError::Log {
+    let log_error = |error| CliError::Log {
         file: args.file.display().to_string(),
         error,
-    })?;
-    crate::print(&output)
+    };
+    let reopen_error = |e: io::Error| JsonLineError {
+        line: 1,
+        kind: LineErrorKind::Io(e.kind()),
+    };
+    let (verdict, lines) = if args.file.as_os_str() == "-" {
+        let (_spool, mut file) = Spool::create().map_err(read_error)?;
+        let mut tee = BufReader::new(Tee {
+            inner: io::stdin().lock(),
+            copy: BufWriter::new(&mut file),
+        });
+        let presses = detect_presses(&mut tee).map_err(log_error)?;
+        tee.into_inner().copy.flush().map_err(read_error)?;
+        file.seek(SeekFrom::Start(0)).map_err(read_error)?;
+        arbitrate_reader(BufReader::new(file), || Ok(presses))
+    } else {
+        let open = || File::open(&args.file).map(BufReader::new);
+        let file = open().map_err(read_error)?;
+        arbitrate_reader(file, || detect_presses(open().map_err(reopen_error)?))
+    }
+    .map_err(log_error)?;
+    crate::print(&verdict_json(&verdict, &lines))
 }
 
 #[cfg(test)]

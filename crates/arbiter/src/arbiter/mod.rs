@@ -301,6 +301,12 @@ impl Arbiter {
             .or_else(|| self.touches.obligation(self.game.position()))
     }
 
+    /// How many decisions, penalties and notes the arbiter has recorded: it changes when an
+    /// event leaves something in the verdict.
+    pub(crate) fn recorded(&self) -> usize {
+        self.decisions.len() + self.penalties.len() + self.notes.len()
+    }
+
     /// Everything decided so far; the clocks are read at the end of the game, or at the last
     /// event.
     #[must_use]
@@ -482,7 +488,13 @@ impl Arbiter {
         let Some(clock) = &mut self.clock else {
             return;
         };
-        clock.add_time(!offender, ms);
+        if !clock.add_time(!offender, ms) {
+            self.note(format!(
+                "no penalty time for {}: the clock would show more than {MAX_TIME_MS} ms",
+                (!offender).name()
+            ));
+            return;
+        }
         self.penalties.push(Penalty {
             event: self.index,
             t_ms: self.now,

@@ -15,13 +15,17 @@ impl Arbiter {
 
     pub(super) fn arbiter_action(&mut self, action: &ArbiterAction) {
         match *action {
-            ArbiterAction::AddTime { player, ms } => match &mut self.clock {
-                Some(clock) if ms <= MAX_TIME_MS => {
-                    clock.add_time(player, ms);
-                    self.decide(Some(player), Ruling::TimeAdded { ms }, articles::TIME_ADDED);
+            ArbiterAction::AddTime { player, ms } => {
+                match self.clock.as_mut().map(|clock| clock.add_time(player, ms)) {
+                    Some(true) => {
+                        self.decide(Some(player), Ruling::TimeAdded { ms }, articles::TIME_ADDED);
+                    }
+                    Some(false) => self.note(format!(
+                        "time added beyond the limit of {MAX_TIME_MS} ms on the clock: no effect"
+                    )),
+                    None => self.note("time added without a clock: no effect"),
                 }
-                _ => self.note("time added without a clock, or beyond the limit: no effect"),
-            },
+            }
             ArbiterAction::Warning { player } => {
                 self.decide(Some(player), Ruling::Warning, articles::WARNING);
             }

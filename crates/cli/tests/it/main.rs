@@ -1,6 +1,7 @@
 //! Runs the real `caissa` binary and checks its stdout contracts, stderr messages and exit
 //! statuses: one test binary, a module per area, the helpers here.
 
+mod arbitrate;
 mod errors;
 mod moves;
 mod perft;
