@@ -4,7 +4,8 @@
 //! [`File`], [`Rank`], [`Square`], [`Bitboard`] (a set of squares in a `u64`), [`ByColor`] and
 //! [`ByRole`] (tables indexed by side and by piece kind), [`Board`] (a piece placement),
 //! [`CastlingRights`] (by rook file, for standard chess and Chess960 alike), [`Setup`] (a position
-//! as written down, unvalidated) and the [`zobrist`] keys.
+//! as written down, unvalidated), its text form [`fen`] (FEN, X-FEN and Shredder-FEN: `Setup`
+//! implements `FromStr` and `Display`) and the [`zobrist`] keys.
 //!
 //! It knows nothing of legality: a `Board` may hold nine kings. `caissa-movegen` validates a
 //! `Setup` into a `Position` and generates moves. This crate depends on no other caissa crate.
@@ -29,6 +30,7 @@ mod bitboard;
 mod board;
 mod castling;
 mod color;
+pub mod fen;
 mod role;
 mod setup;
 mod square;
@@ -38,6 +40,7 @@ pub use bitboard::{Bitboard, Squares};
 pub use board::Board;
 pub use castling::{CastlingRights, CastlingSide};
 pub use color::{ByColor, Color, ParseColorError};
+pub use fen::{FenField, ParseFenError, ParseFenErrorKind};
 pub use role::{ByRole, Piece, Role};
 pub use setup::Setup;
 pub use square::{File, ParseSquareError, Rank, Square};

@@ -4,7 +4,9 @@
 //! ([`attacks`]), [`Move`] (two bytes, `Copy`) and [`MoveList`] (on the stack), [`Position`]
 //! (validated from a [`Setup`], with checks, pins, make-move and Zobrist
 //! keys), [`Position::moves_to`] (the legal moves of one kind of piece onto one square: what a
-//! SAN names), and [`perft`]. It depends only on `caissa-board`.
+//! SAN names), [`perft`], and the text forms an engine needs: [`fen`] (FEN into a `Position` and
+//! back; the syntax itself is `caissa-board`'s, as the text form of a `Setup`) and [`uci`] (UCI
+//! move text in both castling conventions). It depends only on `caissa-board`.
 //!
 //! Three ways to apply a move:
 //! - [`Position::is_legal`] answers whether a move is legal here;
@@ -48,6 +50,7 @@
 
 pub mod attacks;
 mod error;
+pub mod fen;
 #[allow(dead_code)]
 mod geometry;
 mod movegen;
@@ -57,15 +60,19 @@ mod perft;
 mod position;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+pub mod uci;
 
 // The board vocabulary this crate's signatures use, so that one dependency is enough.
 pub use caissa_board::{
-    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, ParseColorError,
-    ParseSquareError, Piece, Rank, Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, FenField, File,
+    ParseColorError, ParseFenError, ParseFenErrorKind, ParseSquareError, Piece, Rank, Role, Setup,
+    Square,
 };
 
 pub use error::{IllegalMoveError, PositionError, SetupProblem};
+pub use fen::{EnPassantMode, Fen, ParsePositionError};
 pub use moves::{Move, MoveList};
 pub use moves_to::{Candidates, MovesTo};
 pub use perft::{perft, perft_divide};
 pub use position::{CastlingMode, Position};
+pub use uci::{ParseUciError, ParseUciErrorKind, UciError, UciMove};

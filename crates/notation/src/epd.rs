@@ -86,7 +86,7 @@ use std::borrow::Cow;
 use caissa_board::{Board, CastlingRights, Color, Setup, Square};
 use caissa_movegen::{CastlingMode, Move, Position, PositionError};
 
-use crate::fen::{EnPassantMode, Fen, FenErrorKind, FenField, ParseFenError};
+use crate::fen::{EnPassantMode, Fen, FenField, ParseFenError, ParseFenErrorKind};
 use crate::san::{ParseSanErrorKind, SanError, SanPlus};
 
 /// An EPD line: four FEN fields and operations.
@@ -167,7 +167,7 @@ pub enum EpdErrorKind {
         /// The field.
         field: FenField,
         /// What is wrong.
-        kind: FenErrorKind,
+        kind: ParseFenErrorKind,
     },
     /// The text is not UTF-8.
     InvalidUtf8,

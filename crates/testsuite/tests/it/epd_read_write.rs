@@ -4,7 +4,7 @@
 use caissa_board::{Color, Square};
 use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::epd::{self, Epd, EpdErrorKind, Operand, Operation};
-use caissa_notation::fen::{EnPassantMode, Fen, FenErrorKind, FenField};
+use caissa_notation::fen::{EnPassantMode, Fen, FenField, ParseFenErrorKind};
 use caissa_notation::san::{ParseSanErrorKind, San, SanError, SanPlus};
 use caissa_notation::uci::UciMove;
 use caissa_testsuite::{parse_perft_suite, read_data};
@@ -263,12 +263,12 @@ fn errors_name_the_byte() {
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -".into(),
             34,
-            fen_error(FenField::Placement, FenErrorKind::TooFewRanks),
+            fen_error(FenField::Placement, ParseFenErrorKind::TooFewRanks),
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -".into(),
             44,
-            fen_error(FenField::Turn, FenErrorKind::UnexpectedChar('x')),
+            fen_error(FenField::Turn, ParseFenErrorKind::UnexpectedChar('x')),
         ),
         (
             format!("{START_FIELDS} 0 1 2"),

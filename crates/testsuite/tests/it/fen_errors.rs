@@ -6,7 +6,7 @@ use std::mem::discriminant;
 
 use caissa_board::{CastlingSide, Color, File, Setup, Square};
 use caissa_movegen::{CastlingMode, SetupProblem};
-use caissa_notation::fen::{Fen, FenErrorKind, FenField, ParseFenError};
+use caissa_notation::fen::{Fen, FenField, ParseFenError, ParseFenErrorKind};
 
 const EMPTY_BOARD: &str = "8/8/8/8/8/8/8/8";
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -20,8 +20,8 @@ fn parse(text: &str) -> Setup {
 /// `(input, field, byte, kind)`: what reading `input` must report. On the empty board
 /// `8/8/8/8/8/8/8/8`, the fields start at bytes 0, 16, 18, 20, 22 and 24.
 #[rustfmt::skip]
-const ERRORS: &[(&str, FenField, usize, FenErrorKind)] = {
-    use FenErrorKind::*;
+const ERRORS: &[(&str, FenField, usize, ParseFenErrorKind)] = {
+    use ParseFenErrorKind::*;
     use FenField::*;
     &[
         ("", Placement, 0, Empty),
@@ -81,7 +81,7 @@ fn errors_name_field_byte_and_kind() {
     // Every case is tried before failing, so one wrong offset does not hide another.
     let mut wrong = Vec::new();
     for &(input, field, byte, kind) in ERRORS {
-        let expected = Err(ParseFenError { field, byte, kind });
+        let expected = Err(ParseFenError::new(field, byte, kind));
         let got = input.parse::<Fen>();
         if got != expected {
             wrong.push(format!("{input:?}: got {got:?}, expected {expected:?}"));
