@@ -31,8 +31,8 @@ const FIVEFOLD: usize = 5;
 /// and then full positions (FIDE's "same position", 9.2.2, which is [`Position`]'s equality),
 /// so a key collision can never make a false repetition.
 ///
-/// `Game` records whatever legal moves it is given, also after the game has ended: check
-/// [`Game::outcome`] after each move to stop at an automatic ending.
+/// [`Game::play`] refuses moves once the game has ended automatically ([`Game::outcome`]);
+/// [`Game::play_unchecked`], the fast path for trusted moves, records whatever it is given.
 #[derive(Clone, Debug)]
 pub struct Game {
     /// The position after the last move.
@@ -45,6 +45,18 @@ pub struct Game {
     /// [`Game::outcome`] of the current position, once asked for: the dead-position analysis
     /// may take a while, and claims ask for the outcome too.
     outcome: OnceLock<Option<Outcome>>,
+}
+
+/// Why [`Game::play`] refused a move; the game is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The game has already ended automatically (5.1.1, 5.2.1, 5.2.2, 9.6): no move follows.
+    #[error("the game is over: {0}")]
+    GameOver(Outcome),
+    /// The move is not legal in the current position.
+    #[error(transparent)]
+    IllegalMove(#[from] IllegalMoveError),
 }
 
 /// A run of consecutive checks by one side that repeats a position: see
@@ -145,23 +157,29 @@ impl Game {
         Material::of(self.position().board())
     }
 
-    /// Plays `m` if it is legal here.
+    /// Plays `m` if the game goes on and `m` is legal here.
     ///
     /// # Errors
     ///
-    /// [`IllegalMoveError`] if `m` is not a legal move in the current position; the game is
-    /// unchanged.
-    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+    /// [`PlayError::GameOver`] if the game has ended automatically ([`Game::outcome`]: no
+    /// move may follow a checkmate, a stalemate, a dead position, seventy-five moves or a
+    /// fivefold repetition), [`PlayError::IllegalMove`] if `m` is not a legal move in the
+    /// current position; the game is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(PlayError::GameOver(outcome));
+        }
         if self.position().is_legal(m) {
             self.play_unchecked(m);
             Ok(())
         } else {
-            Err(IllegalMoveError { mv: m })
+            Err(IllegalMoveError { mv: m }.into())
         }
     }
 
     /// Plays `m`, which must be legal here: the fast path for moves that come from the current
-    /// position's move list.
+    /// position's move list. It does not look at [`Game::outcome`]: a game ended automatically
+    /// goes on recording (an arbiter may replay a game as it was played).
     ///
     /// # Panics
     ///

@@ -64,7 +64,7 @@
 //! game.undo();
 //! assert_eq!(game.repetitions(), 4);
 //! assert_eq!(game.outcome(), None);
-//! # Ok::<(), caissa_movegen::IllegalMoveError>(())
+//! # Ok::<(), caissa_game::PlayError>(())
 //! ```
 //!
 //! # One dependency is enough
@@ -107,6 +107,6 @@ pub use caissa_movegen::{
 };
 
 pub use claim::{Claim, ClaimError, Claims, Ground};
-pub use game::{AUTOMATIC_DEAD_BUDGET, Game, PerpetualCheck};
+pub use game::{AUTOMATIC_DEAD_BUDGET, Game, PerpetualCheck, PlayError};
 pub use material::Material;
 pub use outcome::{Article, GameResult, Outcome, ParseArticleError, Reason};

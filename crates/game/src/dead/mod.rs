@@ -59,7 +59,7 @@ mod proof;
 mod reach;
 mod search;
 
-use caissa_board::{CastlingRights, Color, Square};
+use caissa_board::{Board, CastlingRights, Color, Square};
 use caissa_movegen::{Move, Position};
 
 use proof::Proof;
@@ -282,6 +282,38 @@ fn proved(proof: Proof, winnable: impl Fn(Vec<Move>) -> Winnability) -> Option<W
         Proof::NoMate => Some(Winnability::Unwinnable),
         Proof::Open => None,
     }
+}
+
+/// Whether `color` lacks mating material on `board`: the per-side material test game servers
+/// apply when a flag falls (rules-spec 10.3, as lichess and python-chess do), O(1).
+///
+/// `true` when `color` has a lone king; a king and a knight while the opponent has nothing but
+/// its king and queens; or kings and bishops only, every bishop on the board on one square
+/// colour, with no knight or pawn anywhere. Each is a theorem (see the material tier in the
+/// module docs): `true` means that `color` can never checkmate, whatever the position. `false`
+/// says nothing more: blocked positions need [`can_win`], the full analysis, which starts with
+/// this test.
+///
+/// ```
+/// use caissa_board::{Board, Color, Role, Square};
+/// use caissa_game::dead::lacks_mating_material;
+///
+/// // King and knight against a lone king: neither side can mate.
+/// let mut board = Board::empty();
+/// board.set_piece_at(Square::E1, Role::King.of(Color::White));
+/// board.set_piece_at(Square::B1, Role::Knight.of(Color::White));
+/// board.set_piece_at(Square::E5, Role::King.of(Color::Black));
+/// assert!(lacks_mating_material(&board, Color::White));
+/// assert!(lacks_mating_material(&board, Color::Black));
+/// // A black pawn is something the knight can mate with (it may block the king's escape).
+/// board.set_piece_at(Square::B6, Role::Pawn.of(Color::Black));
+/// assert!(!lacks_mating_material(&board, Color::White));
+/// assert!(!lacks_mating_material(&Board::standard(), Color::White));
+/// ```
+#[doc(alias = "insufficient_material")]
+#[must_use]
+pub fn lacks_mating_material(board: &Board, color: Color) -> bool {
+    material::insufficient(board, color)
 }
 
 /// Whether the position is dead: neither player can checkmate (FIDE 5.2.2). An undecided

@@ -389,6 +389,84 @@ fn claims_after_the_end_are_refused() {
 }
 
 #[test]
+fn no_move_is_played_after_an_automatic_ending() {
+    // Fool's mate, a dead position (a capture into king and knight against king), seventy-five
+    // moves: `play` refuses every move and leaves the game as it was.
+    for (fen, moves, outcome) in [
+        (START, "f3 e5 g4 Qh4#", "0-1 (checkmate, 5.1.1)"),
+        (
+            "8/8/8/4k3/8/8/3q4/3NK3 w - - 0 1",
+            "Kxd2",
+            "1/2-1/2 (dead_position, 5.2.2)",
+        ),
+        (
+            "8/8/8/8/8/4k3/8/R3K3 w - - 149 100",
+            "Ra2",
+            "1/2-1/2 (seventy_five_moves, 9.6.2)",
+        ),
+    ] {
+        let mut game = game(fen, moves);
+        let over = game.outcome().expect("over");
+        assert_eq!(over.to_string(), outcome);
+        let before = game.ply();
+        let legal = game.position().legal_moves();
+        for m in legal.iter().copied().chain([Move::normal(
+            caissa_board::Square::A1,
+            caissa_board::Square::H8,
+        )]) {
+            let error = game.play(m).expect_err("the game is over");
+            assert_eq!(error, caissa_game::PlayError::GameOver(over), "{fen} {m:?}");
+            assert_eq!(error.to_string(), format!("the game is over: {outcome}"));
+        }
+        assert_eq!(game.ply(), before);
+    }
+    // While the game goes on, an illegal move is refused as such.
+    let mut game = game_from_start("e4");
+    let illegal = Move::normal(caissa_board::Square::E2, caissa_board::Square::E4);
+    assert!(matches!(
+        game.play(illegal),
+        Err(caissa_game::PlayError::IllegalMove(_))
+    ));
+}
+
+#[test]
+fn per_side_insufficient_material_is_the_servers_rule() {
+    use caissa_board::Color;
+    use caissa_game::dead::lacks_mating_material;
+    // Which sides lack mating material, White then Black (rules-spec 10.2, 10.3).
+    for (fen, white, black) in [
+        ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", true, true),
+        ("8/8/8/4k3/8/8/8/1N2K3 w - - 0 1", true, true),
+        ("8/8/1q6/4k3/8/8/8/1N2K3 w - - 0 1", true, false),
+        ("8/8/1r6/4k3/8/8/8/1N2K3 w - - 0 1", false, false),
+        ("8/8/1p6/4k3/8/8/8/1N2K3 w - - 0 1", false, false),
+        ("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 1", false, true),
+        ("8/8/2b5/4k3/8/8/8/2B1K3 w - - 0 1", false, false),
+        ("8/8/1b6/4k3/8/8/8/2B1K3 w - - 0 1", true, true),
+        ("8/8/1b6/4k3/8/8/1p6/2B1K3 w - - 0 1", false, false),
+        ("8/8/8/4k3/8/8/P7/4K3 w - - 0 1", false, true),
+        // Material only: this blocked position is dead, yet both sides have mating material.
+        (
+            "8/2k5/8/1p1p1p1p/1P1P1P1P/4B3/2K5/8 w - - 0 1",
+            false,
+            false,
+        ),
+    ] {
+        let pos = position(fen);
+        for (color, lacks) in [(Color::White, white), (Color::Black, black)] {
+            assert_eq!(
+                lacks_mating_material(pos.board(), color),
+                lacks,
+                "{fen} {color:?}"
+            );
+            if lacks {
+                assert_eq!(can_win(&pos, color), Winnability::Unwinnable, "{fen}");
+            }
+        }
+    }
+}
+
+#[test]
 fn claims_lead_to_draws_citing_their_article() {
     let repeated = game_from_start("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
     let claim = repeated.claims().threefold.expect("threefold");
