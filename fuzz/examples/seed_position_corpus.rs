@@ -1,12 +1,12 @@
 //! Writes the seed corpus of the `position` target, `fuzz/corpus/position/`, in the byte format
-//! of `fuzz_checks::setup_from_bytes`: positions from the perft suites and hand-made setups, legal
+//! of `fuzz_checks::position::setup_from_bytes`: positions from the perft suites and hand-made setups, legal
 //! and not, each followed by a few bytes of walk.
 //!
 //! Run with `cargo run --example seed_position_corpus` inside `fuzz/`.
 
 use std::path::{Path, PathBuf};
 
-use caissa_fuzz::fuzz_checks::setup_to_bytes;
+use caissa_testsuite::fuzz_checks::position::setup_to_bytes;
 use caissa_movegen::CastlingMode;
 use caissa_notation::fen::Fen;
 

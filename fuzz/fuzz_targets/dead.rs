@@ -1,7 +1,8 @@
-//! Fuzz target `dead`: see `caissa_fuzz::fuzz_checks::check_dead`.
+//! Fuzz target `dead`: see `caissa_testsuite::fuzz_checks::dead`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_dead(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::dead::check(data));

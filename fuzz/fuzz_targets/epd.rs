@@ -1,7 +1,8 @@
-//! Fuzz target `epd`: see `caissa_fuzz::fuzz_checks::check_epd`.
+//! Fuzz target `epd`: see `caissa_testsuite::fuzz_checks::epd`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_epd(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::epd::check(data));

@@ -1,7 +1,8 @@
-//! Fuzz target `fen`: see `caissa_fuzz::fuzz_checks::check_fen`.
+//! Fuzz target `fen`: see `caissa_testsuite::fuzz_checks::fen`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_fen(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::fen::check(data));

@@ -1,7 +1,8 @@
-//! Fuzz target `pgn`: see `caissa_fuzz::fuzz_checks::check_pgn`.
+//! Fuzz target `pgn`: see `caissa_testsuite::fuzz_checks::pgn`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_pgn(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::pgn::check(data));

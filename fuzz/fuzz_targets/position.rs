@@ -1,7 +1,8 @@
-//! Fuzz target `position`: see `caissa_fuzz::fuzz_checks::check_position`.
+//! Fuzz target `position`: see `caissa_testsuite::fuzz_checks::position`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_position(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::position::check(data));

@@ -1,7 +1,8 @@
-//! Fuzz target `san`: see `caissa_fuzz::fuzz_checks::check_san`.
+//! Fuzz target `san`: see `caissa_testsuite::fuzz_checks::san`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_san(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::san::check(data));

@@ -1,7 +1,8 @@
-//! Fuzz target `uci`: see `caissa_fuzz::fuzz_checks::check_uci`.
+//! Fuzz target `uci`: see `caissa_testsuite::fuzz_checks::uci`.
 
 #![no_main]
 
+use caissa_testsuite::fuzz_checks;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| caissa_fuzz::fuzz_checks::check_uci(data));
+fuzz_target!(|data: &[u8]| fuzz_checks::uci::check(data));

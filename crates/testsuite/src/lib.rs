@@ -1,12 +1,11 @@
 //! Shared helpers for caissa's cross-layer tests: locating the test data in `data/` at the
-//! workspace root, reading perft suites, and seeded random games ([`random`]), and the invariants the fuzz targets check
-//! ([`fuzz_checks`], [`arbiter_checks`]). The tests
-//! themselves live in `tests/`.
+//! workspace root, reading perft suites, seeded random games ([`random`]), and the invariants the
+//! fuzz targets check ([`fuzz_checks`], a module per target). The tests themselves live in
+//! `tests/it/`.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod arbiter_checks;
 pub mod fuzz_checks;
 pub mod random;
 

@@ -5,7 +5,7 @@ use caissa_board::Color;
 use caissa_game::dead::{Budget, Winnability, can_win, can_win_with, is_dead};
 use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::fen::Fen;
-use caissa_testsuite::fuzz_checks::assert_mating_line;
+use caissa_testsuite::fuzz_checks::dead::assert_mating_line;
 
 fn position(fen: &str) -> Position {
     fen.parse::<Fen>()

@@ -10,7 +10,7 @@ use caissa_board::Color;
 use caissa_game::dead::{Budget, Winnability, can_win, can_win_with};
 use caissa_movegen::{CastlingMode, PositionError};
 use caissa_notation::fen::Fen;
-use caissa_testsuite::fuzz_checks::assert_mating_line;
+use caissa_testsuite::fuzz_checks::dead::assert_mating_line;
 use caissa_testsuite::random::Rng;
 use caissa_testsuite::{env_number, read_data};
 

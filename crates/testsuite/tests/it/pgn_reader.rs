@@ -515,7 +515,7 @@ fn pgn_reader_finds_the_next_game_in_a_comment_wherever_the_buffer_ends() {
 /// The reader takes shortcuts where the input is buffered well ahead and reads byte by byte
 /// near the buffer's end: both ways must read the same. The sample files, read whole and
 /// trickled a byte at a time (where the shortcuts rarely apply), give the same events. (The fuzz
-/// corpus gets the same check, and more, from `fuzz_checks::check_pgn`.)
+/// corpus gets the same check, and more, from `fuzz_checks::pgn::check`.)
 #[test]
 fn pgn_reader_reads_the_same_however_the_input_arrives() {
     for name in [

@@ -1,8 +1,5 @@
-//! The invariants the `arbiter` fuzz target checks: an event log built from arbitrary bytes,
-//! applied one event at a time by a [`caissa_arbiter::Arbiter`].
-//!
-//! The fuzz target (through `#[path]`) and the corpus replay test
-//! (`tests/it/fuzz_corpus.rs`) both call [`check_arbiter`], like the checks in `fuzz_checks`.
+//! Fuzz target `arbiter`: an event log built from arbitrary bytes, applied one event at a time by
+//! a [`caissa_arbiter::Arbiter`].
 
 use std::sync::LazyLock;
 
@@ -19,19 +16,19 @@ use caissa_notation::pgn::{self, GameTreeBuilder, Reader, Replayer};
 use caissa_notation::san::SanPlus;
 use caissa_notation::uci::UciMove;
 
-/// How many bytes the start of a game takes (see `arbiter_start`).
-pub const ARBITER_HEADER_BYTES: usize = 4;
+/// How many bytes the start of a game takes (see `start_from_bytes`).
+pub const HEADER_BYTES: usize = 4;
 
-/// How many bytes each event takes (see `arbiter_event`).
-pub const ARBITER_EVENT_BYTES: usize = 4;
+/// How many bytes each event takes (see `event_from_bytes`).
+pub const EVENT_BYTES: usize = 4;
 
-/// How many events [`check_arbiter`] reads at most.
-pub const MAX_ARBITER_EVENTS: usize = 256;
+/// How many events [`check`] reads at most.
+pub const MAX_EVENTS: usize = 256;
 
 /// The start positions a log may choose, with whether they are Chess960: the standard one,
 /// kiwipete, promotions, Chess960, a mate in one, the fifty-move rule five plies away, a dead
 /// position, and rooks that can repeat.
-static ARBITER_STARTS: LazyLock<Vec<(Option<Fen>, bool)>> = LazyLock::new(|| {
+static STARTS: LazyLock<Vec<(Option<Fen>, bool)>> = LazyLock::new(|| {
     let fens = [
         ("", false),
         (
@@ -59,7 +56,7 @@ static ARBITER_STARTS: LazyLock<Vec<(Option<Fen>, bool)>> = LazyLock::new(|| {
 
 /// The time control a byte chooses: none, sudden death, each kind of bonus, an hourglass, two
 /// periods by move count or on flag fall, or one second (flags fall fast).
-fn arbiter_time_control(byte: u8) -> Option<TimeControl> {
+fn time_control_from_byte(byte: u8) -> Option<TimeControl> {
     let two_periods = |trigger| {
         TimeControl::new(
             vec![
@@ -84,14 +81,14 @@ fn arbiter_time_control(byte: u8) -> Option<TimeControl> {
     })
 }
 
-/// The start event read from the first [`ARBITER_HEADER_BYTES`] bytes (missing ones read as
+/// The start event read from the first [`HEADER_BYTES`] bytes (missing ones read as
 /// zero): byte 0 the rules profile (`% 7`) and, in bit 3, separate presses; byte 1 the time
-/// control (`arbiter_time_control`); byte 2 the start position (`ARBITER_STARTS`); byte 3
+/// control (`time_control_from_byte`); byte 2 the start position (`STARTS`); byte 3
 /// overrides rules: bits 0-1 illegal moves (1 arbiter, 2 on claim, 3 reject), bits 2-3
 /// touch-move (1 enforced, 2 on claim, 3 off), bit 4 flags on observation, bit 5 immediate
 /// flags, bit 6 the first-flag indicator and both automatic draws, bit 7 no penalty time.
 #[must_use]
-pub fn arbiter_start(data: &[u8]) -> Start {
+pub fn start_from_bytes(data: &[u8]) -> Start {
     let byte = |i: usize| data.get(i).copied().unwrap_or(0);
     let mut rules = Rules::of(Profile::ALL[usize::from(byte(0)) % Profile::ALL.len()]);
     let overrides = byte(3);
@@ -121,9 +118,9 @@ pub fn arbiter_start(data: &[u8]) -> Start {
     if overrides & 0x80 != 0 {
         rules.penalty_ms = 0;
     }
-    let (fen, chess960) = ARBITER_STARTS[usize::from(byte(2)) % ARBITER_STARTS.len()];
+    let (fen, chess960) = STARTS[usize::from(byte(2)) % STARTS.len()];
     Start {
-        time_control: arbiter_time_control(byte(1)),
+        time_control: time_control_from_byte(byte(1)),
         rules,
         fen,
         chess960,
@@ -157,7 +154,7 @@ fn move_text(pos: &Position, m: Move, uci: bool) -> MoveText {
 /// UCI as `b` says; the others take their square from `a`, their colour from `b` (the side to
 /// move unless bit 0 is set) and their details from the rest of `b`.
 #[must_use]
-pub fn arbiter_event(arbiter: &Arbiter, [op, a, b, _]: [u8; 4], t_ms: u64) -> Event {
+pub fn event_from_bytes(arbiter: &Arbiter, [op, a, b, _]: [u8; 4], t_ms: u64) -> Event {
     let pos = arbiter.game().position();
     let turn = pos.turn();
     let by = if b & 1 == 0 { turn } else { !turn };
@@ -242,7 +239,7 @@ pub fn arbiter_event(arbiter: &Arbiter, [op, a, b, _]: [u8; 4], t_ms: u64) -> Ev
 
 /// The time between two events from their last byte: `dt * 250` ms, or ten minutes for 255
 /// (so that flags can fall).
-fn arbiter_delay(dt: u8) -> u64 {
+fn delay_from_byte(dt: u8) -> u64 {
     if dt == u8::MAX {
         600_000
     } else {
@@ -284,7 +281,7 @@ fn pgn_outcome(outcome: Option<Outcome>) -> pgn::TerminationMarker {
 /// The verdict's PGN reads back as one well-formed game with the verdict's result; unless an
 /// illegal move may stand (A.5.2), it replays, to the arbiter's position and, when the game was
 /// never replaced by one from the position after an illegal move, through its moves.
-fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
+fn check_verdict_pgn(arbiter: &Arbiter, verdict: &Verdict) {
     let text = &verdict.pgn;
     let games: Vec<_> = Reader::new(text.as_bytes())
         .games(&mut GameTreeBuilder)
@@ -359,8 +356,8 @@ fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
     }
 }
 
-/// Arbiter: an event log built from arbitrary bytes (`arbiter_start`, then
-/// `arbiter_event` for every four bytes, at times that never decrease) is applied event by
+/// Arbiter: an event log built from arbitrary bytes (`start_from_bytes`, then
+/// `event_from_bytes` for every four bytes, at times that never decrease) is applied event by
 /// event without a panic, and then:
 ///
 /// - an event the arbiter refuses changes nothing;
@@ -369,27 +366,24 @@ fn check_arbiter_pgn(arbiter: &Arbiter, verdict: &Verdict) {
 /// - a fallen flag reads zero on the clock;
 /// - [`replay`] of the log gives the same verdict as the events one by one;
 /// - the verdict's PGN reads back with the same result and replays to the same position (see
-///   `check_arbiter_pgn`).
+///   `check_verdict_pgn`).
 ///
 /// # Panics
 ///
 /// When one of those invariants is broken.
-pub fn check_arbiter(data: &[u8]) {
-    let start = arbiter_start(data);
+pub fn check(data: &[u8]) {
+    let start = start_from_bytes(data);
     let Ok(mut arbiter) = Arbiter::new(&start, 0) else {
         return;
     };
     let mut log = vec![Event::new(0, EventKind::Start(start))];
     let mut t_ms = 0;
     let mut ended: Option<(Snapshot, Verdict)> = None;
-    let events = data.get(ARBITER_HEADER_BYTES..).unwrap_or_default();
-    for bytes in events
-        .chunks_exact(ARBITER_EVENT_BYTES)
-        .take(MAX_ARBITER_EVENTS)
-    {
-        let bytes: [u8; ARBITER_EVENT_BYTES] = bytes.try_into().expect("chunks of four");
-        t_ms += arbiter_delay(bytes[3]);
-        let event = arbiter_event(&arbiter, bytes, t_ms);
+    let events = data.get(HEADER_BYTES..).unwrap_or_default();
+    for bytes in events.chunks_exact(EVENT_BYTES).take(MAX_EVENTS) {
+        let bytes: [u8; EVENT_BYTES] = bytes.try_into().expect("chunks of four");
+        t_ms += delay_from_byte(bytes[3]);
+        let event = event_from_bytes(&arbiter, bytes, t_ms);
         let before = Snapshot::of(&arbiter);
         if let Err(error) = arbiter.handle(&event) {
             assert_eq!(
@@ -455,5 +449,5 @@ pub fn check_arbiter(data: &[u8]) {
         Ok(verdict.clone()),
         "replaying the log gives another verdict"
     );
-    check_arbiter_pgn(&arbiter, &verdict);
+    check_verdict_pgn(&arbiter, &verdict);
 }
