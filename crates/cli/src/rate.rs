@@ -11,8 +11,10 @@
 //! spaces or commas. K is `--k`, or follows the regulations from `--played` (rated games before
 //! this period), `--junior` and `--reached-2400`, lowered so that K × games ≤ 700. Output, one
 //! `key: value` per line: `rating`, `k`, `games`, `score`, `expected` (the sum of the expected
-//! scores from table 8.1.2), `change` (signed, rounded), `new_rating`, `performance`; and for
-//! each game `game: opponent score expected change` (the change to two decimals, unrounded).
+//! scores from table 8.1.2), `change` (signed, rounded once: the sum of the games' changes),
+//! `new_rating`, `performance`; and for each game `game: opponent score expected change` (the
+//! change to two decimals, unrounded). Ratings go from 0 to 4000 and K from 1 to 700; the
+//! library (`caissa_arbiter::rating::elo_report`, `club_report`) computes what is printed.
 //!
 //! Club points (rules-spec section 12):
 //!
@@ -22,7 +24,8 @@
 //!
 //! Output: `points`, `opponent`, `result`, `change`, `new_points`, `opponent_change`,
 //! `opponent_new_points`, `level` and `new_level` (`none` below 100 points). Points may have two
-//! decimals. `--divisor 10` selects the brief's `10 − gap/10` for the higher side's win in the
+//! decimals and may be negative (`--points -5`, `--points=-5`); the change is computed exactly
+//! and rounded once, to the hundredth. `--divisor 10` selects the brief's `10 − gap/10` for the higher side's win in the
 //! 10–99 band instead of the source's `10 − gap/12.5`.
 //!
 //! Bad arguments are reported with exit status 2.
@@ -30,8 +33,8 @@
 use std::fmt::Write as _;
 
 use caissa_arbiter::rating::{
-    CENTI, ClubDivisor, GameScore, KFactorInputs, RatedSpeed, club_level, club_points_change,
-    expected_score, is_rated_game, k_factor, performance_rating, rating_change,
+    ClubDivisor, GameScore, KFactorInputs, Points, RatedSpeed, RatingError, club_report,
+    elo_report, parse_games,
 };
 use clap::Args;
 
@@ -40,13 +43,13 @@ use crate::error::CliError;
 /// Arguments of `caissa rate`.
 #[derive(Debug, Args)]
 pub(crate) struct RateArgs {
-    /// FIDE: the player's rating.
+    /// FIDE: the player's rating (0 to 4000).
     #[arg(long, required_unless_present = "club")]
     rating: Option<u32>,
     /// FIDE: the games, as `opponent:score` pairs ("1900:1 1600:0.5").
     #[arg(long, required_unless_present = "club")]
     games: Option<String>,
-    /// FIDE: the K-factor (default: from --played, --junior and --reached-2400).
+    /// FIDE: the K-factor, 1 to 700 (default: from --played, --junior and --reached-2400).
     #[arg(long)]
     k: Option<u32>,
     /// FIDE: rated games completed before this period (K = 40 below 30).
@@ -64,11 +67,11 @@ pub(crate) struct RateArgs {
     /// Use the club points scheme instead of FIDE Elo.
     #[arg(long, requires_all = ["points", "opponent", "result"])]
     club: bool,
-    /// Club: the player's points.
-    #[arg(long)]
+    /// Club: the player's points (two decimals at most; may be negative).
+    #[arg(long, allow_negative_numbers = true)]
     points: Option<String>,
-    /// Club: the opponent's points.
-    #[arg(long)]
+    /// Club: the opponent's points (two decimals at most; may be negative).
+    #[arg(long, allow_negative_numbers = true)]
     opponent: Option<String>,
     /// Club: the player's result: win, draw or loss.
     #[arg(long)]
@@ -95,180 +98,85 @@ pub(crate) fn run(args: &RateArgs) -> Result<(), CliError> {
     crate::print(&text)
 }
 
-/// Reads a score: `1`, `0.5`, `=`, `½`, `0`.
-fn score(text: &str) -> Option<GameScore> {
-    match text {
-        "1" | "1.0" | "win" => Some(GameScore::Win),
-        "0.5" | ".5" | "=" | "½" | "1/2" | "draw" => Some(GameScore::Draw),
-        "0" | "0.0" | "loss" => Some(GameScore::Loss),
-        _ => None,
-    }
-}
-
-/// Hundredths as a decimal: `1.28`, `-0.5`, `3`.
-fn hundredths(value: i64) -> String {
-    let sign = if value < 0 { "-" } else { "" };
-    let (whole, frac) = (value.abs() / 100, value.abs() % 100);
-    match frac {
-        0 => format!("{sign}{whole}"),
-        f if f % 10 == 0 => format!("{sign}{whole}.{}", f / 10),
-        f => format!("{sign}{whole}.{f:02}"),
-    }
-}
-
-/// A signed change: `+9`, `-3`, `0`.
-fn signed(text: String) -> String {
-    if text.starts_with('-') || text == "0" {
-        text
-    } else {
-        format!("+{text}")
-    }
+/// Reads the text of `arg` with `FromStr`, naming the argument and the text in the error.
+fn parse<T: core::str::FromStr<Err: core::fmt::Display>>(
+    arg: &'static str,
+    text: Option<&str>,
+) -> Result<T, CliError> {
+    let text = text.ok_or_else(|| bad(arg, "required"))?;
+    text.parse().map_err(|e| bad(arg, format!("{text:?}: {e}")))
 }
 
 fn elo(args: &RateArgs) -> Result<String, CliError> {
     let rating = args.rating.ok_or_else(|| bad("rating", "required"))?;
-    let list = args.games.as_deref().unwrap_or_default();
-    let mut games = Vec::new();
-    for (i, pair) in list.split([' ', ',']).filter(|p| !p.is_empty()).enumerate() {
-        let problem = || {
-            bad(
-                "games",
-                format!(
-                    "game {} ({pair}): expected opponent:score, e.g. 1900:0.5",
-                    i + 1
-                ),
-            )
-        };
-        let (opponent, result) = pair.split_once(':').ok_or_else(problem)?;
-        let opponent: u32 = opponent.parse().map_err(|_| problem())?;
-        games.push((opponent, score(result).ok_or_else(problem)?));
-    }
-    if games.is_empty() {
-        return Err(bad("games", "no games given"));
-    }
+    let games = parse_games(args.games.as_deref().unwrap_or_default())
+        .map_err(|e| bad("games", e.to_string()))?;
     let speed = if args.rapid {
         RatedSpeed::RapidOrBlitz
     } else {
         RatedSpeed::Standard
     };
-    let n = u32::try_from(games.len()).unwrap_or(u32::MAX);
-    let k = args.k.unwrap_or_else(|| {
-        k_factor(
-            KFactorInputs {
-                rating,
-                games_played: args.played,
-                junior: args.junior,
-                reached_2400: args.reached_2400,
-            },
-            n,
-        )
-    });
-    let change = rating_change(rating, k, &games, speed);
-    let points: i64 = games
-        .iter()
-        .map(|&(_, s)| match s {
-            GameScore::Win => 100,
-            GameScore::Draw => 50,
-            GameScore::Loss => 0,
-        })
-        .sum();
-    let expected: i64 = games
-        .iter()
-        .filter(|&&(o, _)| is_rated_game(rating, o, speed))
-        .map(|&(o, _)| i64::from(expected_score(rating, o)))
-        .sum();
+    let player = KFactorInputs {
+        rating,
+        games_played: args.played,
+        junior: args.junior,
+        reached_2400: args.reached_2400,
+    };
+    let report = elo_report(player, args.k, &games, speed).map_err(|e| {
+        let arg = match e {
+            RatingError::Rating(_) => "rating",
+            RatingError::K(_) => "k",
+            _ => "games",
+        };
+        bad(arg, e.to_string())
+    })?;
     let mut out = String::new();
-    let _ = writeln!(out, "rating: {rating}");
-    let _ = writeln!(out, "k: {k}");
-    let _ = writeln!(out, "games: {}", games.len());
-    let _ = writeln!(out, "score: {}", hundredths(points));
-    let _ = writeln!(out, "expected: {}", hundredths(expected));
-    let _ = writeln!(out, "change: {}", signed(change.to_string()));
-    let _ = writeln!(out, "new_rating: {}", i64::from(rating) + i64::from(change));
-    if let Some(performance) = performance_rating(&games) {
-        let _ = writeln!(out, "performance: {performance}");
-    }
-    for &(opponent, s) in &games {
-        let rated = is_rated_game(rating, opponent, speed);
-        let (e, unrounded) = if rated {
-            let e = i64::from(expected_score(rating, opponent));
-            let w = match s {
-                GameScore::Win => 100,
-                GameScore::Draw => 50,
-                GameScore::Loss => 0,
-            };
-            (hundredths(e), signed(hundredths(i64::from(k) * (w - e))))
-        } else {
-            ("unrated".to_owned(), "0".to_owned())
-        };
-        let s = match s {
-            GameScore::Win => "1",
-            GameScore::Draw => "0.5",
-            GameScore::Loss => "0",
-        };
-        let _ = writeln!(out, "game: {opponent} {s} {e} {unrounded}");
+    let _ = writeln!(out, "rating: {}", report.rating);
+    let _ = writeln!(out, "k: {}", report.k);
+    let _ = writeln!(out, "games: {}", report.games.len());
+    let _ = writeln!(out, "score: {}", report.score);
+    let _ = writeln!(out, "expected: {}", report.expected);
+    // Whole points, written as `Points` are: a sign unless zero.
+    let change = Points::from_hundredths(report.change.saturating_mul(100));
+    let _ = writeln!(out, "change: {change:+}");
+    let _ = writeln!(out, "new_rating: {}", report.new_rating);
+    let _ = writeln!(out, "performance: {}", report.performance);
+    for game in &report.games {
+        let expected = game
+            .expected
+            .map_or_else(|| "unrated".to_owned(), |e| e.to_string());
+        let _ = writeln!(
+            out,
+            "game: {} {} {expected} {:+}",
+            game.opponent, game.score, game.change
+        );
     }
     Ok(out)
 }
 
-/// Reads points with up to two decimals into centi-points.
-fn centi(arg: &'static str, text: Option<&str>) -> Result<i64, CliError> {
-    let text = text.ok_or_else(|| bad(arg, "required"))?;
-    let problem = || {
-        bad(
-            arg,
-            format!("{text:?}: expected points such as 550 or 99.5"),
-        )
-    };
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || frac.len() > 2
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
-        return Err(problem());
-    }
-    let whole: i64 = whole.parse().map_err(|_| problem())?;
-    let frac: i64 = format!("{frac:0<2}").parse().map_err(|_| problem())?;
-    whole
-        .checked_mul(CENTI)
-        .and_then(|w| w.checked_add(frac))
-        .filter(|&v| v <= 1_000_000_000 * CENTI)
-        .ok_or_else(problem)
-}
-
 fn club(args: &RateArgs) -> Result<String, CliError> {
-    let a = centi("points", args.points.as_deref())?;
-    let b = centi("opponent", args.opponent.as_deref())?;
-    let result = match args.result.as_deref() {
-        Some("win" | "1") => GameScore::Win,
-        Some("draw" | "0.5" | "=") => GameScore::Draw,
-        Some("loss" | "0") => GameScore::Loss,
-        _ => return Err(bad("result", "expected win, draw or loss")),
-    };
-    let divisor = match args.divisor.as_str() {
-        "12.5" => ClubDivisor::TwelveAndAHalf,
-        "10" => ClubDivisor::Ten,
-        other => return Err(bad("divisor", format!("{other:?}: expected 12.5 or 10"))),
-    };
-    let change = club_points_change(a, b, result, divisor);
-    let level =
-        |points: i64| club_level(points).map_or_else(|| "none".to_owned(), |l| l.to_string());
-    let result = match result {
-        GameScore::Win => "win",
-        GameScore::Draw => "draw",
-        GameScore::Loss => "loss",
-    };
+    let points: Points = parse("points", args.points.as_deref())?;
+    let opponent: Points = parse("opponent", args.opponent.as_deref())?;
+    let result: GameScore = parse("result", args.result.as_deref())?;
+    let divisor: ClubDivisor = parse("divisor", Some(&args.divisor))?;
+    let report = club_report(points, opponent, result, divisor);
+    let level = |level: Option<u32>| level.map_or_else(|| "none".to_owned(), |l| l.to_string());
     let lines = [
-        ("points", hundredths(a)),
-        ("opponent", hundredths(b)),
-        ("result", result.to_owned()),
-        ("change", signed(hundredths(change))),
-        ("new_points", hundredths(a + change)),
-        ("opponent_change", signed(hundredths(-change))),
-        ("opponent_new_points", hundredths(b - change)),
-        ("level", level(a)),
-        ("new_level", level(a + change)),
+        ("points", report.points.to_string()),
+        ("opponent", report.opponent.to_string()),
+        ("result", report.result.name().to_owned()),
+        ("change", format!("{:+}", report.change)),
+        ("new_points", report.new_points.to_string()),
+        (
+            "opponent_change",
+            format!("{:+}", Points::from_hundredths(-report.change.hundredths())),
+        ),
+        (
+            "opponent_new_points",
+            report.opponent_new_points.to_string(),
+        ),
+        ("level", level(report.level)),
+        ("new_level", level(report.new_level)),
     ];
     Ok(lines
         .iter()
@@ -415,6 +323,36 @@ mod tests {
     }
 
     #[test]
+    fn negative_points_read_back_and_fractions_are_exact() {
+        let out = rate("--club --points -5 --opponent 5 --result win").unwrap();
+        assert_eq!(value(&out, "change"), "+11");
+        assert_eq!(value(&out, "opponent_new_points"), "-6");
+        // What rate prints, it reads back.
+        let again = rate(&format!(
+            "--club --points={} --opponent={} --result loss",
+            value(&out, "new_points"),
+            value(&out, "opponent_new_points")
+        ))
+        .unwrap();
+        assert_eq!(value(&again, "points"), "6");
+        assert_eq!(value(&again, "opponent"), "-6");
+        let out = rate("--club --points 500 --opponent 510.05 --result win --divisor 10").unwrap();
+        assert_eq!(value(&out, "change"), "+11.01");
+        assert_eq!(value(&out, "new_points"), "511.01");
+        assert_eq!(value(&out, "opponent_change"), "-11.01");
+        assert_eq!(value(&out, "opponent_new_points"), "499.04");
+    }
+
+    #[test]
+    fn the_change_is_the_rounded_sum_of_the_game_lines() {
+        let out = rate("--rating 4000 --k 700 --games 0:0,0:0").unwrap();
+        assert_eq!(value(&out, "change"), "-1400");
+        assert_eq!(value(&out, "new_rating"), "2600");
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("game:")).collect();
+        assert_eq!(lines, ["game: 0 0 1 -700", "game: 0 0 1 -700"]);
+    }
+
+    #[test]
     fn bad_arguments_are_named() {
         for (args, arg) in [
             ("--rating 1500 --games 1900", "games"),
@@ -429,6 +367,15 @@ mod tests {
             (
                 "--club --points 5 --opponent 1 --result win --divisor 3",
                 "divisor",
+            ),
+            ("--rating 0 --games 4294967295:1", "games"),
+            ("--rating 4001 --games 1500:1", "rating"),
+            ("--rating 1500 --k 0 --games 1500:1", "k"),
+            ("--rating 1500 --k 100000 --games 1500:1", "k"),
+            ("--club --points 1e3 --opponent 1 --result win", "points"),
+            (
+                "--club --points 5 --opponent 10000000000 --result win",
+                "opponent",
             ),
         ] {
             match rate(args) {

@@ -303,6 +303,7 @@ impl Arbiter {
 
     /// How many decisions, penalties and notes the arbiter has recorded: it changes when an
     /// event leaves something in the verdict.
+    #[cfg(feature = "serde")]
     pub(crate) fn recorded(&self) -> usize {
         self.decisions.len() + self.penalties.len() + self.notes.len()
     }

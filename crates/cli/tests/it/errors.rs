@@ -67,7 +67,7 @@ fn bad_input_of_every_subcommand_is_one_error_line_and_status_2() {
         ),
         (
             vec!["rate", "--rating", "1500", "--games", "x:1"],
-            "error: --games: game 1 (x:1): expected opponent:score",
+            "error: --games: game 1 (x:1): expected an opponent rating",
         ),
         (
             vec![
@@ -80,7 +80,7 @@ fn bad_input_of_every_subcommand_is_one_error_line_and_status_2() {
                 "--result",
                 "won",
             ],
-            "error: --result: expected win, draw or loss",
+            "error: --result: \"won\": expected a score",
         ),
         (
             vec!["arbitrate", log.path()],
