@@ -29,6 +29,7 @@ pub mod pgn;
 pub mod position;
 pub mod san;
 pub mod uci;
+pub mod uci_protocol;
 
 /// A target's check: panics when `data` breaks one of its invariants.
 pub type Check = fn(data: &[u8]);
@@ -44,6 +45,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("position", position::check),
     ("san", san::check),
     ("uci", uci::check),
+    ("uci_protocol", uci_protocol::check),
 ];
 
 /// Asserts that a parse error's byte offset lies within (or just after) the input it was read

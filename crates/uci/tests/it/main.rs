@@ -1,0 +1,3 @@
+//! caissa-uci's integration tests.
+
+mod protocol;
