@@ -137,9 +137,9 @@ fn files_of(folder: &str) -> Vec<PathBuf> {
 }
 
 /// Every file of the sample data and of the PGN fuzz corpus, and the corpus files end to end
-/// (as they are, and each followed by a newline), and the report recorded for each in
-/// `expected.txt`: a line `== NAME`, then the report. `UPDATE_EXPECT=1 cargo test -p caissa-cli`
-/// rewrites that file instead of comparing.
+/// (as they are, and each followed by a newline), and the report recorded for each in an insta
+/// snapshot (`snapshots/`): a line `== NAME`, then the report. A changed report is reviewed with
+/// `cargo insta review` (or accepted with `INSTA_UPDATE=always cargo test -p caissa-cli`).
 #[test]
 fn check_reports_what_was_recorded_for_the_data_and_the_corpus() {
     let mut reports = String::new();
@@ -161,19 +161,7 @@ fn check_reports_what_was_recorded_for_the_data_and_the_corpus() {
         let file = TempPgn::new(name, corpus);
         write!(reports, "== {name}\n{}", report_of(name, &file.0)).expect("a string");
     }
-    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pgn/check/expected.txt");
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&recorded, &reports).expect("the expectations are writable");
-        return;
-    }
-    let expected = std::fs::read_to_string(&recorded).expect("the expectations are there");
-    for (ours, theirs) in reports.lines().zip(expected.lines()) {
-        assert_eq!(
-            ours, theirs,
-            "the first line that differs from {recorded:?}"
-        );
-    }
-    assert_eq!(reports, expected);
+    insta::assert_snapshot!("data_and_corpus", reports);
 }
 
 /// The boundaries of `text`, all found when it is all there.
