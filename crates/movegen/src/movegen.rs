@@ -105,7 +105,8 @@ impl Position {
         self.generate(from, to, &mut Expand(f));
     }
 
-    /// The number of legal moves, counted without listing them.
+    /// The number of legal moves, counted without listing them (perft at depth 1).
+    #[doc(alias = "perft")]
     #[inline(always)]
     #[must_use]
     pub fn count_legal_moves(&self) -> u64 {

@@ -5,37 +5,64 @@ use crate::position::Position;
 
 /// The number of legal move sequences of length `depth` from `pos` (perft).
 ///
-/// Leaves are bulk-counted: at depth 1 the moves are counted without being played.
+/// Leaves are bulk-counted: at depth 1 the moves are counted without being played. On x86-64
+/// CPUs with `POPCNT` (found at run time) the whole count is compiled for that instruction.
+///
+/// ```
+/// use caissa_movegen::{Position, perft};
+///
+/// assert_eq!(perft(&Position::standard(), 3), 8_902);
+/// ```
 #[must_use]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") {
-        return crate::simd::perft_popcnt(pos, depth);
-    }
+    return crate::simd::count_leaves::<MoveTree>(pos, depth);
+    #[cfg(not(target_arch = "x86_64"))]
     perft_portable(pos, depth)
 }
 
-macro_rules! perft_body {
-    ($recurse:ident, $pos:ident, $depth:ident) => {
-        match $depth {
-            0 => 1,
-            1 => $pos.count_legal_moves(),
-            _ => {
-                let mut nodes = 0;
-                $pos.for_each_legal_move(|m| {
-                    let mut child = *$pos;
-                    child.play_unchecked(m);
-                    nodes += $recurse(&child, $depth - 1);
-                });
-                nodes
-            }
-        }
-    };
-}
-pub(crate) use perft_body;
+/// The tree of legal moves, for `simd`'s leaf count.
+#[cfg(target_arch = "x86_64")]
+struct MoveTree;
 
+#[cfg(target_arch = "x86_64")]
+impl crate::simd::Tree for MoveTree {
+    type Node = Position;
+    type Edge = Move;
+
+    #[inline(always)]
+    fn count_edges(pos: &Position) -> u64 {
+        pos.count_legal_moves()
+    }
+
+    #[inline(always)]
+    fn for_each_edge(pos: &Position, f: impl FnMut(Move)) {
+        pos.for_each_legal_move(f);
+    }
+
+    #[inline(always)]
+    fn follow(pos: &mut Position, m: Move) {
+        // `play_unchecked` itself, forced inline: the caller is compiled with other target
+        // features, and the compiler would otherwise call it.
+        pos.play_unchecked_by(m, pos.moving_role(m));
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
 fn perft_portable(pos: &Position, depth: u32) -> u64 {
-    perft_body!(perft_portable, pos, depth)
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            pos.for_each_legal_move(|m| {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                nodes += perft_portable(&child, depth - 1);
+            });
+            nodes
+        }
+    }
 }
 
 /// Perft split by first move: each legal move with the perft of the position after it, at
