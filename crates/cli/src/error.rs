@@ -54,6 +54,10 @@ pub(crate) enum CliError {
     /// Writing the results failed.
     #[error("cannot write the output: {0}")]
     Write(#[from] io::Error),
+    /// `caissa pgn select --on-error stop` stopped at a broken game; the game and the summary
+    /// are already on stderr, so nothing more is printed.
+    #[error("stopped at a broken game")]
+    Stopped,
     /// Some checks were made and at least one failed; the details are already on stdout.
     #[error("{failed} of {checks} checks failed")]
     ChecksFailed {
@@ -68,7 +72,7 @@ impl CliError {
     /// The exit status: 1 for a failed check, 2 for bad input, usage or output.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            CliError::ChecksFailed { .. } => 1,
+            CliError::ChecksFailed { .. } | CliError::Stopped => 1,
             CliError::Fen(_)
             | CliError::Arg { .. }
             | CliError::Move { .. }
@@ -88,7 +92,9 @@ impl CliError {
         {
             return ExitCode::SUCCESS;
         }
-        eprintln!("error: {self}");
+        if !matches!(self, CliError::Stopped) {
+            eprintln!("error: {self}");
+        }
         ExitCode::from(self.exit_code())
     }
 }

@@ -22,6 +22,10 @@
 //! The output does not depend on the number of threads. A file where no such line comes for
 //! 64 MiB (games without tags, say) is read from there on by one worker, as a stream.
 //!
+//! # `caissa pgn select [OPTIONS] FILE...`
+//!
+//! Writes the games that pass the filters, rewritten, in input order: see `select.rs`.
+//!
 //! # `caissa pgn fmt FILE`
 //!
 //! Writes every game of the file (`-` is stdin) to stdout in the PGN export format (the seven
@@ -30,6 +34,7 @@
 //! problem goes to stderr as `FILE:LINE:COL: message`, and the exit status is 1.
 
 mod check;
+mod select;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -57,6 +62,9 @@ enum PgnCommand {
     Check(CheckArgs),
     /// Rewrite a file in the PGN export format on stdout.
     Fmt(FmtArgs),
+    /// Write the games that match, rewritten, in input order; last line on stderr
+    /// `games <N> matched <M> written <W> errors <E>`.
+    Select(select::SelectArgs),
 }
 
 /// Arguments of `caissa pgn check`.
@@ -99,6 +107,7 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
             out.flush()?;
             totals.into_result()
         }
+        PgnCommand::Select(args) => select::run(args),
         PgnCommand::Fmt(args) => {
             let layout = if args.compact {
                 Layout::Compact

@@ -23,3 +23,9 @@
 
 pub mod filter;
 pub mod input;
+mod pipeline;
+mod select;
+mod source;
+
+pub use pipeline::select;
+pub use select::{Broken, Format, Game, Options, Strip, Verdict};

@@ -5,6 +5,7 @@ mod arbitrate;
 mod errors;
 mod moves;
 mod perft;
+mod pgn_select;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -203,6 +203,13 @@ impl Filter {
     }
 }
 
+impl Default for Filter {
+    /// The filter every game passes.
+    fn default() -> Filter {
+        Filter::all([])
+    }
+}
+
 impl FromStr for Filter {
     type Err = ParseFilterError;
 

@@ -1,0 +1,191 @@
+//! `caissa pgn select`: counts checked against answers found another way, the rewrite, the
+//! broken-game outputs and the summary line.
+
+use crate::{TempFile, caissa};
+
+const SAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/pgn/lichess-2025-05-sample.pgn"
+);
+
+/// The summary, which must be the last line on stderr.
+fn summary(stderr: &str) -> &str {
+    stderr.lines().last().unwrap_or_default()
+}
+
+/// The sample's games, cut at `[Event` lines (every game of the lichess sample has one).
+fn sample_games() -> Vec<String> {
+    let text = std::fs::read_to_string(SAMPLE).expect("the sample");
+    let mut games: Vec<String> = text
+        .split("\n[Event ")
+        .map(|g| format!("[Event {g}"))
+        .collect();
+    games[0].drain(.."[Event ".len());
+    games
+}
+
+fn tag(game: &str, name: &str) -> Option<String> {
+    let start = game.find(&format!("[{name} \""))? + name.len() + 3;
+    let len = game[start..].find('"')?;
+    Some(game[start..start + len].to_owned())
+}
+
+#[test]
+fn elo_filters_count_what_the_tags_say() {
+    let games = sample_games();
+    let elo = |game: &String, name| tag(game, name).and_then(|v| v.parse::<i64>().ok());
+    let white = games
+        .iter()
+        .filter(|g| elo(g, "WhiteElo") >= Some(2000))
+        .count();
+    let either = games
+        .iter()
+        .filter(|g| elo(g, "WhiteElo") >= Some(2000) || elo(g, "BlackElo") >= Some(2000))
+        .count();
+    for (filter, expected) in [("WhiteElo >= 2000", white), ("Elo >= 2000", either)] {
+        let run = caissa(&["pgn", "select", "--where", filter, SAMPLE]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout.matches("[Event ").count(), expected, "{filter}");
+        assert_eq!(
+            summary(&run.stderr),
+            format!(
+                "games {} matched {expected} written {expected} errors 0",
+                games.len()
+            )
+        );
+    }
+    // Two --where: both must hold.
+    let blitz_and_strong = games
+        .iter()
+        .filter(|g| elo(g, "WhiteElo") >= Some(2000))
+        .filter(|g| tag(g, "Event").is_some_and(|e| e.to_lowercase().contains("blitz")))
+        .count();
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--where",
+        "WhiteElo >= 2000",
+        "--where",
+        "Event ~ BLITZ",
+        SAMPLE,
+    ]);
+    assert_eq!(run.stdout.matches("[Event ").count(), blitz_and_strong);
+}
+
+#[test]
+fn moves_are_rewritten_as_canonical_san() {
+    let file = TempFile::new(
+        "select-san.pgn",
+        "[Event \"x\"]\n[White \"A\"]\n\n1. e2e4 e7e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qf7 {mate} 1-0\n\n",
+    );
+    let run = caissa(&["pgn", "select", "--ply-count", file.path()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n\
+         [Black \"?\"]\n[Result \"1-0\"]\n[PlyCount \"7\"]\n\n\
+         1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# { mate } 1-0\n\n"
+    );
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--strip",
+        "comments",
+        "--format",
+        "uci",
+        file.path(),
+    ]);
+    assert_eq!(run.stdout, "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7\n");
+}
+
+#[test]
+fn strip_leaves_bare_moves() {
+    let file = TempFile::new(
+        "select-strip.pgn",
+        "1. e4 $1 {best [%clk 0:03:00]} (1. d4 d5) 1... e5 {[%eval 0.2]} 2. Nf3 !? *\n\n",
+    );
+    let cases = [
+        ("comments,nags,variations", "1. e4 e5 2. Nf3 *"),
+        (
+            "commands",
+            "1. e4 $1 { best } ( 1. d4 d5 ) 1... e5 2. Nf3 $5 *",
+        ),
+        (
+            "variations",
+            "1. e4 $1 { best [%clk 0:03:00] } 1... e5 { [%eval 0.2] } 2. Nf3 $5 *",
+        ),
+    ];
+    for (strip, moves) in cases {
+        let run = caissa(&["pgn", "select", "--strip", strip, file.path()]);
+        let movetext = run.stdout.split("\n\n").nth(1).unwrap_or_default();
+        assert_eq!(movetext, moves, "{strip}");
+    }
+    let run = caissa(&["pgn", "select", "--strip", "clocks", file.path()]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown `clocks`"), "{}", run.stderr);
+}
+
+#[test]
+fn broken_games_go_to_rejects_and_the_report() {
+    let bad = "[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+    let unterminated = "1. d4 {oops\n\n";
+    let input = format!("[Event \"a\"]\n\n1. e4 *\n\n{bad}{unterminated}[Event \"c\"]\n1. d4 *\n");
+    let file = TempFile::new("select-bad.pgn", &input);
+    let rejects = TempFile::new("select-rejects.pgn", "");
+    let report = TempFile::new("select-report.jsonl", "");
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--rejects",
+        rejects.path(),
+        "--report",
+        report.path(),
+        file.path(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(summary(&run.stderr), "games 4 matched 2 written 2 errors 2");
+    let rejected = std::fs::read_to_string(&rejects.0).expect("written");
+    assert_eq!(rejected, format!("{bad}{unterminated}"));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&report.0)
+        .expect("written")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let first = &lines[0];
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(7), Some(13))
+    );
+    assert_eq!(first["game"].as_u64(), Some(2));
+    assert_eq!(first["file"].as_str(), Some(file.path()));
+    let offset = first["offset"].as_u64().expect("an offset") as usize;
+    assert_eq!(&input[offset..offset + 3], "Ke3");
+    assert_eq!(lines[1]["message"].as_str(), Some("unterminated comment"));
+
+    let keep = caissa(&["pgn", "select", "--on-error", "keep", file.path()]);
+    assert!(keep.stdout.contains(bad) && keep.stdout.contains(unterminated));
+    assert_eq!(
+        summary(&keep.stderr),
+        "games 4 matched 2 written 4 errors 2"
+    );
+
+    let stop = caissa(&["pgn", "select", "--on-error", "stop", file.path()]);
+    assert_eq!(stop.code, 1);
+    assert_eq!(
+        summary(&stop.stderr),
+        "games 2 matched 1 written 1 errors 1"
+    );
+}
+
+#[test]
+fn a_bad_filter_says_where() {
+    let run = caissa(&["pgn", "select", "--where", "WhiteElo >= strong", SAMPLE]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("WhiteElo compares integers, not `strong` at byte 12"),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,0 +1,228 @@
+//! Running [`select`]: one thread cuts the input into chunks of whole games, workers select and
+//! rewrite the games of a chunk each, and the caller receives every game in input order.
+//!
+//! Chunks go to the workers in turn (chunk `k` to worker `k mod n`), and results are taken from
+//! them in the same turn, so the order needs no sorting and memory stays bounded: each worker
+//! holds at most two chunks waiting and two results done, whatever the input's size.
+
+use core::ops::ControlFlow;
+use std::io::{self, Read};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread;
+
+use caissa_notation::pgn::Reader;
+
+use crate::select::{Broken, Game, Options, Selected, Selector, Verdict};
+use crate::source::{Chunk, Chunks, LineCursor};
+
+/// Chunks waiting for each worker, and results waiting for the caller.
+const QUEUE: usize = 2;
+
+/// Reads every game of `input` (plain, not compressed: see
+/// [`input::decompress`](crate::input::decompress)), selects and rewrites it as `options`
+/// say on `threads` workers (at least one), and calls `each` with every game in input order;
+/// `each` may stop the run with [`ControlFlow::Break`].
+///
+/// # Errors
+///
+/// The input's first [`io::Error`]: every game before it has been given to `each`.
+///
+/// # Examples
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use caissa_pgntools::{Options, Verdict, select};
+///
+/// let pgn = "[WhiteElo \"2500\"]\n\n1. e2e4 e5 *\n\n[WhiteElo \"1500\"]\n\n1. d4 *\n";
+/// let options = Options { filter: "WhiteElo > 2000".parse()?, ..Options::default() };
+/// let mut written = Vec::new();
+/// select(pgn.as_bytes(), &options, 2, |game| {
+///     if let Verdict::Matched(text) = game.verdict {
+///         written.push(text);
+///     }
+///     ControlFlow::Continue(())
+/// })?;
+/// assert_eq!(written.len(), 1);
+/// assert!(written[0].contains("\n1. e4 e5 *\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn select<R, F>(input: R, options: &Options, threads: usize, mut each: F) -> io::Result<()>
+where
+    R: Read + Send,
+    F: FnMut(Game) -> ControlFlow<()>,
+{
+    let threads = threads.max(1);
+    thread::scope(|scope| {
+        let mut to_workers = Vec::with_capacity(threads);
+        let mut from_workers = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            let (chunk_tx, chunk_rx) = sync_channel::<io::Result<Chunk>>(QUEUE);
+            let (done_tx, done_rx) = sync_channel::<io::Result<Vec<Game>>>(QUEUE);
+            scope.spawn(move || work(options, &chunk_rx, &done_tx));
+            to_workers.push(chunk_tx);
+            from_workers.push(done_rx);
+        }
+        scope.spawn(move || cut(input, &to_workers));
+        for worker in from_workers.iter().cycle() {
+            // A worker that hangs up has no more chunks: the input is done.
+            let Ok(games) = worker.recv() else {
+                return Ok(());
+            };
+            for game in games? {
+                if each(game).is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The cutting thread: hands the chunks out in turn, and stops at the input's end, at its
+/// error, or when a worker is gone.
+fn cut<R: Read>(input: R, workers: &[SyncSender<io::Result<Chunk>>]) {
+    for (chunk, worker) in Chunks::new(input).zip(workers.iter().cycle()) {
+        let failed = chunk.is_err();
+        if worker.send(chunk).is_err() || failed {
+            return;
+        }
+    }
+}
+
+/// A worker: selects the games of each chunk it is given.
+fn work(
+    options: &Options,
+    chunks: &Receiver<io::Result<Chunk>>,
+    done: &SyncSender<io::Result<Vec<Game>>>,
+) {
+    while let Ok(chunk) = chunks.recv() {
+        if done
+            .send(chunk.map(|chunk| games(options, &chunk)))
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// What becomes of each game of a chunk.
+pub(crate) fn games(options: &Options, chunk: &Chunk) -> Vec<Game> {
+    let bytes = &chunk.bytes[..];
+    let mut selector = Selector::new(options);
+    let mut reader = Reader::new(bytes);
+    let mut cursor = LineCursor::new(bytes);
+    // Each game's start offset in the chunk, the cursor there, and what the selector made of it.
+    let mut read = Vec::new();
+    while let Some(result) = reader.read_game(&mut selector) {
+        let start = cursor.offset_of(bytes, selector.start);
+        read.push((start, cursor, selector.start, result));
+    }
+    let ends: Vec<usize> = read
+        .iter()
+        .skip(1)
+        .map(|game| game.0)
+        .chain([bytes.len()])
+        .collect();
+    read.into_iter()
+        .zip(ends)
+        .map(|((start, mut cursor, at, result), end)| {
+            let verdict = match result {
+                Ok(Selected::Unmatched) => Verdict::Unmatched,
+                Ok(Selected::Matched(text)) => Verdict::Matched(text),
+                Err(mut error) => {
+                    let offset = cursor.offset_of(bytes, error.location);
+                    error.location = chunk.input_location(error.location);
+                    Verdict::Broken(Broken {
+                        error,
+                        offset: chunk.offset + offset as u64,
+                        bytes: bytes[start..end].to_vec(),
+                    })
+                }
+            };
+            Game {
+                offset: chunk.offset + start as u64,
+                location: chunk.input_location(at),
+                verdict,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use caissa_notation::pgn::Location;
+
+    use super::*;
+    use crate::select::Format;
+
+    fn run(input: &[u8], options: &Options, threads: usize) -> Vec<Game> {
+        let mut games = Vec::new();
+        select(input, options, threads, |game| {
+            games.push(game);
+            ControlFlow::Continue(())
+        })
+        .expect("in memory");
+        games
+    }
+
+    #[test]
+    fn results_come_in_input_order_whatever_the_threads() {
+        let sample = std::fs::read(format!(
+            "{}/../../data/pgn/lichess-2025-05-sample.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("the sample");
+        let input = sample.repeat(4);
+        let options = Options {
+            format: Format::Uci,
+            ..Options::default()
+        };
+        let one = run(&input, &options, 1);
+        assert_eq!(one.len(), 4 * 438);
+        assert_eq!(run(&input, &options, 3), one);
+        assert!(one.windows(2).all(|w| w[0].offset < w[1].offset));
+        assert_eq!(
+            one[438].location,
+            Location {
+                line: one[0].location.line + sample.iter().filter(|&&b| b == b'\n').count() as u64,
+                column: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_broken_game_keeps_its_bytes_and_says_where() {
+        let input = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 *\n";
+        let games = run(input, &Options::default(), 2);
+        assert_eq!(games.len(), 3);
+        let Verdict::Broken(broken) = &games[1].verdict else {
+            panic!("{:?}", games[1]);
+        };
+        assert_eq!(broken.bytes, b"[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n");
+        assert_eq!(
+            broken.error.location,
+            Location {
+                line: 7,
+                column: 13
+            }
+        );
+        assert_eq!(&input[broken.offset as usize..][..3], b"Ke3");
+        assert_eq!(games[1].offset, 22);
+    }
+
+    #[test]
+    fn stopping_early_stops() {
+        let input = b"1. e4 *\n\n".repeat(100_000);
+        let mut seen = 0;
+        select(&input[..], &Options::default(), 2, |_| {
+            seen += 1;
+            if seen == 10 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .expect("in memory");
+        assert_eq!(seen, 10);
+    }
+}
