@@ -1,0 +1,34 @@
+//! `caissa` for Python: the native module `caissa._caissa` behind the Python package in
+//! `python/caissa`.
+//!
+//! The module wraps the Rust crates and adds no chess of its own: every answer comes from
+//! `caissa` (the facade over the layers). Its API follows python-chess where the semantics
+//! match (`Board`, `Move`, `Piece`, square and piece constants), and its docs say where caissa
+//! differs on purpose (dead positions, claims with a written move, legality checked on every
+//! push).
+//!
+//! - `types`: colours, piece types, squares, `Move`, `Piece`.
+//! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
+//! - `errors`: the exceptions, subclasses of `ValueError`, with the positions of the Rust
+//!   errors as attributes.
+//!
+//! The crate builds only as the Python extension (`maturin`, see `pyproject.toml`); its tests
+//! are the pytest suite in `tests/`, which `tests/it/main.rs` builds and runs under `cargo test`.
+
+#![forbid(unsafe_code)]
+
+mod board;
+mod errors;
+mod types;
+
+use pyo3::prelude::*;
+
+/// The native part of the `caissa` package.
+#[pymodule]
+fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    types::register(m)?;
+    board::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

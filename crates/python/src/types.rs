@@ -1,0 +1,304 @@
+//! The small vocabulary python-chess users know: colours as `bool`, piece types as `1..=6`,
+//! squares as `0..64` (`a1` = 0, `h8` = 63), [`Move`] and [`Piece`], and the module constants
+//! naming them (`WHITE`, `PAWN`, `E4`, `SQUARE_NAMES`, ...).
+
+use caissa::notation::uci::UciMove;
+use caissa::{Color, Role, Square};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::errors;
+
+/// python-chess's colour: `True` for White.
+pub(crate) fn color_to_py(color: Color) -> bool {
+    color == Color::White
+}
+
+pub(crate) fn color_from_py(white: bool) -> Color {
+    if white { Color::White } else { Color::Black }
+}
+
+/// python-chess's piece type: 1 (pawn) to 6 (king).
+pub(crate) fn role_to_py(role: Role) -> u8 {
+    role as u8 + 1
+}
+
+pub(crate) fn role_from_py(piece_type: u8) -> PyResult<Role> {
+    usize::from(piece_type)
+        .checked_sub(1)
+        .and_then(Role::from_index)
+        .ok_or_else(|| PyValueError::new_err(format!("not a piece type (1 to 6): {piece_type}")))
+}
+
+pub(crate) fn square_from_py(index: u8) -> PyResult<Square> {
+    Square::new(u32::from(index))
+        .ok_or_else(|| PyValueError::new_err(format!("not a square (0 to 63): {index}")))
+}
+
+/// A move from one square to another, as python-chess's `chess.Move`: the same in every
+/// position, matched against a board's legal moves when it is played.
+///
+/// Castling is the king's two-square step (`e1g1`) in standard chess and the king taking its
+/// own rook (`e1h1`) in Chess960, as python-chess writes them.
+///
+/// >>> import caissa
+/// >>> m = caissa.Move.from_uci("e7e8q")
+/// >>> (caissa.square_name(m.from_square), caissa.square_name(m.to_square), m.promotion)
+/// ('e7', 'e8', 5)
+/// >>> m.uci()
+/// 'e7e8q'
+#[pyclass(module = "caissa", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Move {
+    pub(crate) from: Square,
+    pub(crate) to: Square,
+    pub(crate) promotion: Option<Role>,
+}
+
+impl Move {
+    /// The Rust crate's UCI move for this move.
+    pub(crate) fn uci_move(self) -> UciMove {
+        UciMove::Normal {
+            from: self.from,
+            to: self.to,
+            promotion: self.promotion,
+        }
+    }
+
+    /// The Python move of `m`, a legal move of `pos`, written in `pos`'s castling convention.
+    pub(crate) fn of(pos: &caissa::Position, m: caissa::Move) -> Move {
+        Move::from_uci_move(UciMove::from_move(pos, m))
+            .expect("a legal move is never the null move")
+    }
+
+    /// The Python move of a UCI move (`None` for the null move `0000`).
+    pub(crate) fn from_uci_move(uci: UciMove) -> Option<Move> {
+        match uci {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => Some(Move {
+                from,
+                to,
+                promotion,
+            }),
+            UciMove::Null => None,
+        }
+    }
+}
+
+#[pymethods]
+impl Move {
+    #[new]
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn new(from_square: u8, to_square: u8, promotion: Option<u8>) -> PyResult<Move> {
+        let promotion = promotion.map(role_from_py).transpose()?;
+        if promotion.is_some_and(|role| !Role::PROMOTIONS.contains(&role)) {
+            return Err(PyValueError::new_err(
+                "a pawn promotes to a knight, bishop, rook or queen",
+            ));
+        }
+        Ok(Move {
+            from: square_from_py(from_square)?,
+            to: square_from_py(to_square)?,
+            promotion,
+        })
+    }
+
+    /// Reads a move in UCI notation (`e2e4`, `e7e8q`).
+    ///
+    /// Raises `InvalidMoveError` (a `ValueError`) with the `byte` where the text stops being
+    /// UCI; the null move `0000` is refused, as caissa plays no null moves.
+    ///
+    /// >>> caissa.Move.from_uci("e2e4")
+    /// Move.from_uci('e2e4')
+    #[staticmethod]
+    pub(crate) fn from_uci(py: Python<'_>, uci: &str) -> PyResult<Move> {
+        let parsed = UciMove::from_ascii(uci.as_bytes())
+            .map_err(|e| errors::uci_syntax_error(py, uci, &e))?;
+        Move::from_uci_move(parsed).ok_or_else(|| {
+            errors::with_attrs(
+                py,
+                errors::InvalidMoveError::new_err("the null move 0000 is not a move caissa plays"),
+                [("byte", errors::attr(py, 0))],
+            )
+        })
+    }
+
+    /// The origin square (`0..64`).
+    #[getter(from_square)]
+    fn origin(&self) -> u8 {
+        self.from as u8
+    }
+
+    /// The destination square (`0..64`).
+    #[getter(to_square)]
+    fn destination(&self) -> u8 {
+        self.to as u8
+    }
+
+    /// The promotion piece type (2 to 5), or `None`.
+    #[getter]
+    fn promotion(&self) -> Option<u8> {
+        self.promotion.map(role_to_py)
+    }
+
+    /// The move in UCI notation.
+    fn uci(&self) -> String {
+        self.uci_move().to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.uci()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_uci('{}')", self.uci())
+    }
+}
+
+/// A piece: a type (1 pawn .. 6 king) and a colour (`True` for White), as `chess.Piece`.
+///
+/// >>> p = caissa.Piece.from_symbol("n")
+/// >>> (p.piece_type, p.color, p.symbol())
+/// (2, False, 'n')
+#[pyclass(module = "caissa", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Piece(pub(crate) caissa::Piece);
+
+#[pymethods]
+impl Piece {
+    #[new]
+    fn new(piece_type: u8, color: bool) -> PyResult<Piece> {
+        Ok(Piece(caissa::Piece {
+            role: role_from_py(piece_type)?,
+            color: color_from_py(color),
+        }))
+    }
+
+    /// The piece of a FEN letter: uppercase for White (`N`), lowercase for Black (`n`).
+    /// Raises `ValueError` for any other text.
+    #[staticmethod]
+    fn from_symbol(symbol: &str) -> PyResult<Piece> {
+        let mut chars = symbol.chars();
+        match (
+            chars.next().and_then(caissa::Piece::from_char),
+            chars.next(),
+        ) {
+            (Some(piece), None) => Ok(Piece(piece)),
+            _ => Err(PyValueError::new_err(format!(
+                "not a piece symbol (one of PNBRQK or pnbrqk): {symbol:?}"
+            ))),
+        }
+    }
+
+    /// The piece type, 1 (pawn) to 6 (king).
+    #[getter]
+    fn piece_type(&self) -> u8 {
+        role_to_py(self.0.role)
+    }
+
+    /// `True` for White.
+    #[getter]
+    fn color(&self) -> bool {
+        color_to_py(self.0.color)
+    }
+
+    /// The FEN letter: uppercase for White.
+    fn symbol(&self) -> String {
+        self.0.char().to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.symbol()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Piece.from_symbol('{}')", self.0.char())
+    }
+}
+
+/// The name of a square (`0` is `'a1'`); raises `ValueError` outside `0..64`.
+#[pyfunction]
+fn square_name(square: u8) -> PyResult<String> {
+    Ok(square_from_py(square)?.to_string())
+}
+
+/// The square with this name (`'e4'` is 28); raises `ValueError` for any other text.
+#[pyfunction]
+fn parse_square(name: &str) -> PyResult<u8> {
+    Square::from_ascii(name.as_bytes())
+        .map(|sq| sq as u8)
+        .map_err(|e| PyValueError::new_err(format!("{e}: {name:?}")))
+}
+
+/// The square on file `file_index` (0 = a) and rank `rank_index` (0 = the first).
+#[pyfunction]
+fn square(file_index: u8, rank_index: u8) -> PyResult<u8> {
+    match (
+        caissa::File::new(u32::from(file_index)),
+        caissa::Rank::new(u32::from(rank_index)),
+    ) {
+        (Some(file), Some(rank)) => Ok(Square::from_coords(file, rank) as u8),
+        _ => Err(PyValueError::new_err(format!(
+            "not a file and rank (0 to 7): {file_index}, {rank_index}"
+        ))),
+    }
+}
+
+/// The file of a square, 0 (a) to 7 (h).
+#[pyfunction]
+fn square_file(square: u8) -> PyResult<u8> {
+    Ok(square_from_py(square)?.file() as u8)
+}
+
+/// The rank of a square, 0 (the first) to 7 (the eighth).
+#[pyfunction]
+fn square_rank(square: u8) -> PyResult<u8> {
+    Ok(square_from_py(square)?.rank() as u8)
+}
+
+/// Adds the classes, functions and constants to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Move>()?;
+    m.add_class::<Piece>()?;
+    m.add_function(wrap_pyfunction!(square_name, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_square, m)?)?;
+    m.add_function(wrap_pyfunction!(square, m)?)?;
+    m.add_function(wrap_pyfunction!(square_file, m)?)?;
+    m.add_function(wrap_pyfunction!(square_rank, m)?)?;
+    m.add("WHITE", true)?;
+    m.add("BLACK", false)?;
+    m.add("COLORS", [true, false])?;
+    m.add("COLOR_NAMES", ["black", "white"])?;
+    let mut symbols: Vec<Option<String>> = vec![None];
+    let mut names: Vec<Option<&str>> = vec![None];
+    for role in Role::ALL {
+        let constant = role.name().to_ascii_uppercase();
+        m.add(constant.as_str(), role_to_py(role))?;
+        symbols.push(Some(role.char().to_string()));
+        names.push(Some(role.name()));
+    }
+    m.add(
+        "PIECE_TYPES",
+        Role::ALL.map(|role| u32::from(role_to_py(role))),
+    )?;
+    m.add("PIECE_SYMBOLS", symbols)?;
+    m.add("PIECE_NAMES", names)?;
+    let square_names: Vec<String> = Square::ALL.iter().map(ToString::to_string).collect();
+    for (sq, name) in Square::ALL.iter().zip(&square_names) {
+        m.add(name.to_ascii_uppercase().as_str(), *sq as u8)?;
+    }
+    m.add("SQUARES", Square::ALL.map(|sq| sq as u32))?;
+    m.add("SQUARE_NAMES", square_names)?;
+    m.add(
+        "FILE_NAMES",
+        caissa::File::ALL.map(|f| f.char().to_string()),
+    )?;
+    m.add(
+        "RANK_NAMES",
+        caissa::Rank::ALL.map(|r| r.char().to_string()),
+    )?;
+    Ok(())
+}

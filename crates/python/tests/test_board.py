@@ -1,0 +1,350 @@
+"""caissa.Board and the small types: every function of the python-chess-like API, and the
+positions carried by the exceptions."""
+
+import copy
+
+import pytest
+
+import caissa
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def play(board, sans):
+    for san in sans.split():
+        board.push_san(san)
+    return board
+
+
+def test_constants_name_squares_pieces_and_colours():
+    assert (caissa.A1, caissa.E4, caissa.H8) == (0, 28, 63)
+    assert caissa.SQUARES == list(range(64))
+    assert caissa.SQUARE_NAMES[28] == "e4"
+    assert caissa.FILE_NAMES == list("abcdefgh")
+    assert caissa.RANK_NAMES == list("12345678")
+    assert (caissa.PAWN, caissa.KNIGHT, caissa.BISHOP) == (1, 2, 3)
+    assert (caissa.ROOK, caissa.QUEEN, caissa.KING) == (4, 5, 6)
+    assert caissa.PIECE_TYPES == [1, 2, 3, 4, 5, 6]
+    assert caissa.PIECE_SYMBOLS == [None, "p", "n", "b", "r", "q", "k"]
+    assert caissa.PIECE_NAMES[6] == "king"
+    assert (caissa.WHITE, caissa.BLACK) == (True, False)
+    assert caissa.STARTING_FEN == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def test_square_functions():
+    assert caissa.square_name(0) == "a1"
+    assert caissa.parse_square("e4") == caissa.E4
+    assert caissa.square(4, 3) == caissa.E4
+    assert caissa.square_file(caissa.E4) == 4
+    assert caissa.square_rank(caissa.E4) == 3
+    for bad in ["", "e9", "i1", "e44"]:
+        with pytest.raises(ValueError):
+            caissa.parse_square(bad)
+    with pytest.raises(ValueError):
+        caissa.square_name(64)
+    with pytest.raises(ValueError):
+        caissa.square(8, 0)
+
+
+def test_piece():
+    knight = caissa.Piece.from_symbol("n")
+    assert (knight.piece_type, knight.color, knight.symbol()) == (caissa.KNIGHT, False, "n")
+    assert caissa.Piece(caissa.QUEEN, caissa.WHITE).symbol() == "Q"
+    assert caissa.Piece(caissa.KNIGHT, caissa.BLACK) == knight
+    assert len({knight, caissa.Piece.from_symbol("n")}) == 1
+    assert repr(knight) == "Piece.from_symbol('n')"
+    for bad in ["", "x", "nn"]:
+        with pytest.raises(ValueError):
+            caissa.Piece.from_symbol(bad)
+    with pytest.raises(ValueError):
+        caissa.Piece(7, True)
+
+
+def test_move_from_uci():
+    m = caissa.Move.from_uci("e7e8q")
+    assert (m.from_square, m.to_square, m.promotion) == (caissa.E7, caissa.E8, caissa.QUEEN)
+    assert m == caissa.Move(caissa.E7, caissa.E8, caissa.QUEEN)
+    assert str(m) == m.uci() == "e7e8q"
+    assert repr(caissa.Move.from_uci("g1f3")) == "Move.from_uci('g1f3')"
+    assert caissa.Move.from_uci("g1f3").promotion is None
+    assert len({caissa.Move.from_uci("e2e4"), caissa.Move(caissa.E2, caissa.E4)}) == 1
+
+
+@pytest.mark.parametrize(
+    "text,byte", [("", 0), ("e2", 2), ("e2e9", 2), ("e7e8k", 4), ("e2e4e", 4), ("e2e4q1", 5)]
+)
+def test_move_from_uci_errors_say_where(text, byte):
+    with pytest.raises(caissa.InvalidMoveError) as info:
+        caissa.Move.from_uci(text)
+    assert isinstance(info.value, ValueError)
+    assert info.value.byte == byte
+
+
+def test_move_refuses_bad_promotions_and_squares():
+    with pytest.raises(ValueError):
+        caissa.Move(caissa.E7, caissa.E8, caissa.KING)
+    with pytest.raises(ValueError):
+        caissa.Move(64, 0)
+    with pytest.raises(caissa.InvalidMoveError):
+        caissa.Move.from_uci("0000")
+
+
+def test_board_from_fen_and_back():
+    board = caissa.Board(KIWIPETE)
+    assert board.fen() == KIWIPETE
+    assert repr(board) == f"Board('{KIWIPETE}')"
+    assert caissa.Board().fen() == caissa.STARTING_FEN
+    assert caissa.Board(caissa.STARTING_FEN) == caissa.Board()
+    assert board.board_fen() == KIWIPETE.split()[0]
+    assert board.turn == caissa.WHITE
+    assert (board.halfmove_clock, board.fullmove_number, board.ply()) == (0, 1, 0)
+    assert board.piece_at(caissa.E1) == caissa.Piece(caissa.KING, caissa.WHITE)
+    assert board.piece_at(caissa.E3) is None
+    assert board.king(caissa.BLACK) == caissa.E8
+    assert str(caissa.Board()).splitlines()[0] == "r n b q k b n r"
+
+
+def test_fen_en_passant_modes():
+    board = play(caissa.Board(), "e4")
+    assert board.fen().split()[3] == "-"
+    assert board.fen(en_passant="fen").split()[3] == "e3"
+    assert board.fen(en_passant="xfen").split()[3] == "-"
+    play(board, "d5 e5 f5")
+    assert board.fen().split()[3] == "f6"
+    with pytest.raises(ValueError):
+        board.fen(en_passant="sometimes")
+
+
+@pytest.mark.parametrize(
+    "fen,field,byte",
+    [
+        ("", "placement", 0),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "placement", 42),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move", 44),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1", "castling", 49),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1", "en passant", 51),
+    ],
+)
+def test_fen_errors_say_where(fen, field, byte):
+    with pytest.raises(caissa.InvalidFenError) as info:
+        caissa.Board(fen)
+    assert isinstance(info.value, ValueError)
+    assert (info.value.field, info.value.byte) == (field, byte)
+
+
+def test_illegal_positions_list_their_problems():
+    with pytest.raises(caissa.IllegalPositionError) as info:
+        caissa.Board("8/8/8/8/8/8/8/K7 w - - 0 1")
+    assert isinstance(info.value, ValueError)
+    assert info.value.problems == ["black has no king"]
+
+
+def test_chess960():
+    board = caissa.Board.from_chess960(0)
+    assert board.fen() == "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+    assert board.fen(shredder=True).split()[2] == "HFhf"
+    assert board.chess960
+    assert caissa.Board.from_chess960(518).fen() == caissa.STARTING_FEN
+    assert caissa.Board.from_chess960_pos(0) == board
+    with pytest.raises(ValueError):
+        caissa.Board.from_chess960(960)
+    # King takes rook: the UCI of Chess960 castling.
+    board = caissa.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", chess960=True)
+    assert board.push_san("O-O") == caissa.Move.from_uci("e1h1")
+    assert board.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+    assert board.push_uci("e8a8") == caissa.Move.from_uci("e8a8")
+    assert board.fen(shredder=True) == "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2"
+
+
+def test_push_pop_peek_and_move_stack():
+    board = caissa.Board()
+    e4 = board.push_san("e4")
+    assert e4 == caissa.Move.from_uci("e2e4")
+    assert board.push_uci("e7e5") == caissa.Move.from_uci("e7e5")
+    board.push(caissa.Move.from_uci("g1f3"))
+    assert board.move_stack == [caissa.Move.from_uci(u) for u in ["e2e4", "e7e5", "g1f3"]]
+    assert board.peek() == caissa.Move.from_uci("g1f3")
+    assert board.ply() == 3
+    assert board.pop() == caissa.Move.from_uci("g1f3")
+    assert board.pop() == caissa.Move.from_uci("e7e5")
+    assert board.pop() == e4
+    assert board == caissa.Board()
+    with pytest.raises(IndexError):
+        board.pop()
+    with pytest.raises(IndexError):
+        board.peek()
+
+
+def test_castling_is_the_two_square_king_move_in_standard_chess():
+    board = caissa.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert caissa.Move.from_uci("e1g1") in board.legal_moves
+    assert caissa.Move.from_uci("e1h1") not in board.legal_moves
+    assert board.san(caissa.Move.from_uci("e1c1")) == "O-O-O"
+    assert board.push_san("O-O") == caissa.Move.from_uci("e1g1")
+    assert board.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+
+
+def test_copy_keeps_the_move_stack():
+    board = play(caissa.Board(), "e4 e5")
+    for other in [board.copy(), copy.copy(board)]:
+        assert other.move_stack == board.move_stack
+        other.pop()
+        assert len(board.move_stack) == 2
+
+
+def test_illegal_moves_are_refused_and_nothing_is_played():
+    board = caissa.Board()
+    with pytest.raises(caissa.IllegalMoveError):
+        board.push(caissa.Move.from_uci("e2e5"))
+    with pytest.raises(caissa.IllegalMoveError):
+        board.push_uci("e1e2")
+    with pytest.raises(caissa.IllegalMoveError):
+        board.push_san("Nf6")
+    with pytest.raises(caissa.IllegalMoveError):
+        board.san(caissa.Move.from_uci("a1a8"))
+    assert board == caissa.Board() and board.move_stack == []
+    assert not board.is_legal(caissa.Move.from_uci("e2e5"))
+    assert board.is_legal(caissa.Move.from_uci("e2e4"))
+
+
+def test_san_errors_say_where_and_which_moves():
+    board = caissa.Board("4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1")
+    with pytest.raises(caissa.AmbiguousMoveError) as info:
+        board.push_san("Nb3")
+    assert isinstance(info.value, ValueError)
+    assert sorted(info.value.candidates) == ["a1b3", "c1b3"]
+    for text, byte in [("", 0), ("Nx", 2), ("Nb3=Q", 3), ("O-O-X", 4)]:
+        with pytest.raises(caissa.InvalidMoveError) as info:
+            board.push_san(text)
+        assert info.value.byte == byte, text
+    with pytest.raises(caissa.InvalidMoveError) as info:
+        board.push_uci("a1")
+    assert info.value.byte == 2
+
+
+def test_san_reading_is_lenient_like_python_chess():
+    board = caissa.Board()
+    assert board.parse_san("Ng1f3") == caissa.Move.from_uci("g1f3")
+    assert board.parse_san("e2e4") == caissa.Move.from_uci("e2e4")
+    assert board.parse_san("Nf3+") == caissa.Move.from_uci("g1f3")
+    board = caissa.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert board.parse_san("0-0") == caissa.Move.from_uci("e1g1")
+
+
+def test_san_writing():
+    board = caissa.Board(KIWIPETE)
+    assert board.san(caissa.Move.from_uci("e5f7")) == "Nxf7"
+    assert board.san(caissa.Move.from_uci("e1c1")) == "O-O-O"
+    assert board.san(caissa.Move.from_uci("f3f6")) == "Qxf6"
+    check = play(caissa.Board(), "e4 f5")
+    assert check.san(caissa.Move.from_uci("d1h5")) == "Qh5+"
+    assert check.lan_free_san(caissa.Move.from_uci("d1h5")) == "Qh5"
+    assert board.san_and_push(caissa.Move.from_uci("a2a4")) == "a4"
+    assert board.uci(caissa.Move.from_uci("b4a3")) == "b4a3"
+    assert caissa.Board("7k/8/6K1/8/8/8/8/R7 w - - 0 1").san(caissa.Move.from_uci("a1a8")) == "Ra8#"
+
+
+def test_legal_moves_and_perft():
+    assert len(caissa.Board().legal_moves) == 20
+    assert len(caissa.Board(KIWIPETE).legal_moves) == 48
+    assert caissa.Board().perft(4) == 197_281
+    assert caissa.Board(KIWIPETE).perft(3) == 97_862
+    assert caissa.Board.from_chess960(0).perft(3) == 9_006
+    assert all(isinstance(m, caissa.Move) for m in caissa.Board().legal_moves)
+
+
+def test_check_mate_stalemate():
+    mate = play(caissa.Board(), "f3 e5 g4 Qh4#")
+    assert mate.is_check() and mate.is_checkmate() and not mate.is_stalemate()
+    assert mate.legal_moves == []
+    assert mate.is_game_over()
+    outcome = mate.outcome()
+    assert (outcome.termination, outcome.winner, outcome.article) == ("checkmate", False, "5.1.1")
+    assert outcome.result() == mate.result() == "0-1"
+    stalemate = caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert stalemate.is_stalemate() and not stalemate.is_check()
+    assert stalemate.outcome().termination == "stalemate"
+    assert stalemate.outcome().winner is None
+    assert stalemate.result() == "1/2-1/2"
+    assert caissa.Board().outcome() is None and caissa.Board().result() == "*"
+
+
+def test_insufficient_material_and_dead_positions():
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+        "4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1",
+    ]:
+        board = caissa.Board(fen)
+        assert board.is_insufficient_material(), fen
+        assert board.is_dead_position(), fen
+        assert board.outcome().termination == "dead_position"
+        assert board.outcome().article == "5.2.2"
+    # A blocked pawn wall: material enough (as python-chess counts), yet dead.
+    wall = caissa.Board("8/8/4k3/1p1p1p1p/1P1P1P1P/8/4K3/8 w - - 0 1")
+    assert not wall.is_insufficient_material()
+    assert wall.is_dead_position()
+    assert not wall.can_win(caissa.WHITE)
+    assert wall.outcome().termination == "dead_position"
+    board = caissa.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    assert not board.is_insufficient_material() and not board.is_dead_position()
+    assert not board.has_insufficient_material(caissa.WHITE)
+    assert board.has_insufficient_material(caissa.BLACK)
+    assert board.can_win(caissa.WHITE) and not board.can_win(caissa.BLACK)
+
+
+def test_moves_after_an_automatic_ending_are_recorded():
+    board = caissa.Board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    assert board.is_game_over()
+    board.push_san("Kd2")
+    assert board.outcome().termination == "dead_position"
+
+
+KNIGHT_DANCE = "Nf3 Nf6 Ng1 Ng8"
+
+
+def test_threefold_and_fivefold_repetition():
+    board = caissa.Board()
+    play(board, KNIGHT_DANCE)
+    assert board.is_repetition(2) and not board.is_repetition(3)
+    # One move from the third occurrence: the claim with a written move (9.2.1.1).
+    play(board, "Nf3 Nf6 Ng1")
+    assert board.can_claim_threefold_repetition()
+    assert board.can_claim_draw()
+    assert board.outcome(claim_draw=True).termination == "threefold_repetition"
+    assert board.outcome(claim_draw=True).article == "9.2.1.1"
+    play(board, "Ng8")
+    assert board.is_repetition(3) and board.can_claim_threefold_repetition()
+    assert board.outcome(claim_draw=True).article == "9.2.1.2"
+    assert board.outcome() is None and not board.is_game_over()
+    assert board.is_game_over(claim_draw=True)
+    play(board, KNIGHT_DANCE + " " + KNIGHT_DANCE)
+    assert board.is_fivefold_repetition()
+    outcome = board.outcome()
+    assert (outcome.termination, outcome.article) == ("fivefold_repetition", "9.6.1")
+    # The game is over: nothing to claim.
+    assert not board.can_claim_threefold_repetition()
+
+
+def test_fifty_and_seventy_five_moves():
+    board = caissa.Board("4k3/8/8/8/8/8/r7/4K2R w - - 99 80")
+    assert not board.can_claim_fifty_moves() or board.halfmove_clock == 99
+    # A quiet written move completes the fifty moves (9.3.1).
+    assert board.can_claim_fifty_moves()
+    board.push_san("Rh2")
+    assert board.can_claim_fifty_moves()
+    assert board.outcome(claim_draw=True).termination == "fifty_moves"
+    assert board.outcome(claim_draw=True).article == "9.3.2"
+    board = caissa.Board("4k3/8/8/8/8/8/r7/4K2R w - - 150 100")
+    assert board.is_seventyfive_moves()
+    assert board.outcome().termination == "seventy_five_moves"
+    assert board.outcome().article == "9.6.2"
+
+
+def test_zobrist_hash_is_the_same_position_key():
+    a = play(caissa.Board(), "Nf3 Nf6 Ng1 Ng8")
+    assert a.zobrist_hash() == caissa.Board().zobrist_hash()
+    # The en passant square counts only when the capture is legal.
+    b = play(caissa.Board(), "e4")
+    assert b.zobrist_hash() == caissa.Board(b.fen(en_passant="fen")).zobrist_hash()
+    assert caissa.Board().zobrist_hash() != b.zobrist_hash()
