@@ -9,6 +9,7 @@
 //!
 //! - `types`: colours, piece types, squares, `Move`, `Piece`.
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
+//! - `pgn`: `read_games`, the games of a PGN as Python objects (`caissa.pgn`).
 //! - `errors`: the exceptions, subclasses of `ValueError`, with the positions of the Rust
 //!   errors as attributes.
 //!
@@ -19,6 +20,7 @@
 
 mod board;
 mod errors;
+mod pgn;
 mod types;
 
 use pyo3::prelude::*;
@@ -29,6 +31,7 @@ fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     types::register(m)?;
     board::register(m)?;
+    pgn::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

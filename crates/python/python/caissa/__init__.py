@@ -35,6 +35,8 @@ from caissa._caissa import (
     PIECE_SYMBOLS, PIECE_TYPES, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES, SQUARES, STARTING_FEN,
     WHITE,
     AmbiguousMoveError, Board, IllegalMoveError, IllegalPositionError, InvalidFenError,
-    InvalidMoveError, Move, Outcome, Piece,
+    InvalidMoveError, Move, Outcome, PgnParseError, Piece,
     __version__, parse_square, square, square_file, square_name, square_rank,
 )
+
+from caissa import pgn  # noqa: E402  (the submodule, as caissa.pgn)

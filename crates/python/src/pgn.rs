@@ -1,0 +1,394 @@
+//! `caissa.pgn`: games read from PGN by caissa-notation's streaming reader, the GIL released
+//! while Rust reads and replays.
+//!
+//! [`read_games`] opens a path (read in Rust) or wraps a Python file object (binary or text,
+//! read in chunks through its `read` method) and returns a [`GameReader`], an iterator of
+//! [`PgnGame`]s. Each game is read into a `GameTree` and its main line replayed before it is
+//! handed over; what Python sees of it (headers, moves, SAN, comments, clocks, evaluations,
+//! boards) is made when asked for.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use caissa::notation::pgn::commands::{Command, Commands, Score};
+use caissa::notation::pgn::{GameTree, GameTreeBuilder, Node, PgnError, Reader, TreeReplayError};
+use caissa::{Game, Position};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::{create_exception, intern};
+
+use crate::board::Board;
+use crate::errors::{attr, with_attrs};
+use crate::types::Move;
+
+create_exception!(
+    caissa,
+    PgnParseError,
+    PyValueError,
+    "A game of a PGN that cannot be read or replayed. Attributes: `line` and `column` (from 1)
+     of the problem in the text, or `ply` (the main-line moves replayed before it) for a move
+     that does not fit the position; the others are `None`."
+);
+
+fn pgn_error(py: Python<'_>, e: &PgnError) -> PyErr {
+    with_attrs(
+        py,
+        PgnParseError::new_err(e.to_string()),
+        [
+            ("line", attr(py, e.line())),
+            ("column", attr(py, e.column())),
+            ("ply", py.None().into_bound(py)),
+        ],
+    )
+}
+
+fn replay_error(py: Python<'_>, e: &TreeReplayError) -> PyErr {
+    with_attrs(
+        py,
+        PgnParseError::new_err(e.to_string()),
+        [
+            ("line", py.None().into_bound(py)),
+            ("column", py.None().into_bound(py)),
+            ("ply", attr(py, e.ply)),
+        ],
+    )
+}
+
+/// A Python file object read through its `read` method; `str` chunks are encoded as UTF-8,
+/// and what does not fit the caller's buffer waits in `pending`.
+struct PyFile {
+    file: Py<PyAny>,
+    pending: Vec<u8>,
+    /// How much of `pending` was handed out.
+    taken: usize,
+}
+
+impl Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.taken == self.pending.len() {
+            self.pending.clear();
+            self.taken = 0;
+            Python::attach(|py| {
+                let chunk = self
+                    .file
+                    .bind(py)
+                    .call_method1(intern!(py, "read"), (buf.len(),))
+                    .map_err(io::Error::other)?;
+                if let Ok(b) = chunk.cast::<PyBytes>() {
+                    self.pending.extend_from_slice(b.as_bytes());
+                } else if let Ok(s) = chunk.cast::<PyString>() {
+                    self.pending
+                        .extend_from_slice(s.to_cow().map_err(io::Error::other)?.as_bytes());
+                } else {
+                    return Err(io::Error::other("read() returned neither bytes nor str"));
+                }
+                Ok(())
+            })?;
+        }
+        let rest = &self.pending[self.taken..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.taken += n;
+        Ok(n)
+    }
+}
+
+/// A game read from PGN, its main line replayed: python-chess's `chess.pgn.Game`, flattened
+/// to the main line (variations are read and checked for syntax, not kept).
+///
+/// >>> import io, caissa.pgn
+/// >>> pgn = io.StringIO('[White "A"]\n\n1. e4 { [%clk 0:03:00] Good } e5 2. Qh5 *')
+/// >>> game = next(caissa.pgn.read_games(pgn))
+/// >>> (game.headers["White"], game.san, game.clocks, game.comments)
+/// ('A', ['e4', 'e5', 'Qh5'], [180.0, None, None], ['Good', '', ''])
+/// >>> game.end().fen()
+/// 'rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2'
+#[pyclass(name = "Game", module = "caissa.pgn", frozen)]
+#[derive(Debug)]
+pub(crate) struct PgnGame {
+    tree: GameTree,
+    start: Position,
+    /// The main line's moves, `None` for a null move, and the positions they were played in.
+    played: Vec<(Position, Option<caissa::Move>)>,
+}
+
+impl PgnGame {
+    fn mainline(&self) -> impl Iterator<Item = &Node> {
+        self.tree.mainline()
+    }
+
+    fn commands(&self) -> impl Iterator<Item = impl Iterator<Item = Command<'_>>> {
+        self.mainline().map(|node| {
+            node.comments
+                .iter()
+                .flat_map(|c| Commands::new(c.as_bytes()).filter_map(Result::ok))
+        })
+    }
+}
+
+/// An engine evaluation from a `[%eval ...]` comment, from White's point of view: `cp`
+/// (centipawns) or `mate` (moves, negative when Black mates), and `depth` when given.
+#[pyclass(module = "caissa.pgn", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Eval {
+    #[pyo3(get)]
+    cp: Option<i32>,
+    #[pyo3(get)]
+    mate: Option<i32>,
+    #[pyo3(get)]
+    depth: Option<u32>,
+}
+
+#[pymethods]
+impl Eval {
+    fn __repr__(&self) -> String {
+        let show = |v: Option<i64>| v.map_or("None".to_owned(), |v| v.to_string());
+        format!(
+            "Eval(cp={}, mate={}, depth={})",
+            show(self.cp.map(i64::from)),
+            show(self.mate.map(i64::from)),
+            show(self.depth.map(i64::from))
+        )
+    }
+}
+
+#[pymethods]
+impl PgnGame {
+    /// The tag pairs, in order, as a `dict`.
+    #[getter]
+    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in self.tree.tags.iter() {
+            dict.set_item(name, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The main line's moves (`None` for a null move `--`).
+    #[getter]
+    fn moves(&self) -> Vec<Option<Move>> {
+        self.played
+            .iter()
+            .map(|(pos, m)| m.map(|m| Move::of(pos, m)))
+            .collect()
+    }
+
+    /// python-chess's name: the main line's moves.
+    fn mainline_moves(&self) -> Vec<Option<Move>> {
+        self.moves()
+    }
+
+    /// The main line's moves in SAN, as written in the file.
+    #[getter]
+    fn san(&self) -> Vec<String> {
+        self.mainline().map(|n| n.san.to_string()).collect()
+    }
+
+    /// The comment after each main-line move, without its `[%...]` commands (`''` for none).
+    #[getter]
+    fn comments(&self) -> Vec<String> {
+        self.mainline()
+            .map(|node| {
+                let texts: Vec<String> = node
+                    .comments
+                    .iter()
+                    .map(|c| Commands::new(c.as_bytes()).text_without_commands())
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                texts.join(" ")
+            })
+            .collect()
+    }
+
+    /// The `[%clk ...]` after each main-line move, in seconds, or `None`.
+    #[getter]
+    fn clocks(&self) -> Vec<Option<f64>> {
+        self.commands()
+            .map(|mut commands| {
+                commands.find_map(|c| match c {
+                    Command::Clock(d) => Some(d.as_secs_f64()),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+
+    /// The `[%eval ...]` after each main-line move, or `None`.
+    #[getter]
+    fn evals(&self) -> Vec<Option<Eval>> {
+        self.commands()
+            .map(|mut commands| {
+                commands.find_map(|c| match c {
+                    Command::Eval(e) => Some(Eval {
+                        cp: match e.score {
+                            Score::Centipawns(cp) => Some(cp),
+                            Score::Mate(_) => None,
+                        },
+                        mate: match e.score {
+                            Score::Mate(n) => Some(n),
+                            Score::Centipawns(_) => None,
+                        },
+                        depth: e.depth,
+                    }),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+
+    /// The comments before the first move (after the tags).
+    #[getter]
+    fn game_comments(&self) -> Vec<String> {
+        self.tree.comments.clone()
+    }
+
+    /// The game termination marker written after the moves (`'1-0'`, `'0-1'`, `'1/2-1/2'`,
+    /// `'*'`), or `None` when there is none.
+    #[getter]
+    fn termination_marker(&self) -> Option<&'static str> {
+        self.tree.termination_marker.map(|t| t.as_str())
+    }
+
+    /// A board at the start position (from the `FEN` and `Variant` tags).
+    fn board(&self) -> Board {
+        Board::from_game(Game::new(self.start))
+    }
+
+    /// A board at the end of the main line, with its moves pushed. Raises `ValueError` if the
+    /// main line has a null move, which a board cannot hold.
+    fn end(&self) -> PyResult<Board> {
+        let mut game = Game::new(self.start);
+        for (_, m) in &self.played {
+            let m = m.ok_or_else(|| {
+                PyValueError::new_err(
+                    "the main line has a null move (--), which a board cannot hold",
+                )
+            })?;
+            game.play_unchecked(m);
+        }
+        Ok(Board::from_game(game))
+    }
+
+    /// The game in PGN export format.
+    fn to_pgn(&self) -> String {
+        self.tree.to_export_string()
+    }
+
+    fn __len__(&self) -> usize {
+        self.played.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let tag = |name: &str| self.tree.tags.get(name).unwrap_or("?").to_owned();
+        format!(
+            "<Game {} - {}, {} moves>",
+            tag("White"),
+            tag("Black"),
+            self.played.len()
+        )
+    }
+}
+
+/// The outcome of reading one game, made without the GIL.
+fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<PgnGame, ReadError>> {
+    let tree = match reader.read_game(&mut GameTreeBuilder)? {
+        Ok(tree) => tree,
+        Err(e) => return Some(Err(ReadError::Text(e))),
+    };
+    let start = match tree.start_position() {
+        Ok(start) => start,
+        Err(e) => return Some(Err(ReadError::Text(e.into()))),
+    };
+    let mut played = Vec::new();
+    for step in tree.mainline_moves() {
+        match step {
+            Ok(step) => played.push((step.before, step.played)),
+            Err(e) => return Some(Err(ReadError::Replay(e))),
+        }
+    }
+    Some(Ok(PgnGame {
+        tree,
+        start,
+        played,
+    }))
+}
+
+enum ReadError {
+    Text(PgnError),
+    Replay(TreeReplayError),
+}
+
+/// The iterator [`read_games`] returns.
+#[pyclass(module = "caissa.pgn")]
+pub(crate) struct GameReader {
+    reader: Reader<Box<dyn Read + Send + Sync>>,
+    skip_errors: bool,
+}
+
+#[pymethods]
+impl GameReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next game. A game that cannot be read or replayed raises `PgnParseError` (unless
+    /// the reader skips errors); the call after it reads the next game.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PgnGame>> {
+        loop {
+            let reader = &mut self.reader;
+            match py.detach(|| read_one(reader)) {
+                None => return Ok(None),
+                Some(Ok(game)) => return Ok(Some(game)),
+                Some(Err(_)) if self.skip_errors => {}
+                Some(Err(ReadError::Text(e))) => return Err(pgn_error(py, &e)),
+                Some(Err(ReadError::Replay(e))) => return Err(replay_error(py, &e)),
+            }
+        }
+    }
+}
+
+/// The games of a PGN, one at a time: `source` is a path (`str` or `os.PathLike`, read by
+/// Rust) or a file object (binary, or text, whose `read` returns `str`).
+///
+/// Each game is read and its main line replayed with the GIL released. A game that cannot be
+/// read or replayed raises `PgnParseError` (a `ValueError`, with `line` and `column`, or `ply`),
+/// and iteration can go on with the next game; with `skip_errors=True` such games are
+/// skipped. Memory stays bounded by one game whatever the file's size.
+///
+/// >>> import io
+/// >>> games = list(caissa.pgn.read_games(io.BytesIO(b"1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 *")))
+/// >>> [len(g) for g in games], games[0].end().is_checkmate()
+/// ([4, 1], True)
+#[pyfunction]
+#[pyo3(signature = (source, *, skip_errors = false))]
+fn read_games(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<GameReader> {
+    let inner: Box<dyn Read + Send + Sync> = if source.hasattr(intern!(py, "read"))? {
+        Box::new(PyFile {
+            file: source.unbind(),
+            pending: Vec::new(),
+            taken: 0,
+        })
+    } else {
+        let path: PathBuf = source.extract()?;
+        let file = File::open(&path).map_err(|e| {
+            pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+        })?;
+        Box::new(file)
+    };
+    Ok(GameReader {
+        reader: Reader::new(inner),
+        skip_errors,
+    })
+}
+
+/// Adds `read_games`, `Game`, `Eval`, `GameReader` and `PgnParseError` to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(read_games, m)?)?;
+    m.add_class::<PgnGame>()?;
+    m.add_class::<Eval>()?;
+    m.add_class::<GameReader>()?;
+    m.add("PgnParseError", m.py().get_type::<PgnParseError>())?;
+    Ok(())
+}

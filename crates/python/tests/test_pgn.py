@@ -1,0 +1,143 @@
+"""caissa.pgn.read_games: paths and file objects, headers, main lines, comments, clocks and
+evaluations, errors with their positions, and the same games as python-chess reads."""
+
+import io
+import pathlib
+
+import chess
+import chess.pgn
+import pytest
+
+import caissa
+import caissa.pgn
+
+PGN_DIR = pathlib.Path(__file__).resolve().parents[3] / "data" / "pgn"
+SAMPLES = sorted(PGN_DIR.glob("*.pgn"))
+LICHESS = PGN_DIR / "lichess-2025-05-sample.pgn"
+
+EXAMPLE = """[Event "Casual"]
+[White "Anna"]
+[Black "Bert"]
+[Result "0-1"]
+
+{ A short game } 1. f3 { [%clk 0:03:00] [%eval -0.5,20] Weak } e5 { [%clk 0:02:59.5] }
+( 1... d5 ) 2. g4?? { [%eval #-1] } Qh4# 0-1
+"""
+
+
+def test_headers_moves_comments_clocks_evals():
+    (game,) = caissa.pgn.read_games(io.StringIO(EXAMPLE))
+    assert game.headers == {"Event": "Casual", "White": "Anna", "Black": "Bert", "Result": "0-1"}
+    assert game.san == ["f3", "e5", "g4", "Qh4#"]
+    assert [m.uci() for m in game.moves] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert game.mainline_moves() == game.moves
+    assert game.comments == ["Weak", "", "", ""]
+    assert game.game_comments == ["A short game"]
+    assert game.clocks == [180.0, 179.5, None, None]
+    assert (game.evals[0].cp, game.evals[0].mate, game.evals[0].depth) == (-50, None, 20)
+    assert (game.evals[2].cp, game.evals[2].mate) == (None, -1)
+    assert game.evals[1] is None
+    assert game.termination_marker == "0-1"
+    assert len(game) == 4
+    assert game.board() == caissa.Board()
+    end = game.end()
+    assert end.is_checkmate() and end.outcome().winner is False
+    assert len(end.move_stack) == 4
+    assert "Qh4#" in game.to_pgn()
+    assert repr(game) == "<Game Anna - Bert, 4 moves>"
+
+
+def test_paths_binary_and_text_files_give_the_same_games(tmp_path):
+    path = tmp_path / "example.pgn"
+    path.write_text(EXAMPLE + "\n" + EXAMPLE, encoding="utf-8")
+    sources = [
+        str(path),
+        path,
+        open(path, "rb"),
+        open(path, encoding="utf-8"),
+        io.StringIO(EXAMPLE + "\n" + EXAMPLE),
+    ]
+    for source in sources:
+        games = list(caissa.pgn.read_games(source))
+        assert [g.san for g in games] == [["f3", "e5", "g4", "Qh4#"]] * 2, source
+
+
+def test_text_files_with_characters_beyond_ascii():
+    text = '[White "Müller – Ø"]\n\n1. e4 { très bien… } *\n' * 300
+    games = list(caissa.pgn.read_games(io.StringIO(text)))
+    assert len(games) == 300
+    assert all(g.headers["White"] == "Müller – Ø" for g in games)
+    assert games[-1].comments == ["très bien…"]
+
+
+def test_a_missing_file_is_an_os_error():
+    with pytest.raises(OSError):
+        caissa.pgn.read_games("/no/such/file.pgn")
+
+
+def test_errors_say_where_and_reading_goes_on():
+    text = "1. e4 e5 *\n\n1. e4 ) e5 *\n\n1. e4 Ke7 Kxe8 *\n\n1. d4 *\n"
+    games = caissa.pgn.read_games(io.StringIO(text))
+    assert next(games).san == ["e4", "e5"]
+    with pytest.raises(caissa.pgn.PgnParseError) as info:
+        next(games)
+    assert isinstance(info.value, ValueError)
+    assert (info.value.line, info.value.column, info.value.ply) == (3, 7, None)
+    with pytest.raises(caissa.PgnParseError) as info:
+        next(games)
+    assert (info.value.line, info.value.ply) == (None, 1)
+    assert next(games).san == ["d4"]
+    with pytest.raises(StopIteration):
+        next(games)
+    skipped = list(caissa.pgn.read_games(io.StringIO(text), skip_errors=True))
+    assert [g.san for g in skipped] == [["e4", "e5"], ["d4"]]
+
+
+def test_chess960_and_fen_starts():
+    text = '[Variant "Chess960"]\n[FEN "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1"]\n\n1. O-O *\n'
+    (game,) = caissa.pgn.read_games(io.StringIO(text))
+    assert game.board().chess960
+    assert game.moves[0].uci() == "b1e1"
+    assert game.end().fen() == "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"
+
+
+def peer_games(path):
+    with open(path, encoding="utf-8-sig") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            yield game
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
+def test_the_same_games_as_python_chess(path):
+    """The same headers, moves, SAN, final position, clocks and evaluations."""
+    ours = list(caissa.pgn.read_games(path, skip_errors=True))
+    peers = [g for g in peer_games(path) if not g.errors]
+    assert len(ours) == len(peers)
+    for game, peer in zip(ours, peers):
+        for name, value in game.headers.items():
+            assert peer.headers[name] == value
+        nodes = list(peer.mainline())
+        if not nodes and len(game) > 0:
+            # Documented difference: after a tag section and two blank lines python-chess
+            # reads a game without moves, then the movetext alone (from the standard start,
+            # so an error); caissa reads one game.
+            assert path.name == "cm-pgn-test-list.pgn"
+            continue
+        assert [m.uci() for m in game.moves] == [n.move.uci() for n in nodes]
+        board = peer.board()
+        sans = []
+        for node in nodes:
+            sans.append(board.san(node.move))
+            board.push(node.move)
+        replay = game.board()
+        assert [replay.san_and_push(m) for m in game.moves] == sans
+        assert game.end().fen() == board.fen()
+        assert game.clocks == [n.clock() for n in nodes]
+        evals = [n.eval() for n in nodes]
+        for ours_eval, peer_eval in zip(game.evals, evals):
+            if peer_eval is None:
+                assert ours_eval is None
+            elif peer_eval.is_mate():
+                assert ours_eval.mate == peer_eval.white().mate()
+            else:
+                assert ours_eval.cp == peer_eval.white().score()
