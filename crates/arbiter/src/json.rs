@@ -50,7 +50,9 @@ use serde_json::{Value, json};
 use crate::arbiter::{Arbiter, EventError};
 use crate::events::{ArbiterAction, ClaimKind, Event, EventKind, MoveText, Presses, Start};
 use crate::rules::Rules;
-use crate::time_control::{PgnTimeControl, TimeControl};
+use crate::time_control::{
+    ParseTimeControlError, ParseTimeControlErrorKind, PgnTimeControl, TimeControl,
+};
 use crate::verdict::Verdict;
 
 /// A line of the log that cannot be read or applied, with its number (from 1).
@@ -261,22 +263,14 @@ fn role(text: &str) -> Result<Role, &'static str> {
     Ok(role)
 }
 
-fn result(text: &str) -> Result<GameResult, &'static str> {
-    Ok(match text {
-        "1-0" => GameResult::WhiteWins,
-        "0-1" => GameResult::BlackWins,
-        "1/2-1/2" => GameResult::Draw,
-        "0-0" => GameResult::BothLose,
-        "*" => GameResult::Cancelled,
-        _ => return Err("expected 1-0, 0-1, 1/2-1/2, 0-0 or *"),
-    })
-}
-
-fn time_control(text: &str) -> Result<Option<TimeControl>, String> {
-    match TimeControl::from_pgn(text).map_err(|e| e.to_string())? {
+fn time_control(text: &str) -> Result<Option<TimeControl>, ParseTimeControlError> {
+    match TimeControl::from_pgn(text)? {
         PgnTimeControl::Control(control) => Ok(Some(control)),
         PgnTimeControl::None => Ok(None),
-        PgnTimeControl::Unknown => Err("an unknown time control (?) cannot be run".to_owned()),
+        PgnTimeControl::Unknown => Err(ParseTimeControlError {
+            byte: 0,
+            kind: ParseTimeControlErrorKind::Unknown,
+        }),
     }
 }
 
@@ -381,7 +375,7 @@ impl RawEvent {
                 misplaced: optional("misplaced", self.misplaced.as_deref(), square)?,
             },
             "declare" => ArbiterAction::Declare {
-                result: field(KIND, "result", self.result.as_deref(), result)?,
+                result: field(KIND, "result", self.result.as_deref(), GameResult::from_str)?,
                 article: optional("article", self.article.as_deref(), Article::parse)?,
             },
             _ => {

@@ -90,7 +90,10 @@ pub use caissa_board::{
     ParseSquareError, Piece, Rank, Role, Setup, Square,
 };
 pub use caissa_game::dead::Winnability;
-pub use caissa_game::{Article, Game, GameResult, Outcome, Reason};
+pub use caissa_game::{
+    Article, Game, GameResult, Outcome, ParseGameResultError, ParseOutcomeError, ParseReasonError,
+    Reason,
+};
 pub use caissa_movegen::{
     CastlingMode, IllegalMoveError, Move, MoveList, Position, PositionError, SetupProblem,
 };
@@ -103,10 +106,12 @@ pub use clock::{Clock, Press, TimeWentBackwards};
 pub use events::{
     ArbiterAction, ClaimKind, Event, EventKind, MoveText, ParseMoveTextError, Presses, Start,
 };
-pub use rules::{FlagPolicy, IllegalMoves, ParseRulesError, Profile, Rules, TouchMove};
+pub use rules::{
+    FlagPolicy, IllegalMoves, ParseRulesError, ParseRulesErrorKind, Profile, Rules, TouchMove,
+};
 pub use time_control::{
-    Bonus, ParseTimeControlError, Period, PeriodTrigger, PgnTimeControl, Speed, TimeControl,
-    TimeControlError,
+    Bonus, ParseTimeControlError, ParseTimeControlErrorKind, Period, PeriodTrigger, PgnTimeControl,
+    Speed, TimeControl, TimeControlError,
 };
 pub use touch::Obligation;
 pub use verdict::{Decision, Note, Penalty, Ruling, Verdict};

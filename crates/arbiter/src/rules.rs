@@ -312,12 +312,15 @@ impl Rules {
     }
 
     /// Sets the field `key` from `value`.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), &'static str> {
-        fn flag(value: &str) -> Result<bool, &'static str> {
-            value.parse().map_err(|_| "expected true or false")
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParseRulesErrorKind> {
+        use ParseRulesErrorKind::{
+            ExpectedBool, ExpectedCount, ExpectedMilliseconds, ExpectedOneOf, UnknownKey,
+        };
+        fn flag(value: &str) -> Result<bool, ParseRulesErrorKind> {
+            value.parse().map_err(|_| ExpectedBool)
         }
         /// A count from 1 (0 would mean the same as 1), or `none`.
-        fn count(value: &str) -> Result<Option<u32>, &'static str> {
+        fn count(value: &str) -> Result<Option<u32>, ParseRulesErrorKind> {
             match value {
                 "none" => Ok(None),
                 _ => value
@@ -325,7 +328,7 @@ impl Rules {
                     .ok()
                     .filter(|&n| n >= 1)
                     .map(Some)
-                    .ok_or("expected a number from 1, or none"),
+                    .ok_or(ExpectedCount),
             }
         }
         match key {
@@ -334,14 +337,14 @@ impl Rules {
                     .parse()
                     .ok()
                     .filter(|&ms| ms <= crate::MAX_TIME_MS)
-                    .ok_or("expected a number of milliseconds")?;
+                    .ok_or(ExpectedMilliseconds)?;
             }
             "illegal_moves" => {
                 self.illegal_moves = match value {
                     "arbiter" => IllegalMoves::Arbiter,
                     "on_claim" => IllegalMoves::OnClaim,
                     "reject" => IllegalMoves::Reject,
-                    _ => return Err("expected arbiter, on_claim or reject"),
+                    _ => return Err(ExpectedOneOf(&["arbiter", "on_claim", "reject"])),
                 };
             }
             "illegal_moves_to_lose" => self.illegal_moves_to_lose = count(value)?,
@@ -350,14 +353,14 @@ impl Rules {
                     "enforced" => TouchMove::Enforced,
                     "on_claim" => TouchMove::OnClaim,
                     "off" => TouchMove::Off,
-                    _ => return Err("expected enforced, on_claim or off"),
+                    _ => return Err(ExpectedOneOf(&["enforced", "on_claim", "off"])),
                 };
             }
             "flag_policy" => {
                 self.flag_policy = match value {
                     "immediate" => FlagPolicy::Immediate,
                     "on_observation" => FlagPolicy::OnObservation,
-                    _ => return Err("expected immediate or on_observation"),
+                    _ => return Err(ExpectedOneOf(&["immediate", "on_observation"])),
                 };
             }
             "offers_from_move" => self.offers_from_move = count(value)?,
@@ -365,7 +368,7 @@ impl Rules {
             "auto_draw_fifty" => self.auto_draw_fifty = flag(value)?,
             "auto_draw_threefold" => self.auto_draw_threefold = flag(value)?,
             "first_flag_indicator" => self.first_flag_indicator = flag(value)?,
-            _ => return Err("unknown rule"),
+            _ => return Err(UnknownKey),
         }
         Ok(())
     }
@@ -399,13 +402,46 @@ impl fmt::Display for Rules {
 }
 
 /// A rules text that could not be read: what was wrong and at which byte.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid rules: {reason} at byte {byte}")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid rules: {kind} at byte {byte}")]
 pub struct ParseRulesError {
     /// Byte offset of the problem.
     pub byte: usize,
     /// What was wrong.
-    pub reason: &'static str,
+    pub kind: ParseRulesErrorKind,
+}
+
+/// What is wrong with a rules text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseRulesErrorKind {
+    /// No profile name.
+    #[error("expected a rules name")]
+    MissingProfile,
+    /// A name that is no profile's.
+    #[error(
+        "unknown rules name (fide-standard, fide-rapid, fide-rapid-unsupervised, fide-blitz, \
+         fide-blitz-unsupervised, online, club)"
+    )]
+    UnknownProfile,
+    /// A change that is not `key=value`.
+    #[error("expected key=value")]
+    ExpectedKeyValue,
+    /// A key that names no field of [`Rules`].
+    #[error("unknown rule")]
+    UnknownKey,
+    /// Not `true` or `false`.
+    #[error("expected true or false")]
+    ExpectedBool,
+    /// Not a count from 1, or `none`.
+    #[error("expected a number from 1, or none")]
+    ExpectedCount,
+    /// Not a number of milliseconds up to [`MAX_TIME_MS`](crate::MAX_TIME_MS).
+    #[error("expected a number of milliseconds")]
+    ExpectedMilliseconds,
+    /// Not one of the names the key takes.
+    #[error("expected one of {}", .0.join(", "))]
+    ExpectedOneOf(&'static [&'static str]),
 }
 
 impl FromStr for Rules {
@@ -423,28 +459,29 @@ impl FromStr for Rules {
             .filter(|(_, word)| !word.is_empty());
         let (at, name) = words.next().ok_or(ParseRulesError {
             byte: 0,
-            reason: "expected a rules name",
+            kind: ParseRulesErrorKind::MissingProfile,
         })?;
-        let profile = Profile::ALL.into_iter().find(|p| p.name() == name).ok_or(
-            ParseRulesError {
-                byte: at,
-                reason: "unknown rules name (fide-standard, fide-rapid, fide-rapid-unsupervised, \
-                         fide-blitz, fide-blitz-unsupervised, online, club)",
-            },
-        )?;
+        let profile =
+            Profile::ALL
+                .into_iter()
+                .find(|p| p.name() == name)
+                .ok_or(ParseRulesError {
+                    byte: at,
+                    kind: ParseRulesErrorKind::UnknownProfile,
+                })?;
         let mut rules = Rules::of(profile);
         for (at, word) in words {
             let (key, value) = word.split_once('=').ok_or(ParseRulesError {
                 byte: at,
-                reason: "expected key=value",
+                kind: ParseRulesErrorKind::ExpectedKeyValue,
             })?;
-            rules.set(key, value).map_err(|reason| ParseRulesError {
-                byte: if reason == "unknown rule" {
+            rules.set(key, value).map_err(|kind| ParseRulesError {
+                byte: if kind == ParseRulesErrorKind::UnknownKey {
                     at
                 } else {
                     at + key.len() + 1
                 },
-                reason,
+                kind,
             })?;
         }
         Ok(rules)

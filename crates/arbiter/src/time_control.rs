@@ -23,6 +23,10 @@
 //! by `+`; the bonus is a final `+` term in seconds only, `30s` for an increment, `d30s` for a simple delay, `b30s` for a Bronstein delay,
 //! optionally followed by `@N`: `3m+2s`, `90m/40+30m+30s`, `5m+d5s`, `2h/40+1h+30s@41`. A period
 //! shorter than a minute is written with minutes, `0m30s`, so it cannot be taken for a bonus.
+//! A control whose periods have different bonuses is written in the PGN form, which can say it.
+//!
+//! `FromStr` reads either form (the readable one when the text has units), `{:#}` writes the
+//! PGN form; [`PgnTimeControl`] reads and writes a tag value, `?` and `-` included.
 //!
 //! # Speed classes
 //!
@@ -134,12 +138,43 @@ pub enum PgnTimeControl {
 
 /// A time control that could not be read: what was wrong and at which byte.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid time control: {reason} at byte {byte}")]
+#[error("invalid time control: {kind} at byte {byte}")]
 pub struct ParseTimeControlError {
     /// Byte offset of the problem.
     pub byte: usize,
     /// What was wrong.
-    pub reason: &'static str,
+    pub kind: ParseTimeControlErrorKind,
+}
+
+/// What is wrong with a time control's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseTimeControlErrorKind {
+    /// Not a move count where one is needed (before or after `/`).
+    #[error("expected a move count")]
+    ExpectedMoveCount,
+    /// Not a move number from 1 after `@`.
+    #[error("expected a move number after @")]
+    ExpectedMoveNumber,
+    /// Not a number of seconds (up to three decimals).
+    #[error("expected a number of seconds")]
+    ExpectedSeconds,
+    /// Not a duration with units (readable form).
+    #[error("expected a duration such as 90m, 1h30m or 30s")]
+    ExpectedDuration,
+    /// A term of the readable form out of place: periods need `h` or `m`, and only the last
+    /// term may be a bonus in seconds.
+    #[error("periods need h or m units; only the last term may be a bonus in seconds")]
+    MisplacedTerm,
+    /// The periods do not make a time control.
+    #[error(transparent)]
+    Invalid(#[from] TimeControlError),
+    /// `?` (unknown) where a time control is needed.
+    #[error("an unknown time control (?) is not a time control")]
+    Unknown,
+    /// `-` (none) where a time control is needed.
+    #[error("no time control (-) is not a time control")]
+    NoControl,
 }
 
 /// A time control that makes no sense as a whole.
@@ -263,7 +298,7 @@ impl TimeControl {
             "-" => return Ok(PgnTimeControl::None),
             _ => {}
         }
-        let err = |byte, reason| ParseTimeControlError { byte, reason };
+        let err = |byte, kind| ParseTimeControlError { byte, kind };
         if let Some(rest) = text.strip_prefix('*') {
             let ms = parse_seconds(rest, 1)?;
             return Ok(PgnTimeControl::Control(TimeControl::hourglass(ms)));
@@ -275,7 +310,7 @@ impl TimeControl {
                 Some((m, rest)) => {
                     let moves = m
                         .parse::<u32>()
-                        .map_err(|_| err(offset, "expected a move count before /"))?;
+                        .map_err(|_| err(offset, ParseTimeControlErrorKind::ExpectedMoveCount))?;
                     (Some(moves), rest, offset + m.len() + 1)
                 }
                 None => (None, part, offset),
@@ -292,12 +327,7 @@ impl TimeControl {
         }
         TimeControl::new(periods, PeriodTrigger::OnMoveCount)
             .map(PgnTimeControl::Control)
-            .map_err(|_| {
-                err(
-                    0,
-                    "a period without a move count must be the last, quotas above zero",
-                )
-            })
+            .map_err(|e| err(0, e.into()))
     }
 
     /// The value of a PGN `TimeControl` tag for this control (seconds; see the module docs).
@@ -348,7 +378,7 @@ fn split_bonus(text: &str, offset: usize) -> Result<(&str, (Bonus, u32)), ParseT
                 .filter(|&n| n >= 1)
                 .ok_or(ParseTimeControlError {
                     byte: from_offset,
-                    reason: "expected a move number after @",
+                    kind: ParseTimeControlErrorKind::ExpectedMoveNumber,
                 })?;
             (amount, n)
         }
@@ -367,7 +397,7 @@ fn split_bonus(text: &str, offset: usize) -> Result<(&str, (Bonus, u32)), ParseT
 fn parse_seconds(text: &str, offset: usize) -> Result<u64, ParseTimeControlError> {
     let err = |byte| ParseTimeControlError {
         byte,
-        reason: "expected a number of seconds",
+        kind: ParseTimeControlErrorKind::ExpectedSeconds,
     };
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
@@ -423,9 +453,77 @@ impl fmt::Display for Units {
     }
 }
 
-impl fmt::Display for TimeControl {
-    /// The readable form: `3m+2s`, `90m/40+30m+30s` (see the module docs).
+impl FromStr for TimeControl {
+    type Err = ParseTimeControlError;
+
+    /// Reads either form: the readable one when the text has units (`h`, `m`, `s`), the PGN
+    /// tag's otherwise (`180+2`, `40/5400+30:1800+30`, `*60`; `?` and `-` are errors here, see
+    /// [`PgnTimeControl`]).
+    fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+        match s.parse::<PgnTimeControl>()? {
+            PgnTimeControl::Control(control) => Ok(control),
+            PgnTimeControl::Unknown => Err(ParseTimeControlError {
+                byte: 0,
+                kind: ParseTimeControlErrorKind::Unknown,
+            }),
+            PgnTimeControl::None => Err(ParseTimeControlError {
+                byte: 0,
+                kind: ParseTimeControlErrorKind::NoControl,
+            }),
+        }
+    }
+}
+
+impl FromStr for PgnTimeControl {
+    type Err = ParseTimeControlError;
+
+    /// Reads a PGN tag value, or a control in the readable form (a text with units).
+    fn from_str(s: &str) -> Result<PgnTimeControl, ParseTimeControlError> {
+        if s.contains(['h', 'm', 's']) {
+            TimeControl::from_readable(s).map(PgnTimeControl::Control)
+        } else {
+            TimeControl::from_pgn(s)
+        }
+    }
+}
+
+impl fmt::Display for PgnTimeControl {
+    /// The PGN tag value: `?`, `-` or [`TimeControl::to_pgn`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnTimeControl::Control(control) => f.write_str(&control.to_pgn()),
+            PgnTimeControl::Unknown => f.write_str("?"),
+            PgnTimeControl::None => f.write_str("-"),
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The readable form: `3m+2s`, `90m/40+30m+30s` (see the module docs); with `{:#}`, or for
+    /// a control whose periods have different bonuses (which the readable form cannot say),
+    /// the PGN tag's form, as [`TimeControl::to_pgn`] writes it.
+    ///
+    /// ```
+    /// use caissa_arbiter::TimeControl;
+    ///
+    /// let classical: TimeControl = "40/5400+30:1800+30".parse()?;
+    /// assert_eq!(classical.to_string(), "90m/40+30m+30s");
+    /// assert_eq!(format!("{classical:#}"), "40/5400+30:1800+30");
+    /// assert_eq!("90m/40+30m+30s".parse::<TimeControl>()?, classical);
+    /// assert!("?".parse::<TimeControl>().is_err());
+    /// # Ok::<(), caissa_arbiter::ParseTimeControlError>(())
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The readable form has one bonus for the whole control; a control whose periods
+        // differ in it is written in the PGN form, so that what is written always reads back.
+        let last = self.periods[self.periods.len() - 1];
+        let one_bonus = self
+            .periods
+            .iter()
+            .all(|p| (p.bonus, p.bonus_from_move) == (last.bonus, last.bonus_from_move));
+        if f.alternate() || !one_bonus {
+            return f.write_str(&self.to_pgn());
+        }
         if self.hourglass {
             return write!(
                 f,
@@ -452,8 +550,6 @@ impl fmt::Display for TimeControl {
                 write!(f, "/{moves}")?;
             }
         }
-        // The readable form has one bonus for the whole control: the last period's.
-        let last = self.periods[self.periods.len() - 1];
         let prefix = match last.bonus {
             Bonus::None => return Ok(()),
             Bonus::Fischer(_) => "",
@@ -479,7 +575,7 @@ impl fmt::Display for TimeControl {
 fn parse_units(text: &str, offset: usize) -> Result<(u64, bool), ParseTimeControlError> {
     let err = |byte| ParseTimeControlError {
         byte,
-        reason: "expected a duration such as 90m, 1h30m or 30s",
+        kind: ParseTimeControlErrorKind::ExpectedDuration,
     };
     let mut total = 0u64;
     let mut has_hm = false;
@@ -511,11 +607,13 @@ fn parse_units(text: &str, offset: usize) -> Result<(u64, bool), ParseTimeContro
     Ok((total, has_hm))
 }
 
-impl FromStr for TimeControl {
-    type Err = ParseTimeControlError;
-
-    /// Parses the readable form (see the module docs).
-    fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+impl TimeControl {
+    /// Reads the readable form (see the module docs): `3m+2s`, `90m/40+30m+30s`.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseTimeControlError`] with the byte where the text stops making sense.
+    pub fn from_readable(s: &str) -> Result<TimeControl, ParseTimeControlError> {
         let text = s.trim();
         if let Some(rest) = text.strip_prefix("hourglass ") {
             let (ms, _) = parse_units(rest.trim(), s.len() - rest.len())?;
@@ -547,7 +645,7 @@ impl FromStr for TimeControl {
                     .map(|q| {
                         q.parse::<u32>().map_err(|_| ParseTimeControlError {
                             byte: body_offset + duration.len() + 1,
-                            reason: "expected a move count after /",
+                            kind: ParseTimeControlErrorKind::ExpectedMoveCount,
                         })
                     })
                     .transpose()?;
@@ -558,7 +656,7 @@ impl FromStr for TimeControl {
                         Some(f) => f.parse::<u32>().ok().filter(|&n| n >= 1).ok_or(
                             ParseTimeControlError {
                                 byte: offset + term.len() - f.len(),
-                                reason: "expected a move number after @",
+                                kind: ParseTimeControlErrorKind::ExpectedMoveNumber,
                             },
                         )?,
                         None => 1,
@@ -574,7 +672,7 @@ impl FromStr for TimeControl {
             } else {
                 return Err(ParseTimeControlError {
                     byte: offset,
-                    reason: "periods need h or m units; only the last term may be a bonus in seconds",
+                    kind: ParseTimeControlErrorKind::MisplacedTerm,
                 });
             }
             offset += term.len() + 1;
@@ -583,9 +681,9 @@ impl FromStr for TimeControl {
             p.bonus = bonus.0;
             p.bonus_from_move = bonus.1;
         }
-        TimeControl::new(periods, PeriodTrigger::OnMoveCount).map_err(|_| ParseTimeControlError {
+        TimeControl::new(periods, PeriodTrigger::OnMoveCount).map_err(|e| ParseTimeControlError {
             byte: 0,
-            reason: "a period without a move count must be the last, quotas above zero",
+            kind: e.into(),
         })
     }
 }
@@ -672,6 +770,44 @@ mod tests {
         assert!("30s".parse::<TimeControl>().is_err());
         assert!("3x".parse::<TimeControl>().is_err());
         assert!("90m/x".parse::<TimeControl>().is_err());
+    }
+
+    #[test]
+    fn either_form_reads_and_either_is_written() {
+        for (text, pgn_form) in [
+            ("180+2", "180+2"),
+            ("3m+2s", "180+2"),
+            ("40/5400+30:1800+30", "40/5400+30:1800+30"),
+            ("90m/40+30m+30s", "40/5400+30:1800+30"),
+            ("*60", "*60"),
+            ("hourglass 1m", "*60"),
+            ("40/5400:1800+30", "40/5400:1800+30"),
+        ] {
+            let control: TimeControl = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(format!("{control:#}"), pgn_form, "{text}");
+            assert_eq!(control.to_string().parse(), Ok(control.clone()), "{text}");
+            let tag: PgnTimeControl = text.parse().unwrap();
+            assert_eq!(tag, PgnTimeControl::Control(control));
+            assert_eq!(tag.to_string(), pgn_form);
+        }
+        for (text, tag) in [("?", PgnTimeControl::Unknown), ("-", PgnTimeControl::None)] {
+            assert_eq!(text.parse(), Ok(tag.clone()));
+            assert_eq!(tag.to_string(), text);
+        }
+        for (text, kind) in [
+            ("?", ParseTimeControlErrorKind::Unknown),
+            ("-", ParseTimeControlErrorKind::NoControl),
+            ("3m+2s+1m", ParseTimeControlErrorKind::MisplacedTerm),
+            ("300:40/60", TimeControlError::RestOfGameNotLast(1).into()),
+            ("0/300", TimeControlError::ZeroMoves(1).into()),
+            ("300+2@0", ParseTimeControlErrorKind::ExpectedMoveNumber),
+        ] {
+            assert_eq!(
+                text.parse::<TimeControl>().map_err(|e| e.kind),
+                Err(kind),
+                "{text}"
+            );
+        }
     }
 
     #[test]

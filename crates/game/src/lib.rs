@@ -85,8 +85,9 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for [`Outcome`], [`GameResult`], [`Reason`],
-//!   [`Article`] (as its number, e.g. `"9.6.1"`) and [`Material`].
+//! - `serde`: `Serialize`/`Deserialize` for [`Outcome`] (an object of the three), [`GameResult`]
+//!   (`"1-0"`), [`Reason`] (its snake-case name, `"time_forfeit"`), [`Article`] (its number,
+//!   `"9.6.1"`) and [`Material`].
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -109,4 +110,7 @@ pub use caissa_movegen::{
 pub use claim::{Claim, ClaimError, Claims, Ground};
 pub use game::{AUTOMATIC_DEAD_BUDGET, Game, PerpetualCheck, PlayError};
 pub use material::Material;
-pub use outcome::{Article, GameResult, Outcome, ParseArticleError, Reason};
+pub use outcome::{
+    Article, GameResult, Outcome, ParseArticleError, ParseGameResultError, ParseOutcomeError,
+    ParseReasonError, Reason,
+};

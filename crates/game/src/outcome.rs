@@ -1,6 +1,7 @@
 //! How a game ended: [`Outcome`] = [`GameResult`] + [`Reason`] + [`Article`].
 
 use core::fmt;
+use core::str::FromStr;
 
 use caissa_board::Color;
 
@@ -10,8 +11,10 @@ use caissa_board::Color;
 /// The game layer only produces [`WhiteWins`](GameResult::WhiteWins),
 /// [`BlackWins`](GameResult::BlackWins) and [`Draw`](GameResult::Draw); the other two are for
 /// arbiter decisions.
+///
+/// Its text form (`Display`, `FromStr`, and serde with the feature) is [`GameResult::as_str`]'s:
+/// `"1-0"`, `"0-1"`, `"1/2-1/2"`, `"0-0"`, `"*"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GameResult {
     /// White wins: 1-0.
     WhiteWins,
@@ -79,13 +82,63 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// A text that is not a game result (`1-0`, `0-1`, `1/2-1/2`, `0-0`, `*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("expected a result: 1-0, 0-1, 1/2-1/2, 0-0 or *")]
+pub struct ParseGameResultError;
+
+impl FromStr for GameResult {
+    type Err = ParseGameResultError;
+
+    /// Reads what [`GameResult::as_str`] writes (and `½-½` for a draw).
+    fn from_str(s: &str) -> Result<GameResult, ParseGameResultError> {
+        Ok(match s {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" => GameResult::Draw,
+            "0-0" => GameResult::BothLose,
+            "*" => GameResult::Cancelled,
+            _ => return Err(ParseGameResultError),
+        })
+    }
+}
+
+/// Serialises a type as its `Display` text and reads it back with `FromStr`.
+#[cfg(feature = "serde")]
+macro_rules! serde_as_text {
+    ($type:ty) => {
+        impl serde::Serialize for $type {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $type {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<$type, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+#[cfg(feature = "serde")]
+serde_as_text!(GameResult);
+#[cfg(feature = "serde")]
+serde_as_text!(Reason);
+#[cfg(feature = "serde")]
+serde_as_text!(Article);
+
 /// Why a game ended.
 ///
 /// The game layer decides the automatic endings (checkmate, stalemate, dead position, fivefold
 /// repetition, seventy-five moves) and checks claims (threefold repetition, fifty moves); the
 /// other reasons are for the arbitration layer.
+///
+/// Its text form (`Display`, `FromStr`, and serde with the feature) is [`Reason::name`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Reason {
     /// The side to move is checkmated (5.1.1).
@@ -164,13 +217,51 @@ impl Reason {
     }
 }
 
+impl Reason {
+    /// Every reason, in declaration order.
+    pub const ALL: [Reason; 13] = [
+        Reason::Checkmate,
+        Reason::Resignation,
+        Reason::Stalemate,
+        Reason::DeadPosition,
+        Reason::Agreement,
+        Reason::TimeForfeit,
+        Reason::Default,
+        Reason::IllegalMoves,
+        Reason::ThreefoldRepetition,
+        Reason::FiftyMoves,
+        Reason::FivefoldRepetition,
+        Reason::SeventyFiveMoves,
+        Reason::ArbiterDecision,
+    ];
+}
+
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
+/// A text that is not the [`Reason::name`] of a reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("expected a reason such as checkmate, time_forfeit or fifty_moves")]
+pub struct ParseReasonError;
+
+impl FromStr for Reason {
+    type Err = ParseReasonError;
+
+    fn from_str(s: &str) -> Result<Reason, ParseReasonError> {
+        Reason::ALL
+            .into_iter()
+            .find(|reason| reason.name() == s)
+            .ok_or(ParseReasonError)
+    }
+}
+
 /// How a game ended: the result, the reason, and the article of the Laws that applies.
+///
+/// `Display` and `FromStr`: `1-0 (checkmate, 5.1.1)`; serde (with the feature): an object
+/// `{"result": "1-0", "reason": "checkmate", "article": "5.1.1"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
@@ -204,6 +295,40 @@ impl fmt::Display for Outcome {
     /// `1-0 (checkmate, 5.1.1)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({}, {})", self.result, self.reason, self.article)
+    }
+}
+
+/// A text that is not an outcome as [`Outcome`]'s `Display` writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseOutcomeError {
+    /// Not `RESULT (REASON, ARTICLE)`.
+    #[error("expected an outcome such as 1-0 (checkmate, 5.1.1)")]
+    Shape,
+    /// The result.
+    #[error(transparent)]
+    Result(#[from] ParseGameResultError),
+    /// The reason.
+    #[error(transparent)]
+    Reason(#[from] ParseReasonError),
+    /// The article.
+    #[error(transparent)]
+    Article(#[from] ParseArticleError),
+}
+
+impl FromStr for Outcome {
+    type Err = ParseOutcomeError;
+
+    /// Reads what `Display` writes: `1-0 (checkmate, 5.1.1)`.
+    fn from_str(s: &str) -> Result<Outcome, ParseOutcomeError> {
+        let (result, rest) = s.split_once(" (").ok_or(ParseOutcomeError::Shape)?;
+        let inner = rest.strip_suffix(')').ok_or(ParseOutcomeError::Shape)?;
+        let (reason, article) = inner.split_once(", ").ok_or(ParseOutcomeError::Shape)?;
+        Ok(Outcome {
+            result: result.parse()?,
+            reason: reason.parse()?,
+            article: article.parse()?,
+        })
     }
 }
 
@@ -344,7 +469,7 @@ impl fmt::Debug for Article {
     }
 }
 
-impl core::str::FromStr for Article {
+impl FromStr for Article {
     type Err = ParseArticleError;
 
     fn from_str(s: &str) -> Result<Article, ParseArticleError> {
@@ -352,24 +477,44 @@ impl core::str::FromStr for Article {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Article {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Article {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Article, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Article::parse(&text).map_err(serde::de::Error::custom)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_reasons_and_outcomes_read_what_they_write() {
+        for result in [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::BothLose,
+            GameResult::Cancelled,
+        ] {
+            assert_eq!(result.to_string().parse(), Ok(result));
+        }
+        assert_eq!("½-½".parse(), Ok(GameResult::Draw));
+        assert_eq!("1-1".parse::<GameResult>(), Err(ParseGameResultError));
+        for reason in Reason::ALL {
+            assert_eq!(reason.to_string().parse(), Ok(reason));
+            let outcome = Outcome::new(GameResult::Draw, reason);
+            assert_eq!(outcome.to_string().parse(), Ok(outcome));
+        }
+        assert_eq!("Checkmate".parse::<Reason>(), Err(ParseReasonError));
+        let mate: Outcome = "0-1 (checkmate, 5.1.1)".parse().unwrap();
+        assert_eq!(mate, Outcome::new(GameResult::BlackWins, Reason::Checkmate));
+        for (text, error) in [
+            ("0-1", ParseOutcomeError::Shape),
+            ("0-1 (checkmate 5.1.1)", ParseOutcomeError::Shape),
+            ("2-0 (checkmate, 5.1.1)", ParseGameResultError.into()),
+            ("0-1 (mate, 5.1.1)", ParseReasonError.into()),
+        ] {
+            assert_eq!(text.parse::<Outcome>(), Err(error), "{text}");
+        }
+        assert!(matches!(
+            "0-1 (checkmate, 5..1)".parse::<Outcome>(),
+            Err(ParseOutcomeError::Article(_))
+        ));
+    }
 
     #[test]
     fn article_numbers_parse_and_print() {

@@ -340,25 +340,35 @@ impl Arbiter {
         }
     }
 
-    /// Applies one event.
+    /// Applies one event, and returns the decisions it led to (empty for an event that only
+    /// changes the state, such as a legal move, or that is only noted; a refused illegal move,
+    /// a penalty or the end of the game is among them).
+    ///
+    /// ```
+    /// use caissa_arbiter::{Arbiter, Color, Event, EventKind, Rules, Ruling, Start};
+    ///
+    /// let start = Start { rules: Rules::online(), ..Start::default() };
+    /// let mut arbiter = Arbiter::new(&start, 0)?;
+    /// let mv = |text: &str| EventKind::Move { by: Color::White, mv: text.parse().unwrap(), two_hands: false };
+    /// assert!(arbiter.handle(&Event::new(1_000, mv("e5")))?.iter().any(|d| {
+    ///     matches!(d.ruling, Ruling::IllegalMoveRefused { .. })
+    /// }));
+    /// assert!(arbiter.handle(&Event::new(2_000, mv("e4")))?.is_empty());
+    /// # Ok::<(), caissa_arbiter::EventError>(())
+    /// ```
     ///
     /// # Errors
     ///
     /// [`EventError`] when the log is wrong: a second start, a time earlier than the last
     /// event's or beyond [`MAX_TIME_MS`], an ambiguous SAN move. The arbiter is unchanged then.
-    pub fn handle(&mut self, event: &Event) -> Result<(), EventError> {
+    pub fn handle(&mut self, event: &Event) -> Result<&[Decision], EventError> {
         let t = event.t_ms;
-        check_time(t)?;
-        if t < self.now {
-            return Err(EventError::TimeWentBackwards {
-                t_ms: t,
-                last_ms: self.now,
-            });
-        }
+        self.check_now(t)?;
         if matches!(event.kind, EventKind::Start(_)) {
             return Err(EventError::StartedTwice);
         }
         self.check_ambiguity(&event.kind)?;
+        let first = self.decisions.len();
         self.index += 1;
         if self.outcome.is_none() {
             self.check_flag_deadline(t);
@@ -366,8 +376,76 @@ impl Arbiter {
         self.now = t;
         if self.outcome.is_some() {
             self.note("after the end of the game: no effect");
-            return Ok(());
+        } else {
+            self.apply(event);
         }
+        Ok(&self.decisions[first..])
+    }
+
+    /// Time passes until `t_ms` without an event: under [`FlagPolicy::Immediate`] a flag whose
+    /// time has run out falls (the game ends on time), and nothing is noted otherwise. Under
+    /// [`FlagPolicy::OnObservation`] a flag counts only when observed, so a tick decides
+    /// nothing. Returns the decisions made; they name the last event handled.
+    ///
+    /// ```
+    /// use caissa_arbiter::{Arbiter, Bonus, Color, Event, EventKind, Rules, Start, TimeControl};
+    ///
+    /// let start = Start {
+    ///     time_control: Some(TimeControl::simple(60_000, Bonus::None)),
+    ///     rules: Rules::online(),
+    ///     ..Start::default()
+    /// };
+    /// let mut arbiter = Arbiter::new(&start, 0)?;
+    /// assert_eq!(arbiter.next_flag(), Some((Color::White, 60_000)));
+    /// assert!(arbiter.tick(59_999)?.is_empty());
+    /// let decided = arbiter.tick(61_000)?;
+    /// assert_eq!(decided.len(), 1);
+    /// let verdict = arbiter.verdict();
+    /// assert_eq!(verdict.outcome.map(|o| o.result.as_str()), Some("0-1"));
+    /// assert_eq!(verdict.ended_at_ms, Some(60_000));
+    /// assert!(verdict.notes.is_empty());
+    /// # Ok::<(), caissa_arbiter::EventError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`EventError::TimeWentBackwards`] or [`EventError::TimeTooLarge`], as for an event.
+    pub fn tick(&mut self, t_ms: u64) -> Result<&[Decision], EventError> {
+        self.check_now(t_ms)?;
+        let first = self.decisions.len();
+        if self.outcome.is_none() {
+            self.check_flag_deadline(t_ms);
+        }
+        self.now = t_ms;
+        Ok(&self.decisions[first..])
+    }
+
+    /// When the next flag falls if nobody presses first: the player whose clock runs and the
+    /// time; `None` without a clock running or once the game is over. (Under
+    /// [`FlagPolicy::OnObservation`] it counts only once observed.)
+    #[must_use]
+    pub fn next_flag(&self) -> Option<(Color, u64)> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.clock.as_ref().and_then(Clock::flag_deadline)
+    }
+
+    /// Refuses a time beyond [`MAX_TIME_MS`] or before the last event's.
+    fn check_now(&self, t: u64) -> Result<(), EventError> {
+        check_time(t)?;
+        if t < self.now {
+            return Err(EventError::TimeWentBackwards {
+                t_ms: t,
+                last_ms: self.now,
+            });
+        }
+        Ok(())
+    }
+
+    /// Applies an event to a game that goes on.
+    fn apply(&mut self, event: &Event) {
+        let t = event.t_ms;
         match &event.kind {
             EventKind::Start(_) => {}
             &EventKind::Touch { by, square } => self.touch(by, square),
@@ -401,7 +479,6 @@ impl Arbiter {
             &EventKind::Flag { by } => self.flag_observed(by, None),
             EventKind::Arbiter(action) => self.arbiter_action(action),
         }
-        Ok(())
     }
 
     /// Refuses, before anything changes, a SAN move or written claim move that fits several
