@@ -16,11 +16,12 @@
 //! The exit status is 1 when `E > 0`, 2 when a file cannot be read (after the summary of the
 //! others), else 0.
 //!
-//! The work runs on all cores (`--threads` says how many): one thread cuts each file into
-//! chunks of about a megabyte at lines where a game begins for sure, and each worker reads and
-//! replays the games of one chunk at a time (see `check.rs` for the rule and why it is safe).
-//! The output does not depend on the number of threads. A file where no such line comes for
-//! 64 MiB (games without tags, say) is read from there on by one worker, as a stream.
+//! The work runs on all cores (`--threads` says how many, at most 256): the files go to
+//! `caissa_notation::pgn::ParallelReader`, which cuts each into chunks of about a megabyte at
+//! lines where a game begins for sure, and each worker reads and replays the games of one chunk
+//! at a time. The output does not depend on the number of threads. A file where no such line
+//! comes for 64 MiB (games without tags, say) is read from there on by one worker, as a
+//! stream.
 //!
 //! # `caissa pgn select [OPTIONS] FILE...`
 //!
@@ -41,7 +42,9 @@ use std::io::{self, BufWriter, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use caissa::notation::pgn::{GameTreeBuilder, Layout, PgnError, PgnErrorKind, Reader};
+use caissa::notation::pgn::{
+    GameTreeBuilder, Layout, ParallelReader, PgnError, PgnErrorKind, Reader,
+};
 use clap::{Args, Subcommand};
 
 use crate::error::CliError;
@@ -73,9 +76,9 @@ struct CheckArgs {
     /// The PGN files (`-` for stdin).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Threads replaying moves [default: one per core].
-    #[arg(long, value_name = "N")]
-    threads: Option<NonZeroUsize>,
+    /// Threads replaying moves, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
 }
 
 /// Arguments of `caissa pgn fmt`.
@@ -98,12 +101,12 @@ struct FmtArgs {
 pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
     match &args.command {
         PgnCommand::Check(args) => {
-            let threads = args.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-                NonZeroUsize::get,
-            );
+            let mut reader = ParallelReader::new();
+            if let Some(threads) = args.threads.and_then(|n| NonZeroUsize::new(n.into())) {
+                reader = reader.threads(threads);
+            }
             let mut out = BufWriter::new(io::stdout().lock());
-            let totals = check::check(&args.files, threads, check::Split::DEFAULT, &mut out)?;
+            let totals = check::check(&args.files, reader, &mut out)?;
             out.flush()?;
             totals.into_result()
         }
@@ -129,17 +132,16 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
 }
 
 /// Opens a file, or stdin for `-`.
-fn open(path: &Path) -> Result<Box<dyn Read + Send>, CliError> {
+fn input(path: &Path) -> io::Result<Box<dyn Read + Send>> {
     if path == Path::new("-") {
         return Ok(Box::new(io::stdin()));
     }
-    match File::open(path) {
-        Ok(file) => Ok(Box::new(file)),
-        Err(source) => Err(CliError::Read {
-            path: path.to_owned(),
-            source,
-        }),
-    }
+    Ok(Box::new(File::open(path)?))
+}
+
+/// [`input`], its error naming the file.
+fn open(path: &Path) -> Result<Box<dyn Read + Send>, CliError> {
+    input(path).map_err(read_error(path))
 }
 
 fn read_error(path: &Path) -> impl FnOnce(io::Error) -> CliError + '_ {

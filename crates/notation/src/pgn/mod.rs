@@ -13,6 +13,9 @@
 //! - [`commands`] reads the `[%clk ...]`, `[%eval ...]`, `[%csl ...]`, `[%cal ...]` commands of
 //!   a comment into typed values.
 //! - [`StartTags`] reads the `[FEN]`, `[SetUp]` and `[Variant]` tags into a start position.
+//! - [`ParallelReader`] reads on several threads, with each game's result handed back in input
+//!   order, the same as one [`Reader`] gives; [`chunks`] cuts a byte slice at game boundaries
+//!   into pieces that read alone as in place.
 //!
 //! ```
 //! use caissa_notation::pgn::{GameTreeBuilder, Layout, Reader, Replayer};
@@ -94,8 +97,10 @@
 //! [`Replayer`] replays variations to a depth of [`MAX_REPLAY_DEPTH`] and reports deeper ones
 //! as an error.
 
+mod chunks;
 pub mod commands;
 mod error;
+mod parallel;
 mod reader;
 mod replay;
 mod start;
@@ -104,7 +109,9 @@ mod types;
 mod visitor;
 mod writer;
 
+pub use chunks::{Chunk, Chunks, chunks};
 pub use error::{Excerpt, IoFailure, PgnError, PgnErrorKind};
+pub use parallel::{MAX_THREADS, ParallelReader};
 pub use reader::{DEFAULT_CAPACITY, Games, MIN_CAPACITY, Reader};
 pub use replay::{
     MAX_REPLAY_DEPTH, PgnReplayError, PgnReplayErrorKind, RecordedGame, RecordedToken, Recorder,

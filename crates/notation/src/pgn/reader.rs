@@ -22,7 +22,7 @@ const LOOKAHEAD: usize = 256;
 /// How far past a newline inside a comment the reader looks to recognise the next game's tags:
 /// a line ends an unterminated comment only if its `[Name "` fits in this many bytes, whatever
 /// the buffer holds, so that the decision does not depend on how the input arrives.
-const TAG_PROBE: usize = 64;
+pub(super) const TAG_PROBE: usize = 64;
 
 /// Reads PGN games from any [`Read`] (a file, a socket, a `&[u8]`), one [`Visitor`] call at a
 /// time.
@@ -115,6 +115,13 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             failed: false,
         }
+    }
+
+    /// The reader of a piece of input that begins the input's line `line` (from 1): its
+    /// locations are the input's.
+    pub(super) fn starting_at_line(mut self, line: u64) -> Reader<R> {
+        self.line = line;
+        self
     }
 
     /// Where the reader stands: the next byte it will read.

@@ -14,6 +14,7 @@ mod game_rules;
 mod no_alloc;
 mod perft_suites;
 mod pgn_hostile;
+mod pgn_parallel;
 mod pgn_reader;
 mod pgn_recovery;
 mod pgn_roundtrip;

@@ -3,10 +3,26 @@
 //! whatever the number of threads and however the files are cut into chunks.
 
 use std::fmt::Write as _;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::pgn::tests::{BAD, GOOD, TempPgn};
+
+/// How files are cut into chunks: the [`ParallelReader`]'s chunk size and stream limit.
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    chunk: usize,
+    limit: usize,
+}
+
+impl Split {
+    /// The reader's own.
+    const DEFAULT: Split = Split {
+        chunk: ParallelReader::DEFAULT_CHUNK_SIZE,
+        limit: ParallelReader::DEFAULT_STREAM_LIMIT,
+    };
+}
 
 /// The thread counts every input is checked with.
 const THREADS: [usize; 3] = [1, 2, 3];
@@ -86,7 +102,11 @@ const LARGE_SPLITS: [Split; 4] = [
 fn report(files: &[(&str, &Path)], threads: usize, split: Split) -> (String, Totals) {
     let paths: Vec<PathBuf> = files.iter().map(|(_, path)| path.to_path_buf()).collect();
     let mut out = Vec::new();
-    let totals = check(&paths, threads, split, &mut out).expect("checked");
+    let reader = ParallelReader::new()
+        .threads(NonZeroUsize::new(threads).expect("a thread"))
+        .chunk_size(split.chunk)
+        .stream_limit(split.limit);
+    let totals = check(&paths, reader, &mut out).expect("checked");
     let mut text = String::from_utf8(out).expect("UTF-8");
     for (name, path) in files {
         text = text.replace(&format!("{}:", path.display()), &format!("{name}:"));
@@ -162,46 +182,6 @@ fn check_reports_what_was_recorded_for_the_data_and_the_corpus() {
         write!(reports, "== {name}\n{}", report_of(name, &file.0)).expect("a string");
     }
     insta::assert_snapshot!("data_and_corpus", reports);
-}
-
-/// The boundaries of `text`, all found when it is all there.
-fn boundaries(text: &str) -> Vec<usize> {
-    let data = text.as_bytes();
-    let mut cuts = Vec::new();
-    let mut from = 0;
-    let mut boundaries = Boundaries::new(true);
-    while let Some(cut) = boundaries.next(&data[from..], 1, true) {
-        from += cut;
-        cuts.push(from);
-        boundaries = Boundaries::new(false);
-    }
-    cuts
-}
-
-#[test]
-fn boundaries_are_tag_lines_after_lines_of_no_tags() {
-    let text = "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n1. e4 *\n[Event \"d\"]\n\
-                %x\n[Event \"e\"]\n [A \"f\"]\n[B \"g\"]\n\t\r\n[C\t\"h\"]\n{\n[D \"i\"]\n\
-                [%clk 0:01]\n\n[1 \"j\"]\n\n[_ \"k\"]\n\n[Event\"l\"]\n\n [E \"m\"]\n";
-    let at = |line: &str| text.find(line).expect("a line of the text");
-    assert_eq!(
-        boundaries(text),
-        [
-            at("[Event \"c\"]"),
-            at("[Event \"d\"]"),
-            at("[C\t"),
-            at("[D "),
-            at("[Event\"l\"]")
-        ]
-    );
-    // Not the first line, even after a byte order mark; not a `%` line after one.
-    assert_eq!(boundaries("\u{feff}\n[Event \"a\"]\n"), [4]);
-    assert!(boundaries("\u{feff}%\n[Event \"a\"]\n").is_empty());
-    assert!(boundaries("\u{feff}[A \"\"]\n[Event \"a\"]\n").is_empty());
-    // The `"` in the first 32 bytes.
-    let name = "N".repeat(29);
-    assert_eq!(boundaries(&format!("\n[{name} \"v\"]\n")), [1]);
-    assert!(boundaries(&format!("\n[{name}  \"v\"]\n")).is_empty());
 }
 
 #[test]
@@ -477,81 +457,4 @@ fn binary_junk() {
          in:4:1: unexpected character U+0000\n\
          games 3 moves 3 errors 2\n",
     );
-}
-
-/// Inputs made of random pieces of PGN (corpus files, tag pairs, comment and variation marks,
-/// `%` and `;`, blank lines, CRs, byte order marks, ...) give the same report whatever the cut.
-#[test]
-fn random_pieces_of_pgn_give_the_same_report_whatever_the_cut() {
-    const PIECES: [&[u8]; 36] = [
-        b"\n",
-        b"\n\n",
-        b"\r\n",
-        b" \n",
-        b" ",
-        b"\t",
-        b"[Event \"x\"]",
-        b"[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]",
-        b"\n[Site \"y\"]\n",
-        b"\n\n[Event \"z\"]\n1. d4 d5\n",
-        b"[NNNNNNNNNNNNNNNNNNNNNNNNNNNNN \"",
-        b"[A\"",
-        b"[%clk 0:01]",
-        b"[",
-        b"\"",
-        b"\\",
-        b"{",
-        b"}",
-        b"%",
-        b";",
-        b"(",
-        b")",
-        b"1. e4",
-        b" e5",
-        b" Nf3",
-        b" Kb1",
-        b" Ke2",
-        b" 0-0",
-        b" --",
-        b"$1",
-        b"!?",
-        b"*",
-        b"1-0",
-        b"\xef\xbb\xbf",
-        b"\x00",
-        b"\xff",
-    ];
-    let corpus: Vec<Vec<u8>> = files_of("fuzz/corpus/pgn")
-        .into_iter()
-        .map(|path| std::fs::read(path).expect("a readable file"))
-        .collect();
-    // xorshift64: the same inputs on every run.
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut below = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        usize::try_from(state % n as u64).expect("less than n")
-    };
-    for _ in 0..150 {
-        let mut input = Vec::new();
-        for _ in 0..=below(40) {
-            if below(4) == 0 {
-                input.extend(&corpus[below(corpus.len())]);
-            } else {
-                input.extend(PIECES[below(PIECES.len())]);
-            }
-        }
-        let file = TempPgn::new("random", &input);
-        let (expected, _) = report(&[("in", &file.0)], 1, WHOLE);
-        for split in SMALL_SPLITS {
-            let (text, _) = report(&[("in", &file.0)], 2, split);
-            assert_eq!(
-                text,
-                expected,
-                "{split:?} on {:?}",
-                String::from_utf8_lossy(&input)
-            );
-        }
-    }
 }
