@@ -10,6 +10,7 @@
 //! - `types`: colours, piece types, squares, `Move`, `Piece`.
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
 //! - `pgn`: `read_games`, the games of a PGN as Python objects (`caissa.pgn`).
+//! - `arbiter`: `Arbiter`, fed with the events of `caissa arbitrate`'s logs, and `TimeControl`.
 //! - `errors`: the exceptions, subclasses of `ValueError`, with the positions of the Rust
 //!   errors as attributes.
 //!
@@ -18,6 +19,7 @@
 
 #![forbid(unsafe_code)]
 
+mod arbiter;
 mod board;
 mod errors;
 mod pgn;
@@ -32,6 +34,7 @@ fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     types::register(m)?;
     board::register(m)?;
     pgn::register(m)?;
+    arbiter::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

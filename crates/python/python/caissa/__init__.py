@@ -34,8 +34,8 @@ from caissa._caissa import (
     BISHOP, BLACK, COLOR_NAMES, COLORS, FILE_NAMES, KING, KNIGHT, PAWN, PIECE_NAMES,
     PIECE_SYMBOLS, PIECE_TYPES, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES, SQUARES, STARTING_FEN,
     WHITE,
-    AmbiguousMoveError, Board, IllegalMoveError, IllegalPositionError, InvalidFenError,
-    InvalidMoveError, Move, Outcome, PgnParseError, Piece,
+    AmbiguousMoveError, Arbiter, ArbiterError, Board, IllegalMoveError, IllegalPositionError, InvalidFenError,
+    InvalidMoveError, InvalidTimeControlError, Move, Outcome, PgnParseError, Piece, TimeControl,
     __version__, parse_square, square, square_file, square_name, square_rank,
 )
 

@@ -1,7 +1,7 @@
 """Type stubs for the native module of caissa (see the package docstring)."""
 
 import os
-from typing import BinaryIO, Iterator, Optional, TextIO, Union, final
+from typing import Any, BinaryIO, Iterator, Optional, TextIO, Union, final
 
 __version__: str
 
@@ -261,3 +261,46 @@ class GameReader(Iterator[Game]):
     def __next__(self) -> Game: ...
 
 def read_games(source: Union[str, "os.PathLike[str]", BinaryIO, TextIO], *, skip_errors: bool = False) -> GameReader: ...
+
+class ArbiterError(ValueError):
+    """An event the arbiter cannot read or apply."""
+    event: int
+
+class InvalidTimeControlError(ValueError):
+    """The text is not a time control in PGN TimeControl syntax."""
+    byte: int
+
+@final
+class TimeControl:
+    """A time control in the syntax of the PGN TimeControl tag."""
+    def __init__(self, text: str) -> None: ...
+    @property
+    def periods(self) -> list[dict[str, Any]]: ...
+    @property
+    def hourglass(self) -> bool: ...
+    def fide_speed(self) -> str: ...
+    def lichess_speed(self) -> str: ...
+    def readable(self) -> str: ...
+
+class Arbiter:
+    """The arbiter of one game, fed with the events of caissa arbitrate's logs."""
+    def __init__(
+        self,
+        *,
+        rules: Optional[str] = None,
+        time_control: Union[TimeControl, str, None] = None,
+        fen: Optional[str] = None,
+        chess960: bool = False,
+        presses: Optional[str] = None,
+        white: Optional[str] = None,
+        black: Optional[str] = None,
+        t_ms: int = 0,
+    ) -> None: ...
+    def feed(self, event: Union[dict[str, Any], str]) -> None: ...
+    def verdict(self) -> dict[str, Any]: ...
+    @property
+    def decisions(self) -> list[dict[str, Any]]: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def events(self) -> int: ...
