@@ -22,11 +22,13 @@ use caissa_movegen::{CastlingMode, Position};
 use caissa_notation::fen::Fen;
 
 pub mod arbiter;
+pub mod arbitrate_json;
 pub mod dead;
 pub mod epd;
 pub mod fen;
 pub mod pgn;
 pub mod position;
+pub mod rate;
 pub mod san;
 pub mod uci;
 pub mod uci_protocol;
@@ -38,11 +40,13 @@ pub type Check = fn(data: &[u8]);
 /// `fuzz/corpus/<name>/` through.
 pub const TARGETS: &[(&str, Check)] = &[
     ("arbiter", arbiter::check),
+    ("arbitrate_json", arbitrate_json::check),
     ("dead", dead::check),
     ("epd", epd::check),
     ("fen", fen::check),
     ("pgn", pgn::check),
     ("position", position::check),
+    ("rate", rate::check),
     ("san", san::check),
     ("uci", uci::check),
     ("uci_protocol", uci_protocol::check),
