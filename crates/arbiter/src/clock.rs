@@ -27,7 +27,13 @@ use crate::MAX_TIME_MS;
 use crate::time_control::{Bonus, PeriodTrigger, TimeControl};
 
 /// A clock running a [`TimeControl`] for both players.
+///
+/// With the `serde` feature a clock is an object of its state (what a server stores to resume
+/// a game), checked when read: no time beyond [`MAX_TIME_MS`] (remaining times up to a
+/// thousand times that), none after the clock's last operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ClockFields"))]
 pub struct Clock {
     control: TimeControl,
     remaining: ByColor<u64>,
@@ -39,6 +45,74 @@ pub struct Clock {
     flag_fell: ByColor<Option<u64>>,
     first_flag: Option<Color>,
     last_t: u64,
+}
+
+/// A clock's state as serde reads it, before it is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockFields {
+    control: TimeControl,
+    remaining: ByColor<u64>,
+    periods_done: ByColor<usize>,
+    moves: ByColor<u32>,
+    running: Option<(Color, u64)>,
+    in_move: ByColor<u64>,
+    flag_fell: ByColor<Option<u64>>,
+    first_flag: Option<Color>,
+    last_t: u64,
+}
+
+/// A clock state that no clock reaches.
+#[cfg(feature = "serde")]
+#[derive(Debug, thiserror::Error)]
+enum ClockStateError {
+    #[error("a time beyond the limit of {MAX_TIME_MS} ms")]
+    TimeTooLarge,
+    #[error("a time after the clock's last operation")]
+    AfterLastOperation,
+    #[error("more periods completed than moves made")]
+    TooManyPeriods,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ClockFields> for Clock {
+    type Error = ClockStateError;
+
+    fn try_from(f: ClockFields) -> Result<Clock, ClockStateError> {
+        let last_t = f.last_t;
+        if last_t > MAX_TIME_MS {
+            return Err(ClockStateError::TimeTooLarge);
+        }
+        for color in Color::ALL {
+            if f.remaining[color] > 1_000 * MAX_TIME_MS {
+                return Err(ClockStateError::TimeTooLarge);
+            }
+            if f.in_move[color] > last_t || f.flag_fell[color].is_some_and(|t| t > 2 * MAX_TIME_MS)
+            {
+                return Err(ClockStateError::AfterLastOperation);
+            }
+            if f.periods_done[color] > usize::try_from(f.moves[color]).unwrap_or(usize::MAX) {
+                return Err(ClockStateError::TooManyPeriods);
+            }
+        }
+        if let Some((color, since)) = f.running
+            && (since > last_t || f.in_move[color] > since)
+        {
+            return Err(ClockStateError::AfterLastOperation);
+        }
+        Ok(Clock {
+            control: f.control,
+            remaining: f.remaining,
+            periods_done: f.periods_done,
+            moves: f.moves,
+            running: f.running,
+            in_move: f.in_move,
+            flag_fell: f.flag_fell,
+            first_flag: f.first_flag,
+            last_t,
+        })
+    }
 }
 
 /// An operation with a time earlier than one already seen.

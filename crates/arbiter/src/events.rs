@@ -272,6 +272,22 @@ impl FromStr for MoveText {
     }
 }
 
+/// With the `serde` feature, a move text is its text (`"Nf3"`, `"g1f3"`).
+#[cfg(feature = "serde")]
+impl serde::Serialize for MoveText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for MoveText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<MoveText, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

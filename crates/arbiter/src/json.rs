@@ -14,7 +14,7 @@
 //!
 //! | `type` | fields | meaning |
 //! |---|---|---|
-//! | `start` | `time_control` (PGN syntax, `-` or absent for none), `rules` (a [`Rules`] text, default `fide-standard`), `fen`, `chess960`, `presses` (`with_move` or `separate`; absent: separate if the log has `press` events), `white`, `black` (names) | must be the first event; the clock of the side to move starts |
+//! | `start` | `time_control` (PGN syntax, `-` or absent for none), `trigger` (`on_move_count`, the default, or `on_flag`: [`PeriodTrigger`]), `rules` (a [`Rules`] text, default `fide-standard`), `fen`, `chess960`, `presses` (`with_move` or `separate`; absent: separate if the log has `press` events), `white`, `black` (names) | must be the first event; the clock of the side to move starts |
 //! | `touch` | `by`, `square` | a deliberate touch of the piece on `square` (4.3) |
 //! | `adjust` | `by`, `square` | "j'adoube" and adjusting (4.2.1) |
 //! | `release` | `by`, `square`, `from` (optional: the last own piece touched) | a piece let go on `square` (4.7) |
@@ -44,14 +44,14 @@ use std::io::{self, BufRead};
 use caissa_board::{Color, Role, Square};
 use caissa_game::{Article, GameResult};
 use caissa_notation::fen::Fen;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::arbiter::{Arbiter, EventError};
 use crate::events::{ArbiterAction, ClaimKind, Event, EventKind, MoveText, Presses, Start};
 use crate::rules::Rules;
 use crate::time_control::{
-    ParseTimeControlError, ParseTimeControlErrorKind, PgnTimeControl, TimeControl,
+    ParseTimeControlError, ParseTimeControlErrorKind, PeriodTrigger, PgnTimeControl, TimeControl,
 };
 use crate::verdict::Verdict;
 
@@ -122,34 +122,56 @@ pub enum LineErrorKind {
     Event(#[from] EventError),
 }
 
-/// An event line as written.
-#[derive(Debug, Default, Deserialize)]
+/// An event line as written (and as [`Event`]'s serde writes it: fields in this order, absent
+/// ones left out).
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawEvent {
+    #[serde(skip_serializing_if = "Option::is_none")]
     t_ms: Option<u64>,
     #[serde(rename = "type")]
     event_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     square: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     piece: Option<String>,
-    #[serde(rename = "move")]
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     mv: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     two_hands: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     time_control: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trigger: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     rules: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     fen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     chess960: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     presses: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     white: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     black: Option<String>,
-    #[serde(rename = "kind")]
+    #[serde(rename = "kind", skip_serializing_if = "Option::is_none")]
     claim: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     ruling: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     player: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     article: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     misplaced: Option<String>,
 }
 
@@ -159,6 +181,7 @@ const TYPES: [(&str, &[&str]); 15] = [
         "start",
         &[
             "time_control",
+            "trigger",
             "rules",
             "fen",
             "chess960",
@@ -188,7 +211,7 @@ const TYPES: [(&str, &[&str]); 15] = [
 
 impl RawEvent {
     /// The fields given, by name.
-    fn present(&self) -> [(&'static str, bool); 20] {
+    fn present(&self) -> [(&'static str, bool); 21] {
         [
             ("by", self.by.is_some()),
             ("square", self.square.is_some()),
@@ -197,6 +220,7 @@ impl RawEvent {
             ("move", self.mv.is_some()),
             ("two_hands", self.two_hands.is_some()),
             ("time_control", self.time_control.is_some()),
+            ("trigger", self.trigger.is_some()),
             ("rules", self.rules.is_some()),
             ("fen", self.fen.is_some()),
             ("chess960", self.chess960.is_some()),
@@ -290,8 +314,29 @@ impl RawEvent {
         let sq = || field(kind, "square", self.square.as_deref(), square);
         Ok(match kind {
             "start" => EventKind::Start(Start {
-                time_control: optional("time_control", self.time_control.as_deref(), time_control)?
-                    .flatten(),
+                time_control: {
+                    let trigger = optional("trigger", self.trigger.as_deref(), |t| match t {
+                        "on_move_count" => Ok(PeriodTrigger::OnMoveCount),
+                        "on_flag" => Ok(PeriodTrigger::OnFlag),
+                        _ => Err("expected on_move_count or on_flag"),
+                    })?;
+                    let control =
+                        optional("time_control", self.time_control.as_deref(), time_control)?
+                            .flatten();
+                    match (control, trigger) {
+                        (Some(mut control), Some(trigger)) => {
+                            control.trigger = trigger;
+                            Some(control)
+                        }
+                        (None, Some(_)) => {
+                            return Err(LineErrorKind::Invalid {
+                                field: "trigger",
+                                problem: "a trigger needs a time control".to_owned(),
+                            });
+                        }
+                        (control, None) => control,
+                    }
+                },
                 rules: optional("rules", self.rules.as_deref(), Rules::from_str)?
                     .unwrap_or_default(),
                 fen: optional("fen", self.fen.as_deref(), Fen::from_str)?,
@@ -389,6 +434,164 @@ impl RawEvent {
             }
         };
         Ok(action)
+    }
+}
+
+impl RawEvent {
+    /// The line for `event`, or why it has none (a promotion to a king or a pawn).
+    fn from_event(event: &Event) -> Result<RawEvent, &'static str> {
+        let name = |c: Color| Some(c.name().to_owned());
+        let text = |value: &dyn core::fmt::Display| Some(value.to_string());
+        let raw = |event_type: &str| RawEvent {
+            t_ms: Some(event.t_ms),
+            event_type: event_type.to_owned(),
+            ..RawEvent::default()
+        };
+        Ok(match &event.kind {
+            EventKind::Start(start) => RawEvent {
+                time_control: start.time_control.as_ref().map(TimeControl::to_pgn),
+                trigger: start
+                    .time_control
+                    .as_ref()
+                    .filter(|c| c.trigger == PeriodTrigger::OnFlag)
+                    .map(|_| "on_flag".to_owned()),
+                rules: text(&start.rules),
+                fen: start.fen.as_ref().map(ToString::to_string),
+                chess960: start.chess960.then_some(true),
+                presses: start.presses.map(|p| {
+                    match p {
+                        Presses::WithMove => "with_move",
+                        Presses::Separate => "separate",
+                    }
+                    .to_owned()
+                }),
+                white: start.white.clone(),
+                black: start.black.clone(),
+                ..raw("start")
+            },
+            &EventKind::Touch { by, square } => RawEvent {
+                by: name(by),
+                square: text(&square),
+                ..raw("touch")
+            },
+            &EventKind::Adjust { by, square } => RawEvent {
+                by: name(by),
+                square: text(&square),
+                ..raw("adjust")
+            },
+            &EventKind::Release { by, from, to } => RawEvent {
+                by: name(by),
+                from: from.map(|sq| sq.to_string()),
+                square: text(&to),
+                ..raw("release")
+            },
+            &EventKind::Promote { by, role, square } => {
+                if matches!(role, Role::King | Role::Pawn) {
+                    return Err("a promotion to a king or a pawn has no event line");
+                }
+                RawEvent {
+                    by: name(by),
+                    piece: Some(role.char().to_string()),
+                    square: text(&square),
+                    ..raw("promote")
+                }
+            }
+            &EventKind::Move { by, mv, two_hands } => RawEvent {
+                by: name(by),
+                mv: text(&mv),
+                two_hands: two_hands.then_some(true),
+                ..raw("move")
+            },
+            &EventKind::Press { by } => RawEvent {
+                by: name(by),
+                ..raw("press")
+            },
+            &EventKind::OfferDraw { by } => RawEvent {
+                by: name(by),
+                ..raw("offer_draw")
+            },
+            &EventKind::AcceptDraw { by } => RawEvent {
+                by: name(by),
+                ..raw("accept_draw")
+            },
+            &EventKind::DeclineDraw { by } => RawEvent {
+                by: name(by),
+                ..raw("decline_draw")
+            },
+            &EventKind::WithdrawDraw { by } => RawEvent {
+                by: name(by),
+                ..raw("withdraw_draw")
+            },
+            EventKind::Claim { by, claim } => RawEvent {
+                by: name(*by),
+                claim: Some(claim.name().to_owned()),
+                mv: match claim {
+                    ClaimKind::Threefold(mv) | ClaimKind::Fifty(mv) => mv.map(|m| m.to_string()),
+                    _ => None,
+                },
+                ..raw("claim")
+            },
+            &EventKind::Resign { by } => RawEvent {
+                by: name(by),
+                ..raw("resign")
+            },
+            &EventKind::Flag { by } => RawEvent {
+                by: name(by),
+                ..raw("flag")
+            },
+            EventKind::Arbiter(action) => {
+                let ruling = |ruling: &str| RawEvent {
+                    ruling: Some(ruling.to_owned()),
+                    ..raw("ruling")
+                };
+                match *action {
+                    ArbiterAction::AddTime { player, ms } => RawEvent {
+                        player: name(player),
+                        ms: Some(ms),
+                        ..ruling("add_time")
+                    },
+                    ArbiterAction::Warning { player } => RawEvent {
+                        player: name(player),
+                        ..ruling("warning")
+                    },
+                    ArbiterAction::IllegalMove { player } => RawEvent {
+                        player: name(player),
+                        ..ruling("illegal_move")
+                    },
+                    ArbiterAction::ColoursReversed => ruling("colours_reversed"),
+                    ArbiterAction::WrongSetup { misplaced } => RawEvent {
+                        misplaced: misplaced.map(|sq| sq.to_string()),
+                        ..ruling("wrong_setup")
+                    },
+                    ArbiterAction::Declare { result, article } => RawEvent {
+                        result: text(&result),
+                        article: article.map(|a| a.to_string()),
+                        ..ruling("declare")
+                    },
+                }
+            }
+        })
+    }
+}
+
+/// An event is written as its line of the log (`serde_json::to_string(&event)` is that line)
+/// and read from one. Reading one event alone, a missing `t_ms` is 0 ([`EventLog`] takes the
+/// previous event's). A promotion to a king or a pawn, which no line can say, cannot be
+/// written.
+impl Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RawEvent::from_event(self)
+            .map_err(serde::ser::Error::custom)?
+            .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Event, D::Error> {
+        let raw = RawEvent::deserialize(deserializer)?;
+        let t_ms = raw.t_ms.unwrap_or(0);
+        let kind = raw.into_kind().map_err(serde::de::Error::custom)?;
+        Ok(Event { t_ms, kind })
     }
 }
 

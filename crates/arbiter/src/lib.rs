@@ -63,8 +63,11 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for the time-control types, and [`json`]: the event log
-//!   as JSON lines, and the verdict as a JSON object.
+//! - `serde`: `Serialize`/`Deserialize` for [`Event`] (exactly a line of the JSON-lines log,
+//!   see [`json`]), [`TimeControl`] and its parts, [`Rules`] (its text), [`Clock`] (its state)
+//!   and [`MoveText`]; `Serialize` for the [`Verdict`] and its parts; and [`json`]: the event
+//!   log read and replayed as JSON lines, and the verdict as `caissa arbitrate` prints it. The
+//!   lower layers' serde comes with it ([`Game`], [`GameResult`], [`Outcome`], ...).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

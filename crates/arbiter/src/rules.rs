@@ -444,6 +444,22 @@ pub enum ParseRulesErrorKind {
     ExpectedOneOf(&'static [&'static str]),
 }
 
+/// With the `serde` feature, rules are their text: `"club illegal_moves_to_lose=2"`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Rules {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Rules {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Rules, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Rules {
     type Err = ParseRulesError;
 

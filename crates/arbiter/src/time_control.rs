@@ -40,6 +40,7 @@ use core::str::FromStr;
 /// Time added per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Bonus {
     /// Nothing: sudden death.
     #[default]
@@ -93,6 +94,7 @@ impl Period {
 /// When the next period's time is added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PeriodTrigger {
     /// When the player completes the period's last move (electronic clocks).
     #[default]
@@ -102,8 +104,14 @@ pub enum PeriodTrigger {
 }
 
 /// A time control: periods, and when each next one starts.
+///
+/// With the `serde` feature it is an object `{"periods": [{"moves": 40, "base_ms": 5400000,
+/// "bonus": {"fischer": 30000}, "bonus_from_move": 1}, ...], "trigger": "on_move_count",
+/// "hourglass": false}`, checked as [`TimeControl::new`] checks (and an hourglass has one period
+/// without bonus) when read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "TimeControlFields"))]
 pub struct TimeControl {
     periods: Vec<Period>,
     /// Whether periods are added on the move count or on flag fall.
@@ -112,9 +120,36 @@ pub struct TimeControl {
     pub hourglass: bool,
 }
 
+/// A time control as serde reads it, before it is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeControlFields {
+    periods: Vec<Period>,
+    trigger: PeriodTrigger,
+    hourglass: bool,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<TimeControlFields> for TimeControl {
+    type Error = TimeControlError;
+
+    fn try_from(fields: TimeControlFields) -> Result<TimeControl, TimeControlError> {
+        let control = TimeControl::new(fields.periods, fields.trigger)?;
+        if fields.hourglass {
+            if control.periods.len() != 1 || control.periods[0].bonus != Bonus::None {
+                return Err(TimeControlError::HourglassShape);
+            }
+            return Ok(TimeControl::hourglass(control.periods[0].base_ms));
+        }
+        Ok(control)
+    }
+}
+
 /// A speed class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[allow(missing_docs)]
 pub enum Speed {
     UltraBullet,
@@ -190,6 +225,12 @@ pub enum TimeControlError {
     /// A period has a quota of zero moves.
     #[error("period {0} has a quota of zero moves")]
     ZeroMoves(usize),
+    /// A period's time or bonus is beyond [`MAX_TIME_MS`](crate::MAX_TIME_MS).
+    #[error("period {0} has a time beyond the limit of {max} ms", max = crate::MAX_TIME_MS)]
+    TimeTooLarge(usize),
+    /// An hourglass with more than one period or with a bonus.
+    #[error("an hourglass has one period and no bonus")]
+    HourglassShape,
 }
 
 impl TimeControl {
@@ -198,7 +239,7 @@ impl TimeControl {
     /// # Errors
     ///
     /// [`TimeControlError`] if there are no periods, a period other than the last is for the rest
-    /// of the game, or a quota is zero.
+    /// of the game, a quota is zero, or a time is beyond [`MAX_TIME_MS`](crate::MAX_TIME_MS).
     pub fn new(
         periods: Vec<Period>,
         trigger: PeriodTrigger,
@@ -207,6 +248,9 @@ impl TimeControl {
             return Err(TimeControlError::NoPeriods);
         }
         for (i, p) in periods.iter().enumerate() {
+            if p.base_ms.max(p.bonus.millis()) > crate::MAX_TIME_MS {
+                return Err(TimeControlError::TimeTooLarge(i + 1));
+            }
             match p.moves {
                 Some(0) => return Err(TimeControlError::ZeroMoves(i + 1)),
                 None if i + 1 != periods.len() => {

@@ -9,6 +9,7 @@ use crate::events::MoveText;
 
 /// One decision of the arbiter, with the article of the Laws that makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Decision {
     /// The index of the event that led to it, in the log (from 0).
     pub event: usize,
@@ -24,6 +25,8 @@ pub struct Decision {
 
 /// What the arbiter decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Ruling {
     /// The game is over.
@@ -215,6 +218,7 @@ impl fmt::Display for Decision {
 
 /// Time given to a player's opponent for an offence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Penalty {
     /// The index of the event that led to it.
     pub event: usize,
@@ -245,6 +249,7 @@ impl fmt::Display for Penalty {
 
 /// Something the arbiter noticed that is not a decision: an event with no effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Note {
     /// The index of the event.
     pub event: usize,
@@ -261,7 +266,15 @@ impl fmt::Display for Note {
 }
 
 /// Everything the arbiter decided about a game.
+///
+/// With the `serde` feature the verdict and its parts serialise (snake-case names; rulings as
+/// `{"illegal_move": {"mv": "e5", "count": 1}}`), for a server to show or archive. They are not
+/// read back: a verdict follows from its event log, which is what a server keeps
+/// ([`Event`](crate::Event) reads and writes the log's lines), and [`replay`](crate::replay)
+/// gives it again. [`json::verdict_to_json`](crate::json::verdict_to_json) writes the shape
+/// `caissa arbitrate` prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Verdict {
     /// The result, reason and article, or `None` while the game goes on.
     pub outcome: Option<Outcome>,

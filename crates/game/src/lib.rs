@@ -85,7 +85,9 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for [`Outcome`] (an object of the three), [`GameResult`]
+//! - `serde`: `Serialize`/`Deserialize` for [`Game`] (its start position as FEN, `chess960`,
+//!   its moves in UCI: `{"start": "...", "chess960": false, "moves": ["e2e4"]}`; reading it
+//!   replays the moves), [`Outcome`] (an object of the three), [`GameResult`]
 //!   (`"1-0"`), [`Reason`] (its snake-case name, `"time_forfeit"`), [`Article`] (its number,
 //!   `"9.6.1"`) and [`Material`].
 
@@ -95,6 +97,8 @@
 mod claim;
 pub mod dead;
 mod game;
+#[cfg(feature = "serde")]
+mod game_serde;
 mod material;
 mod outcome;
 

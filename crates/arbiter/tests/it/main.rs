@@ -8,4 +8,6 @@ mod illegal;
 #[cfg(feature = "serde")]
 mod json;
 mod properties;
+#[cfg(feature = "serde")]
+mod serde;
 mod touch;
