@@ -40,6 +40,9 @@
 //! # Ok::<(), caissa_arbiter::ReplayError>(())
 //! ```
 //!
+//! A whole game-server round (a clocked game, a refused and a correct threefold claim, a flag
+//! that falls by [`Arbiter::tick`]) is the program `examples/game-server` of the repository.
+//!
 //! # One dependency is enough
 //!
 //! The lower layers' types this crate's signatures use are re-exported at its root, so a program
