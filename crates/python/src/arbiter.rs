@@ -84,7 +84,7 @@ impl TimeControl {
     }
 
     /// The periods, each a dict: `moves` (`None` for the rest of the game), `base_ms`,
-    /// `bonus` (`'None'`, or `{'Fischer': ms}`, `{'SimpleDelay': ms}`, `{'Bronstein': ms}`),
+    /// `bonus` (`'none'`, or `{'fischer': ms}`, `{'simple_delay': ms}`, `{'bronstein': ms}`),
     /// `bonus_from_move`.
     #[getter]
     fn periods<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

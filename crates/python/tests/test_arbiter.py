@@ -95,7 +95,7 @@ def test_time_control():
     assert tc.readable() == "90m/40+30m+30s"
     assert [p["moves"] for p in tc.periods] == [40, None]
     assert tc.periods[1]["base_ms"] == 1_800_000
-    assert tc.periods[0]["bonus"] == {"Fischer": 30_000}
+    assert tc.periods[0]["bonus"] == {"fischer": 30_000}
     assert (tc.fide_speed(), tc.lichess_speed()) == ("classical", "classical")
     blitz = caissa.TimeControl("180+2")
     assert (blitz.fide_speed(), blitz.lichess_speed()) == ("blitz", "blitz")
