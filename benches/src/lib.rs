@@ -21,6 +21,7 @@ use std::fmt;
 
 use caissa::notation::fen::Fen;
 
+pub mod outcome;
 pub mod peers;
 pub mod pgn;
 

@@ -8,7 +8,7 @@ use caissa_movegen::{IllegalMoveError, Move, Position};
 use smallvec::SmallVec;
 
 use crate::claim::{Claim, ClaimError, Claims, Ground};
-use crate::dead;
+use crate::dead::Verdicts;
 use crate::material::Material;
 use crate::outcome::{Article, GameResult, Outcome, Reason};
 
@@ -20,6 +20,9 @@ const SEVENTY_FIVE_MOVES: u32 = 150;
 const THREEFOLD: usize = 3;
 /// Occurrences of the same position that end the game (9.6.1).
 const FIVEFOLD: usize = 5;
+/// Moves at most between the position whose dead-position verdicts a game keeps and the
+/// current one (when the outcome is not asked after every move).
+const CARRIED_MOVES: usize = 8;
 
 /// A game: its start position and the moves played since, with every position reached.
 ///
@@ -42,9 +45,14 @@ pub struct Game {
     earlier: Vec<Position>,
     /// `moves[i]` was played in `earlier[i]`.
     moves: Vec<Move>,
-    /// [`Game::outcome`] of the current position, once asked for: the dead-position analysis
-    /// may take a while, and claims ask for the outcome too.
+    /// [`Game::outcome`] of the current position, once asked for: claims ask for it too.
     outcome: OnceLock<Option<Outcome>>,
+    /// Who can still win in the current position, once the outcome needed it.
+    verdicts: OnceLock<Verdicts>,
+    /// The verdicts of an earlier position and the moves played since, to be carried over to
+    /// the current position (see [`crate::dead`]'s `carry` module): the check after each move
+    /// then costs a few replayed moves instead of an analysis.
+    carried: Option<(Verdicts, SmallVec<[Move; CARRIED_MOVES]>)>,
 }
 
 /// Why [`Game::play`] refused a move; the game is unchanged.
@@ -83,6 +91,8 @@ impl Game {
             earlier: Vec::new(),
             moves: Vec::new(),
             outcome: OnceLock::new(),
+            verdicts: OnceLock::new(),
+            carried: None,
         }
     }
 
@@ -191,6 +201,17 @@ impl Game {
         self.current.play_unchecked(m);
         self.moves.push(m);
         self.outcome = OnceLock::new();
+        if let Some(verdicts) = self.verdicts.take() {
+            let mut since = SmallVec::new();
+            since.push(m);
+            self.carried = Some((verdicts, since));
+        } else if let Some((_, since)) = &mut self.carried {
+            if since.len() < CARRIED_MOVES {
+                since.push(m);
+            } else {
+                self.carried = None;
+            }
+        }
     }
 
     /// Takes back the last move and returns it, or `None` at the start. Everything (position,
@@ -199,6 +220,13 @@ impl Game {
         let m = self.moves.pop()?;
         self.current = self.earlier.pop().expect("a position for each move");
         self.outcome = OnceLock::new();
+        self.carried = None;
+        // The lines of the position after `m` are lines of the one before it, `m` in front.
+        self.verdicts = self
+            .verdicts
+            .take()
+            .and_then(|verdicts| verdicts.before(m))
+            .map_or_else(OnceLock::new, OnceLock::from);
         Some(m)
     }
 
@@ -209,6 +237,8 @@ impl Game {
             self.earlier.truncate(ply);
             self.moves.truncate(ply);
             self.outcome = OnceLock::new();
+            self.verdicts = OnceLock::new();
+            self.carried = None;
         }
     }
 
@@ -238,12 +268,17 @@ impl Game {
     /// half-move without progress stands (9.6.2). Stalemate comes before the dead position
     /// because a stalemated position is always dead too (no move can lead to a mate); so a
     /// stalemate with insufficient material is recorded as stalemate, where python-chess
-    /// records insufficient material. Dead positions are those the analysis of [`dead`] proves dead
-    /// within [`AUTOMATIC_DEAD_BUDGET`]; an undecided analysis leaves the game going (and
-    /// [`dead::can_win`], with its larger budget, can still be asked).
+    /// records insufficient material. A position is dead exactly when [`dead::can_win`] proves
+    /// for both sides that they cannot win, with no smaller budget: only a position the full
+    /// analysis leaves undecided keeps the game going.
     ///
-    /// The answer is kept until the next move or take-back, so asking again (or asking for
-    /// claims, which need it) costs nothing.
+    /// Asked after every move, as a server does, the check is cheap: the game keeps a mating
+    /// line of a side that can still win (or the proof that it cannot) and carries it over
+    /// to the next position, repaired and replayed, so that the full analysis runs only when
+    /// no line survives the moves played. The answer is kept until the next move or
+    /// take-back, so asking again (or asking for claims, which need it) costs nothing.
+    ///
+    /// [`dead::can_win`]: crate::dead::can_win
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         *self.outcome.get_or_init(|| self.find_outcome())
@@ -257,7 +292,7 @@ impl Game {
             } else {
                 Outcome::draw(Reason::Stalemate)
             })
-        } else if proved_dead(pos) {
+        } else if self.verdicts().dead() {
             Some(Outcome::draw(Reason::DeadPosition))
         } else if pos.halfmoves() >= SEVENTY_FIVE_MOVES {
             Some(Outcome::draw(Reason::SeventyFiveMoves))
@@ -266,6 +301,15 @@ impl Game {
         } else {
             None
         }
+    }
+
+    /// Who can still win in the current position: carried over from the last position analysed,
+    /// or analysed afresh.
+    fn verdicts(&self) -> &Verdicts {
+        self.verdicts.get_or_init(|| match &self.carried {
+            Some((verdicts, since)) => verdicts.after(self.position(), since),
+            None => Verdicts::of(self.position()),
+        })
     }
 
     /// The draws the player having the move may claim now, about the position on the board:
@@ -391,16 +435,4 @@ impl From<Position> for Game {
     fn from(start: Position) -> Game {
         Game::new(start)
     }
-}
-
-/// What the dead-position analysis may spend on the check after every move (5.2.2): enough for
-/// the material rule, blocked pawn structures and short helpmates, and cheap for ordinary
-/// positions, where a helpmate is found in a few hundred nodes.
-pub const AUTOMATIC_DEAD_BUDGET: dead::Budget = dead::Budget { nodes: 10_000 };
-
-/// Whether the analysis proves, within [`AUTOMATIC_DEAD_BUDGET`], that neither side can mate.
-fn proved_dead(pos: &Position) -> bool {
-    Color::ALL.into_iter().all(|color| {
-        dead::can_win_with(pos, color, AUTOMATIC_DEAD_BUDGET) == dead::Winnability::Unwinnable
-    })
 }

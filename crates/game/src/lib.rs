@@ -112,7 +112,7 @@ pub use caissa_movegen::{
 };
 
 pub use claim::{Claim, ClaimError, Claims, Ground};
-pub use game::{AUTOMATIC_DEAD_BUDGET, Game, PerpetualCheck, PlayError};
+pub use game::{Game, PerpetualCheck, PlayError};
 pub use material::Material;
 pub use outcome::{
     Article, GameResult, Outcome, ParseArticleError, ParseGameResultError, ParseOutcomeError,

@@ -54,6 +54,7 @@
 //! assert!(!is_dead(&start));
 //! ```
 
+mod carry;
 mod material;
 mod proof;
 mod reach;
@@ -62,6 +63,7 @@ mod search;
 use caissa_board::{Board, CastlingRights, Color, Square};
 use caissa_movegen::{Move, Position};
 
+pub(crate) use carry::Verdicts;
 use proof::Proof;
 use search::{Found, Search};
 
@@ -110,6 +112,8 @@ const SHALLOW_DEPTH: u32 = 6;
 const SMALL_CLOSURE_CAP: usize = 5_000;
 /// Plies at most along a chain of checks.
 const CHECK_CHAIN_DEPTH: u32 = 16;
+/// The nodes a reachability analysis is charged, for the budget.
+const REACH_NODES: u64 = 64;
 
 /// Whether `color` can checkmate its opponent by some sequence of legal moves, with the
 /// default [`Budget`].
@@ -233,6 +237,11 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
     if let Some(verdict) = decided(found, winnable) {
         return verdict;
     }
+    // The steps below do work that the node count does not see (reachability fixpoints): a
+    // spent budget stops here, so that a smaller budget never costs more than a larger one.
+    if search.spent() {
+        return Winnability::Unknown;
+    }
     if majors && reach::statically_unwinnable(&start, color) {
         return Winnability::Unwinnable;
     }
@@ -250,11 +259,21 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
     if let Some(verdict) = proved(chains, winnable) {
         return verdict;
     }
+    if search.spent() {
+        return Winnability::Unknown;
+    }
     if let Some(analysis) = reach::Reach::new(&start, color) {
         search.guide.with_bishop_distances(analysis.steady);
     }
-    search.guide.punished = start
-        .legal_moves()
+    // Each child's reachability analysis is charged as many nodes as a small search.
+    let moves = start.legal_moves();
+    search.budget = search
+        .budget
+        .saturating_sub(REACH_NODES * moves.len() as u64);
+    if search.spent() {
+        return Winnability::Unknown;
+    }
+    search.guide.punished = moves
         .into_iter()
         .filter(|&m| {
             let mut child = start;

@@ -449,6 +449,11 @@ impl Search {
         Found::Open
     }
 
+    /// Whether the whole analysis's budget is spent.
+    pub(super) fn spent(&self) -> bool {
+        self.exhausted || self.budget == 0
+    }
+
     fn limit_reached(&mut self) -> bool {
         if self.budget == 0 {
             self.exhausted = true;

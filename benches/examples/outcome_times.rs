@@ -1,0 +1,48 @@
+//! `Game::outcome` after every move of the PGN samples: the median, 99.9th percentile and
+//! maximum call time, and the slowest positions as FEN.
+//!
+//! `cargo run --release -p caissa-benches --example outcome_times [rounds]`
+//!
+//! Each round replays every game; each call's fastest time over the rounds counts, which
+//! filters out interruptions on a busy machine.
+
+use std::time::{Duration, Instant};
+
+use caissa::Game;
+use caissa::notation::fen::{EnPassantMode, Fen};
+use caissa_benches::outcome::{Summary, sample_games};
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .map_or(3, |a| a.parse().expect("rounds"));
+    let games = sample_games();
+    let mut best: Vec<(Duration, String)> = Vec::new();
+    for round in 0..rounds {
+        let mut i = 0;
+        for sample in &games {
+            let mut game = Game::new(sample.start);
+            let mut plies = sample.moves.iter();
+            loop {
+                let begin = Instant::now();
+                std::hint::black_box(game.outcome());
+                let took = begin.elapsed();
+                if round == 0 {
+                    let fen = Fen::from_position(game.position(), EnPassantMode::Legal);
+                    best.push((took, fen.to_string()));
+                } else {
+                    best[i].0 = best[i].0.min(took);
+                }
+                i += 1;
+                let Some(&m) = plies.next() else { break };
+                game.play_unchecked(m);
+            }
+        }
+    }
+    println!("{} games; fastest of {rounds} rounds per call", games.len());
+    println!("{}", Summary::of(best.iter().map(|(t, _)| *t).collect()));
+    best.sort_by_key(|b| std::cmp::Reverse(b.0));
+    for (took, fen) in best.iter().take(15) {
+        println!("{took:>12?}  {fen}");
+    }
+}

@@ -1,0 +1,313 @@
+//! Verdicts carried from one position of a game to the next, so that the dead-position check
+//! after every move (5.2.2) costs little more than replaying a few moves.
+//!
+//! [`Verdicts`] holds what is known of each side's winnability in one position: a mating line
+//! (both sides' moves, which replays legally into a mate of the other side), a proof that the
+//! side cannot win, or nothing yet. After moves are played, [`Verdicts::after`] derives the
+//! verdicts of the new position from the old ones:
+//!
+//! - **"Cannot win" carries over unchanged.** Every position reached from one where a side
+//!   cannot win is one where it cannot win either: a mating line from the later position would
+//!   extend the moves played into a mating line from the earlier one.
+//! - **A mating line is repaired.** When the moves played are the line's first moves, the rest
+//!   of the line stands. Otherwise the line is replayed from the new position with its first
+//!   moves dropped (the moves played stood in for them), or whole, skipping the moves that have
+//!   become illegal and letting a side that has the move out of turn spend a *tempo* (a quiet
+//!   move of a man the line does not use, away from the squares it uses); or, after a single
+//!   quiet move, behind a take-back of it (a quiet move there and back by the other side
+//!   around the move played backwards). Whatever the replay
+//!   produced counts only if it ends in a mate of the right side: a repaired line is checked
+//!   move by move, never assumed, so it is as good a proof as the analysis's own lines.
+//! - **Anything else is analysed afresh**, each side first with a small budget, then with
+//!   [`can_win`]'s default budget, so the verdict is never weaker than the full analysis: a
+//!   position the analysis proves dead is proved dead here too, whatever happened before it.
+//!
+//! A position is dead when neither side can win; a side with a line proves that it is not, so
+//! the other side need not be analysed at all.
+
+use caissa_board::{Bitboard, ByColor, Color, Role};
+use caissa_movegen::{Move, Position, attacks};
+use smallvec::SmallVec;
+
+#[cfg(doc)]
+use super::can_win;
+use super::{Budget, Winnability, can_win_with};
+
+/// The longest line a repair may produce, in plies: past it the position is analysed afresh
+/// (each tempo makes a line one ply longer).
+const MAX_CARRIED: usize = 256;
+/// The budget of the first, quick analysis of each side.
+const QUICK: Budget = Budget { nodes: 2_000 };
+
+/// Moves at most between the position a line starts from and the one it is kept for.
+const MAX_SINCE: usize = 8;
+
+/// What is known of one side's winnability in a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum Known {
+    /// Not analysed.
+    #[default]
+    Untried,
+    /// A mating line from the position `since` moves ago (none: from this one). Lines of an
+    /// earlier position are kept unrepaired while the other side's line proves the position
+    /// alive, and repaired only when that one fails.
+    Line {
+        line: Vec<Move>,
+        since: SmallVec<[Move; MAX_SINCE]>,
+    },
+    /// The side cannot win: proved.
+    Unwinnable,
+    /// The full analysis ran out of budget.
+    Unknown,
+}
+
+impl Known {
+    /// A mating line from the position itself.
+    fn line(line: Vec<Move>) -> Known {
+        Known::Line {
+            line,
+            since: SmallVec::new(),
+        }
+    }
+}
+
+/// What is known of both sides' winnability in one position: see the module docs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Verdicts(ByColor<Known>);
+
+impl Verdicts {
+    /// The verdicts for `pos`, analysed afresh.
+    pub(crate) fn of(pos: &Position) -> Verdicts {
+        Verdicts::default().after(pos, &[])
+    }
+
+    /// The verdicts for `pos`, reached by playing `played` from a position with these
+    /// verdicts: carried over where they can be (see the module docs), the rest analysed.
+    pub(crate) fn after(&self, pos: &Position, played: &[Move]) -> Verdicts {
+        let mut next = Verdicts::default();
+        if played.is_empty() && *pos == Position::standard() {
+            next.0 = ByColor::new_with(|color| Known::line(fools_mate(color)));
+            return next;
+        }
+        for color in Color::ALL {
+            next.0[color] = match &self.0[color] {
+                Known::Unwinnable => Known::Unwinnable,
+                Known::Line { line, since } => {
+                    let mut since = since.clone();
+                    since.extend_from_slice(played);
+                    if next.alive() {
+                        if since.len() <= MAX_SINCE {
+                            Known::Line {
+                                line: line.clone(),
+                                since,
+                            }
+                        } else {
+                            Known::Untried
+                        }
+                    } else {
+                        carry(pos, line, &since, color).map_or(Known::Untried, Known::line)
+                    }
+                }
+                Known::Untried | Known::Unknown => Known::Untried,
+            };
+        }
+        // A line for either side proves the position alive; only without one does each side
+        // need the full analysis. Most positions of a game have a short mate for one side or
+        // the other, which a small budget finds: both sides get one before either gets more.
+        for budget in [QUICK, Budget::DEFAULT] {
+            for color in Color::ALL {
+                if next.alive() {
+                    return next;
+                }
+                if let Known::Line { line, since } = &next.0[color] {
+                    next.0[color] =
+                        carry(pos, line, since, color).map_or(Known::Untried, Known::line);
+                    if next.alive() {
+                        return next;
+                    }
+                }
+                if next.0[color] == Known::Untried {
+                    next.0[color] = match can_win_with(pos, color, budget) {
+                        Winnability::Winnable(line) => Known::line(line),
+                        Winnability::Unwinnable => Known::Unwinnable,
+                        Winnability::Unknown if budget == QUICK => Known::Untried,
+                        Winnability::Unknown => Known::Unknown,
+                    };
+                }
+            }
+        }
+        next
+    }
+
+    /// Whether a side has a mating line from this position.
+    fn alive(&self) -> bool {
+        Color::ALL
+            .into_iter()
+            .any(|color| matches!(&self.0[color], Known::Line { since, .. } if since.is_empty()))
+    }
+
+    /// Whether neither side can win (5.2.2).
+    pub(crate) fn dead(&self) -> bool {
+        Color::ALL
+            .into_iter()
+            .all(|color| self.0[color] == Known::Unwinnable)
+    }
+
+    /// The verdicts of the position before `m`, given these of the position after it: each
+    /// line with `m` in front (what a take-back keeps), if there is one. (A side that cannot
+    /// win after `m` may have been able to before it.)
+    pub(crate) fn before(&self, m: Move) -> Option<Verdicts> {
+        self.alive().then(|| {
+            Verdicts(ByColor::new_with(|color| match &self.0[color] {
+                Known::Line { line, since } if since.is_empty() => {
+                    let mut longer = Vec::with_capacity(line.len() + 1);
+                    longer.push(m);
+                    longer.extend_from_slice(line);
+                    Known::line(longer)
+                }
+                _ => Known::Untried,
+            }))
+        })
+    }
+}
+
+/// The shortest mates from the standard start, with `winner` mating: 1. f3 e5 2. g4 Qh4# for
+/// Black, 1. e4 f6 2. d4 g5 3. Qh5# for White. Every game from the start begins with them,
+/// short lines that the first moves rarely spoil.
+fn fools_mate(winner: Color) -> Vec<Move> {
+    use caissa_board::Square::{
+        D1, D2, D4, D8, E2, E4, E5, E7, F2, F3, F6, F7, G2, G4, G5, G7, H4, H5,
+    };
+    match winner {
+        Color::Black => vec![
+            Move::normal(F2, F3),
+            Move::normal(E7, E5),
+            Move::normal(G2, G4),
+            Move::normal(D8, H4),
+        ],
+        Color::White => vec![
+            Move::normal(E2, E4),
+            Move::normal(F7, F6),
+            Move::normal(D2, D4),
+            Move::normal(G7, G5),
+            Move::normal(D1, H5),
+        ],
+    }
+}
+
+/// A mating line for `winner` from `pos`, made from `line`, a mating line from the position
+/// `played` moves before: see the module docs.
+fn carry(pos: &Position, line: &[Move], played: &[Move], winner: Color) -> Option<Vec<Move>> {
+    if let Some(rest) = line.strip_prefix(played) {
+        return Some(rest.to_vec());
+    }
+    let skipped = &line[played.len().min(line.len())..];
+    replay(pos, skipped, winner)
+        .or_else(|| replay(pos, line, winner))
+        .or_else(|| undone(pos, line, played, winner))
+}
+
+/// `line` from the position before the single move played, `m`, by taking it back: the side
+/// to move spends a quiet move, `m` is played backwards, the quiet move too, and `line`
+/// follows (the replay checks every move, so a capture or a lost castling right that the
+/// take-back cannot restore only costs the attempt).
+fn undone(pos: &Position, line: &[Move], played: &[Move], winner: Color) -> Option<Vec<Move>> {
+    let &[m] = played else { return None };
+    if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
+        return None;
+    }
+    let back = Move::normal(m.to(), m.from());
+    let board = pos.board();
+    if board.role_at(m.to()) == Some(Role::Pawn) {
+        return None;
+    }
+    let mut found = None;
+    pos.for_each_legal_move_from(board.by_color(pos.turn()) - board.pawns(), |t| {
+        if found.is_some() || t.is_castle() || board.occupied().contains(t.to()) {
+            return;
+        }
+        let mut at = *pos;
+        at.play_unchecked(t);
+        if !at.is_legal(back) {
+            return;
+        }
+        at.play_unchecked(back);
+        let t_back = Move::normal(t.to(), t.from());
+        if at.is_legal(t_back) {
+            found = Some((t, t_back));
+        }
+    });
+    let (t, t_back) = found?;
+    let mut candidate = Vec::with_capacity(line.len() + 3);
+    candidate.extend_from_slice(&[t, back, t_back]);
+    candidate.extend_from_slice(line);
+    replay(pos, &candidate, winner)
+}
+
+/// Replays `line` from `pos`, skipping illegal moves and inserting tempo moves where the side
+/// to move is not the one whose man the next move moves; the moves played if they end in a
+/// mate of `winner`'s opponent.
+fn replay(pos: &Position, line: &[Move], winner: Color) -> Option<Vec<Move>> {
+    let mut at = *pos;
+    let mut played = Vec::with_capacity(line.len() + 4);
+    for (i, &m) in line.iter().enumerate() {
+        if at.is_checkmate() {
+            break;
+        }
+        let Some(mover) = at.board().color_at(m.from()) else {
+            continue;
+        };
+        if mover != at.turn() {
+            let tempo = tempo(&at, &line[i..])?;
+            at.play_unchecked(tempo);
+            played.push(tempo);
+            if at.is_checkmate() {
+                break;
+            }
+        }
+        if at.is_legal(m) {
+            at.play_unchecked(m);
+            played.push(m);
+        }
+        if played.len() > MAX_CARRIED {
+            return None;
+        }
+    }
+    (at.turn() != winner && at.is_checkmate()).then_some(played)
+}
+
+/// A quiet move for the side to move in `pos` that leaves `rest` (the moves still to come) as
+/// it was: no capture, check or promotion, no king move, and neither its man nor its target on
+/// a square that `rest` moves from, to or through, nor next to the other king.
+fn tempo(pos: &Position, rest: &[Move]) -> Option<Move> {
+    let board = pos.board();
+    let mut used = Bitboard::EMPTY;
+    for m in rest {
+        used |= attacks::between(m.from(), m.to())
+            .with(m.from())
+            .with(m.to());
+    }
+    if let Some(king) = board.king_of(!pos.turn()) {
+        used |= attacks::king(king).with(king);
+    }
+    let ours = board.by_color(pos.turn());
+    let movers = ours - board.kings() - used;
+    let mut found = None;
+    pos.for_each_legal_move_from(movers, |m| {
+        if found.is_none()
+            && !m.is_castle()
+            && !m.is_en_passant()
+            && m.promotion_role().is_none()
+            && !board.occupied().contains(m.to())
+            && !used.contains(m.to())
+            && board.role_at(m.from()) != Some(Role::Pawn)
+        {
+            let mut after = *pos;
+            after.play_unchecked(m);
+            if !after.is_check() {
+                found = Some(m);
+            }
+        }
+    });
+    found
+}
