@@ -206,7 +206,7 @@ impl Visitor for Selector<'_> {
         }
         if strip.commands {
             let text = comment.commands().text_without_commands();
-            let kept = RawComment::new(text.as_bytes(), false, comment.is_line_comment());
+            let kept = comment.with_bytes(text.as_bytes());
             return built(self.builder.comment(&mut game.tree, kept));
         }
         built(self.builder.comment(&mut game.tree, comment))

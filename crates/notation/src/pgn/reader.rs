@@ -597,7 +597,7 @@ impl<R: Read> Reader<R> {
         if let Some(i) = find_any(rest, [b'}', b'\n'])
             && rest[i] == b'}'
         {
-            let flow = visitor.comment(movetext, RawComment::new(&rest[..i], false, false));
+            let flow = visitor.comment(movetext, RawComment::braced(&rest[..i]));
             self.pos += i + 2 + usize::from(rest.get(i + 1) == Some(&b' '));
             return Ok(step(flow));
         }
@@ -614,7 +614,7 @@ impl<R: Read> Reader<R> {
         match self.find_comment_end(1, true, false)? {
             CommentEnd::Closed(i) => {
                 let text = &self.buf[self.pos + 1..self.pos + i];
-                let flow = visitor.comment(movetext, RawComment::new(text, false, false));
+                let flow = visitor.comment(movetext, RawComment::braced(text));
                 self.pos += i + 1;
                 Ok(step(flow))
             }
@@ -624,7 +624,7 @@ impl<R: Read> Reader<R> {
             })),
             CommentEnd::Full { resume, line_start } => {
                 let text = utf8_prefix(&self.buf[self.pos + 1..self.end]);
-                let flow = visitor.comment(movetext, RawComment::new(text, true, false));
+                let flow = visitor.comment(movetext, RawComment::braced(text).cut());
                 match self.find_comment_end(resume, false, line_start)? {
                     CommentEnd::Closed(i) => {
                         self.pos += i + 1;
@@ -653,19 +653,19 @@ impl<R: Read> Reader<R> {
             let start = self.pos + rel;
             if let Some(k) = self.buf[start..self.end].iter().position(|&b| b == b'\n') {
                 let text = trim_cr(&self.buf[self.pos + 1..start + k]);
-                let flow = visitor.comment(movetext, RawComment::new(text, false, true));
+                let flow = visitor.comment(movetext, RawComment::line(text));
                 self.pos = start + k;
                 return Ok(flow);
             }
             if self.eof {
                 let text = trim_cr(&self.buf[self.pos + 1..self.end]);
-                let flow = visitor.comment(movetext, RawComment::new(text, false, true));
+                let flow = visitor.comment(movetext, RawComment::line(text));
                 self.pos = self.end;
                 return Ok(flow);
             }
             if self.pos == 0 && self.end == self.buf.len() {
                 let text = utf8_prefix(&self.buf[1..self.end]);
-                let flow = visitor.comment(movetext, RawComment::new(text, true, true));
+                let flow = visitor.comment(movetext, RawComment::line(text).cut());
                 self.skip_to_line_end()?;
                 return Ok(flow);
             }
@@ -781,7 +781,7 @@ impl<R: Read> Reader<R> {
                 let flow = visitor.tag(
                     tags,
                     &data[name_start..name_end],
-                    RawTag::new(&data[value_start..close], false),
+                    RawTag::new(&data[value_start..close]),
                     at,
                 );
                 self.pos += close + 1;
@@ -793,7 +793,7 @@ impl<R: Read> Reader<R> {
                 let flow = visitor.tag(
                     tags,
                     &self.buf[name_start..name_end],
-                    RawTag::new(value, true),
+                    RawTag::new(value).cut(),
                     at,
                 );
                 // Whether the buffer ended inside an escape, its `\` the last byte.
@@ -865,7 +865,7 @@ impl<R: Read> Reader<R> {
         let flow = visitor.tag(
             tags,
             &data[1..=name_len],
-            RawTag::new(&data[value_start..close], false),
+            RawTag::new(&data[value_start..close]),
             at,
         );
         self.pos += close + 2;
@@ -1171,7 +1171,7 @@ impl<R: Read> Reader<R> {
                 };
                 pos += i + 2;
                 if let ControlFlow::Break(output) =
-                    visitor.comment(movetext, RawComment::new(&rest[..i], false, false))
+                    visitor.comment(movetext, RawComment::braced(&rest[..i]))
                 {
                     self.pos = pos;
                     return ControlFlow::Break(output);

@@ -21,8 +21,8 @@ use crate::fen::{Fen, ParseFenError};
 ///
 /// let mut start = StartTags::default();
 /// let fen = b"4k3/8/8/8/8/8/4P3/4K3 w - - 0 40";
-/// assert!(start.observe(b"FEN", RawTag::new(fen, false), Location::default()));
-/// assert!(!start.observe(b"White", RawTag::new(b"Kasparov", false), Location::default()));
+/// assert!(start.observe(b"FEN", RawTag::new(fen), Location::default()));
+/// assert!(!start.observe(b"White", RawTag::new(b"Kasparov"), Location::default()));
 /// let pos = start.position()?;
 /// assert_eq!(pos.fullmoves(), 40);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -157,7 +157,7 @@ mod tests {
         for (name, value) in tags {
             start.observe(
                 name.as_bytes(),
-                RawTag::new(value.as_bytes(), false),
+                RawTag::new(value.as_bytes()),
                 Location { line: 1, column: 1 },
             );
         }

@@ -76,7 +76,7 @@ impl Tags {
         for (name, value) in self.iter() {
             start.observe(
                 name.as_bytes(),
-                RawTag::new(value.as_bytes(), false),
+                RawTag::new(value.as_bytes()),
                 Location::default(),
             );
         }

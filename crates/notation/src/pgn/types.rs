@@ -151,8 +151,19 @@ pub struct RawTag<'a> {
 impl<'a> RawTag<'a> {
     /// A tag value from the bytes between the quotes.
     #[must_use]
-    pub const fn new(bytes: &'a [u8], truncated: bool) -> RawTag<'a> {
-        RawTag { bytes, truncated }
+    pub const fn new(bytes: &'a [u8]) -> RawTag<'a> {
+        RawTag {
+            bytes,
+            truncated: false,
+        }
+    }
+
+    /// The value, marked as cut at the reader's buffer.
+    pub(super) const fn cut(self) -> RawTag<'a> {
+        RawTag {
+            truncated: true,
+            ..self
+        }
     }
 
     /// The bytes between the quotes, escapes included.
@@ -218,13 +229,42 @@ pub struct RawComment<'a> {
 }
 
 impl<'a> RawComment<'a> {
-    /// A comment from its bytes.
+    /// A `{...}` comment of these bytes (without the braces).
     #[must_use]
-    pub const fn new(bytes: &'a [u8], truncated: bool, line_comment: bool) -> RawComment<'a> {
+    pub const fn braced(bytes: &'a [u8]) -> RawComment<'a> {
         RawComment {
             bytes,
-            truncated,
-            line_comment,
+            truncated: false,
+            line_comment: false,
+        }
+    }
+
+    /// A `;` comment of these bytes (without the semicolon and the line end).
+    #[must_use]
+    pub const fn line(bytes: &'a [u8]) -> RawComment<'a> {
+        RawComment {
+            bytes,
+            truncated: false,
+            line_comment: true,
+        }
+    }
+
+    /// The same kind of comment with other bytes, whole: what a visitor that rewrites comments
+    /// hands on.
+    #[must_use]
+    pub const fn with_bytes<'b>(&self, bytes: &'b [u8]) -> RawComment<'b> {
+        RawComment {
+            bytes,
+            truncated: false,
+            line_comment: self.line_comment,
+        }
+    }
+
+    /// The comment, marked as cut at the reader's buffer.
+    pub(super) const fn cut(self) -> RawComment<'a> {
+        RawComment {
+            truncated: true,
+            ..self
         }
     }
 
@@ -277,15 +317,12 @@ mod tests {
 
     #[test]
     fn decode_undoes_escapes_only() {
-        let tag = RawTag::new(br#"a \"b\" c\\d \x"#, false);
+        let tag = RawTag::new(br#"a \"b\" c\\d \x"#);
         assert_eq!(&*tag.decode(), br#"a "b" c\d \x"#);
-        assert!(matches!(
-            RawTag::new(b"plain", false).decode(),
-            Cow::Borrowed(_)
-        ));
+        assert!(matches!(RawTag::new(b"plain").decode(), Cow::Borrowed(_)));
         // A raw carriage return reads as the space the writer makes of it (fuzz crash
         // `fen-tag-with-cr-changes-meaning-when-written`); an escaped one too.
-        let tag = RawTag::new(b"8/8 w\r- -\\\r", false);
+        let tag = RawTag::new(b"8/8 w\r- -\\\r");
         assert_eq!(&*tag.decode(), b"8/8 w - -\\ ");
     }
 
