@@ -138,7 +138,9 @@ impl TimeControl {
 /// >>> a = caissa.Arbiter(rules="fide-blitz", time_control="180+2")
 /// >>> for t, by, move in [(1000, "white", "f3"), (2000, "black", "e5"),
 /// ...                     (3000, "white", "g4"), (4000, "black", "Qh4")]:
-/// ...     a.feed({"type": "move", "by": by, "move": move, "t_ms": t})
+/// ...     made = a.feed({"type": "move", "by": by, "move": move, "t_ms": t})
+/// >>> made[0]["ruling"]
+/// 'game over: 0-1 (checkmate, 5.1.1)'
 /// >>> v = a.verdict()
 /// >>> v["result"], v["termination"], v["article"]
 /// ('0-1', 'checkmate', '5.1.1')
@@ -217,11 +219,17 @@ impl Arbiter {
         })
     }
 
-    /// Applies one event: a dict, or its JSON text (one line of a log). Raises `ArbiterError`
-    /// (a `ValueError`, with `event`) for an event that is not of the schema or cannot be
-    /// applied (a second start, a time going backwards, an ambiguous move); the arbiter is
-    /// unchanged then.
-    fn feed(&mut self, py: Python<'_>, event: Bound<'_, PyAny>) -> PyResult<()> {
+    /// Applies one event: a dict, or its JSON text (one line of a log), and returns the
+    /// decisions it made (dicts, as in `verdict()["decisions"]`; most events make none).
+    ///
+    /// Raises `ArbiterError` (a `ValueError`, with `event`) for an event that is not of the
+    /// schema or cannot be applied (a second start, a time going backwards, an ambiguous
+    /// move); the arbiter is unchanged then.
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        event: Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
         let line: String = if event.is_instance_of::<PyDict>() {
             py.import(intern!(py, "json"))?
                 .call_method1(intern!(py, "dumps"), (event,))?
@@ -232,12 +240,18 @@ impl Arbiter {
         let index = self.events;
         let parsed =
             parse_event(&line, self.t_ms).map_err(|kind| Arbiter::line_error(py, index, &kind))?;
-        self.inner
+        let made = self
+            .inner
             .handle(&parsed)
-            .map_err(|e| Arbiter::line_error(py, index, &LineErrorKind::Event(e)))?;
+            .map_err(|e| Arbiter::line_error(py, index, &LineErrorKind::Event(e)))?
+            .len();
         self.t_ms = parsed.t_ms;
         self.events += 1;
-        Ok(())
+        if made == 0 {
+            return Ok(Vec::new());
+        }
+        let all: Vec<Bound<'py, PyAny>> = self.decisions(py)?.extract()?;
+        Ok(all[all.len().saturating_sub(made)..].to_vec())
     }
 
     /// The verdict so far, as `caissa arbitrate` writes it: `result`, `termination`,

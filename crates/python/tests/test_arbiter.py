@@ -27,8 +27,10 @@ def replay(path):
     if "presses" not in start and any(json.loads(l).get("type") == "press" for _, l in numbered):
         start["presses"] = "separate"  # what `caissa arbitrate` finds out by itself
     arbiter = caissa.Arbiter(**start)
+    made = []
     for i, (_, line) in enumerate(numbered[1:]):
-        arbiter.feed(json.loads(line) if i % 2 else line)
+        made += arbiter.feed(json.loads(line) if i % 2 else line)
+    assert made == [d for d in arbiter.decisions if d["event"] > 0]
     return arbiter, {n: index for index, (n, _) in enumerate(numbered)}
 
 
@@ -57,7 +59,7 @@ def test_a_short_game_and_its_board():
     arbiter = caissa.Arbiter(rules="fide-blitz", time_control=caissa.TimeControl("180+2"),
                              white="Anna", black="Bert")
     for t, by, move in [(1000, "white", "f3"), (2000, "black", "e5"), (3000, "white", "g4")]:
-        arbiter.feed({"type": "move", "by": by, "move": move, "t_ms": t})
+        assert arbiter.feed({"type": "move", "by": by, "move": move, "t_ms": t}) == []
     assert arbiter.verdict()["result"] == "*"
     arbiter.feed('{"type": "move", "by": "black", "move": "Qh4", "t_ms": 4000}')
     verdict = arbiter.verdict()
