@@ -9,6 +9,7 @@
 //! | [`notation`] | `caissa-notation` | FEN/EPD, SAN, UCI/LAN, PGN |
 //! | [`game`] | `caissa-game` | game history, repetition, draw claims, outcomes, dead positions |
 //! | [`arbiter`] | `caissa-arbiter` | time controls, clocks, the arbiter (Articles 4, 6, 7, 9), ratings |
+//! | [`uci`] | `caissa-uci` | the UCI protocol: messages both ways, an engine-side loop |
 //!
 //! The most used types are re-exported at the top level.
 //!
@@ -27,6 +28,7 @@ pub use caissa_board as board;
 pub use caissa_game as game;
 pub use caissa_movegen as movegen;
 pub use caissa_notation as notation;
+pub use caissa_uci as uci;
 
 pub use caissa_board::{
     Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role,

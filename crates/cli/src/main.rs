@@ -20,6 +20,7 @@ mod moves;
 mod perft;
 mod pgn;
 mod position;
+mod random_engine;
 mod rate;
 mod status;
 
@@ -56,6 +57,9 @@ enum Command {
     Arbitrate(arbitrate::ArbitrateArgs),
     /// Rating changes: FIDE Elo (--rating, --games) or club points (--club).
     Rate(rate::RateArgs),
+    /// A UCI engine that plays random legal moves (on stdin and stdout), for testing GUIs and
+    /// match runners; --misbehave makes it fail on purpose.
+    RandomEngine(random_engine::RandomEngineArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Command::Status(args) => status::run(&args),
         Command::Arbitrate(args) => arbitrate::run(&args),
         Command::Rate(args) => rate::run(&args),
+        Command::RandomEngine(args) => random_engine::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

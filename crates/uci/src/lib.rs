@@ -2,8 +2,9 @@
 //! engines.
 //!
 //! This crate owns the UCI protocol. [`protocol`] holds the typed messages in both directions,
-//! read and written exactly, with no IO. It depends on the notation layer (UCI moves, FEN) and
-//! the arbiter (clocks, for `go`).
+//! read and written exactly, with no IO; [`engine`] turns a GUI's commands into typed requests
+//! for engine authors, with the game set up and the clock turned into a time budget. It depends
+//! on the game and notation layers (games, UCI moves, FEN) and the arbiter (clocks, for `go`).
 //!
 //! ```
 //! use caissa_uci::protocol::{EngineMessage, GuiCommand, ScoreValue};
@@ -23,4 +24,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod engine;
+mod line;
 pub mod protocol;
+
+pub use line::MAX_LINE_BYTES;

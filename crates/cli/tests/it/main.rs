@@ -6,6 +6,7 @@ mod errors;
 mod moves;
 mod perft;
 mod pgn_select;
+mod random_engine;
 
 use std::path::PathBuf;
 use std::process::Command;
