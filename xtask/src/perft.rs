@@ -7,8 +7,8 @@
 //! suite lists; with it, the depths up to `N`.
 //!
 //! The CLI prints `FAIL <line> …` per wrong count (passed through here) and ends with
-//! `positions <P> checked <C> failed <F>`, exiting with 1 when `F > 0`. A suite passes when the
-//! CLI succeeds and reports no failure. A summary line per suite, with its wall time, comes at
+//! `positions <P> checked <C> failed <F> unreadable <U>`, exiting with 1 when `F` or `U` is
+//! not 0. A suite passes when the CLI succeeds and reports no failure and no unreadable line. A summary line per suite, with its wall time, comes at
 //! the end; the command fails if any suite did.
 
 use std::fs;
@@ -130,7 +130,7 @@ fn is_chess960(suite: &Path) -> bool {
 #[derive(Debug)]
 struct Outcome {
     name: String,
-    /// `positions`, `checked` and `failed` from the CLI's last line, if it printed one.
+    /// The CLI's last line, if it printed one.
     summary: Option<Summary>,
     /// Whether the CLI exited successfully.
     success: bool,
@@ -139,7 +139,7 @@ struct Outcome {
 
 impl Outcome {
     fn passed(&self) -> bool {
-        self.success && self.summary.is_some_and(|s| s.failed == 0)
+        self.success && self.summary.is_some_and(Summary::clean)
     }
 }
 
@@ -155,33 +155,51 @@ impl std::fmt::Display for Outcome {
         match self.summary {
             Some(s) => write!(
                 f,
-                "positions {} checked {} failed {}",
-                s.positions, s.checked, s.failed
+                "positions {} checked {} failed {} unreadable {}",
+                s.positions, s.checked, s.failed, s.unreadable
             )?,
             None => f.write_str("(no summary line from the CLI)")?,
         }
-        if !self.success && self.summary.is_some_and(|s| s.failed == 0) {
+        if !self.success && self.summary.is_some_and(Summary::clean) {
             f.write_str(" (but the CLI failed)")?;
         }
         Ok(())
     }
 }
 
-/// The CLI's last line: `positions <P> checked <C> failed <F>`.
+/// The CLI's last line: `positions <P> checked <C> failed <F> unreadable <U>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Summary {
     positions: u64,
     checked: u64,
     failed: u64,
+    unreadable: u64,
+}
+
+impl Summary {
+    /// No failed check and no unreadable line.
+    fn clean(self) -> bool {
+        self.failed == 0 && self.unreadable == 0
+    }
 }
 
 fn parse_summary(line: &str) -> Option<Summary> {
     let words: Vec<&str> = line.split_whitespace().collect();
     match words[..] {
-        ["positions", positions, "checked", checked, "failed", failed] => Some(Summary {
+        [
+            "positions",
+            positions,
+            "checked",
+            checked,
+            "failed",
+            failed,
+            "unreadable",
+            unreadable,
+        ] => Some(Summary {
             positions: positions.parse().ok()?,
             checked: checked.parse().ok()?,
             failed: failed.parse().ok()?,
+            unreadable: unreadable.parse().ok()?,
         }),
         _ => None,
     }
@@ -263,15 +281,20 @@ mod tests {
     #[test]
     fn summary_lines_are_read() {
         assert_eq!(
-            parse_summary("positions 960 checked 4800 failed 2"),
+            parse_summary("positions 960 checked 4800 failed 2 unreadable 1"),
             Some(Summary {
                 positions: 960,
                 checked: 4800,
-                failed: 2
+                failed: 2,
+                unreadable: 1,
             })
         );
+        assert_eq!(parse_summary("positions 1 checked 2 failed 0"), None);
         assert_eq!(parse_summary("FAIL 3 depth 4 expected 1 got 2"), None);
-        assert_eq!(parse_summary("positions 1 checked 2 failed"), None);
+        assert_eq!(
+            parse_summary("positions 1 checked 2 failed 0 unreadable"),
+            None
+        );
         assert_eq!(parse_summary("positions x checked 2 failed 0"), None);
     }
 
@@ -290,6 +313,7 @@ mod tests {
                 positions: 2,
                 checked: 4,
                 failed,
+                unreadable: 0,
             }),
             success,
             time: Duration::from_secs(1),
@@ -303,7 +327,7 @@ mod tests {
         assert!(
             crashed
                 .to_string()
-                .ends_with("failed 0 (but the CLI failed)")
+                .ends_with("failed 0 unreadable 0 (but the CLI failed)")
         );
     }
 }

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caissa_arbiter::json::JsonLineError;
+use caissa_cli::move_list::MoveListError;
 
 use crate::position::FenError;
-use crate::status::MoveProblem;
 
 /// Why a subcommand did not succeed.
 #[derive(Debug, thiserror::Error)]
@@ -26,15 +26,8 @@ pub(crate) enum CliError {
     },
     /// A move of `--moves` that is not SAN or UCI, or not legal where it is played
     /// (`caissa status`).
-    #[error("move {number} ({text}): {problem}")]
-    Move {
-        /// The move's number in `--moves`, from 1.
-        number: usize,
-        /// The move as given.
-        text: String,
-        /// What is wrong with it.
-        problem: MoveProblem,
-    },
+    #[error(transparent)]
+    Move(#[from] MoveListError),
     /// A line of an event log is malformed or cannot be applied (`caissa arbitrate`).
     #[error("{file}: {error}")]
     Log {
@@ -58,6 +51,16 @@ pub(crate) enum CliError {
     /// are already on stderr, so nothing more is printed.
     #[error("stopped at a broken game")]
     Stopped,
+    /// A perft suite had wrong counts or unreadable lines; the details are already on stdout.
+    #[error("{failed} of {checks} checks failed, {unreadable} lines unreadable")]
+    SuiteFailed {
+        /// Failed checks.
+        failed: u64,
+        /// Checks made.
+        checks: u64,
+        /// Lines that could not be read.
+        unreadable: u64,
+    },
     /// Some checks were made and at least one failed; the details are already on stdout.
     #[error("{failed} of {checks} checks failed")]
     ChecksFailed {
@@ -72,10 +75,10 @@ impl CliError {
     /// The exit status: 1 for a failed check, 2 for bad input, usage or output.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            CliError::ChecksFailed { .. } | CliError::Stopped => 1,
+            CliError::ChecksFailed { .. } | CliError::SuiteFailed { .. } | CliError::Stopped => 1,
             CliError::Fen(_)
             | CliError::Arg { .. }
-            | CliError::Move { .. }
+            | CliError::Move(_)
             | CliError::Log { .. }
             | CliError::Read { .. }
             | CliError::Write(_) => 2,

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use caissa::movegen::{perft, perft_divide};
+use caissa_cli::perft_suite::MAX_DEPTH;
 use clap::Args;
 
 use crate::error::CliError;
@@ -30,20 +31,21 @@ pub(crate) struct PerftArgs {
     /// The position, as FEN [default: the standard starting position].
     #[arg(long, value_name = "FEN", conflicts_with = "suite")]
     fen: Option<String>,
-    /// The depth in plies [default: 5; with --suite, every depth the suite lists].
+    /// The depth in plies, at most 13 [default: 5; with --suite, every depth the suite lists].
     ///
     /// With --suite, only the listed depths up to N are checked.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
     /// Before the total, print each legal move with the node count below it.
     #[arg(long, conflicts_with = "suite")]
     divide: bool,
     /// Check a perft suite instead: a file of lines `FEN ;D1 20 ;D2 400 ...`.
     ///
-    /// Blank lines and lines starting with # are skipped; other EPD operations (such as
-    /// `;id "..."`) are ignored. Prints `FAIL <line> depth <d> expected <e> got <g> <fen>` for
-    /// each wrong count, `ERROR <line> <message>` for each unreadable line, and a last line
-    /// `positions <P> checked <C> failed <F>`; exits with status 1 if anything failed.
+    /// Blank lines and lines starting with # are skipped; `;id "..."` and other operations
+    /// are ignored, but a line needs a `D` count. Prints `FAIL <line> depth <d> expected <e>
+    /// got <g> <fen>` for each wrong count, `ERROR <line> <message>` for each unreadable line,
+    /// and a last line `positions <P> checked <C> failed <F> unreadable <U>`; exits with status
+    /// 1 if anything failed or could not be read.
     #[arg(long, value_name = "FILE")]
     suite: Option<PathBuf>,
     #[command(flatten)]

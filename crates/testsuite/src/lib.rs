@@ -11,6 +11,8 @@ pub mod random;
 
 use std::path::PathBuf;
 
+use caissa_cli::perft_suite::SuiteReader;
+
 /// The path of `relative` inside the workspace's `data/` folder.
 #[must_use]
 pub fn data_path(relative: &str) -> PathBuf {
@@ -59,41 +61,22 @@ pub struct PerftCase {
     pub line: usize,
 }
 
-/// Parses a perft suite in the `FEN ;D1 n ;D2 n … ;id "…"` format; `#` lines are comments.
+/// Parses a perft suite (the format of [`caissa_cli::perft_suite`], which `caissa perft
+/// --suite` reads: `FEN ;D1 n ;D2 n … ;id "…"`, `#` lines are comments).
 ///
 /// # Panics
 ///
-/// On a malformed line: suites are test data under our control.
+/// On a line that cannot be read: suites are test data under our control.
 #[must_use]
 pub fn parse_perft_suite(text: &str) -> Vec<PerftCase> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|(i, line)| {
-            let mut parts = line.split(';');
-            let fen = parts
-                .next()
-                .expect("split yields one part")
-                .trim()
-                .to_owned();
-            let mut counts = Vec::new();
-            let mut id = None;
-            for op in parts.map(str::trim) {
-                if let Some(rest) = op.strip_prefix('D') {
-                    let (depth, nodes) = rest.split_once(' ').expect("`Dn count`");
-                    counts.push((
-                        depth.parse().expect("depth"),
-                        nodes.trim().parse().expect("count"),
-                    ));
-                } else if let Some(rest) = op.strip_prefix("id ") {
-                    id = Some(rest.trim_matches('"').to_owned());
-                }
-            }
+    SuiteReader::new(text.as_bytes())
+        .map(|(line, read)| {
+            let read = read.unwrap_or_else(|e| panic!("perft suite line {line}: {e}"));
             PerftCase {
-                fen,
-                counts,
-                id,
-                line: i + 1,
+                fen: read.fen,
+                counts: read.counts,
+                id: read.id,
+                line,
             }
         })
         .collect()

@@ -2,31 +2,36 @@
 //!
 //! # Input
 //!
-//! One position a line: `FEN ;D1 20 ;D2 400 ... [;id "..."]`, as in `data/perft/*.epd`. Blank
-//! lines and lines starting with `#` are skipped. Operations that do not start with `D` are
-//! ignored; one that does must be `D<depth> <count>`.
+//! The suite format of [`caissa_cli::perft_suite`]: one position a line, `FEN ;D1 20 ;D2 400
+//! ... [;id "..."]`, as in `data/perft/*.epd`. The file is streamed: a line at a time is read,
+//! and a bounded number of positions are checked or waiting to be printed at any time, so memory
+//! does not grow with the file.
 //!
 //! # Output
 //!
 //! On stdout, in file order:
 //!
 //! - `FAIL <line> depth <d> expected <e> got <g> <fen>` for each count that does not match,
-//! - `ERROR <line> <message>` for each line that cannot be read,
+//! - `ERROR <line> <message>` for each line that cannot be read (not UTF-8, too long, no count,
+//!   a bad count, a depth past [`MAX_DEPTH`](caissa_cli::perft_suite::MAX_DEPTH), a bad FEN),
 //!
-//! then a last line `positions <P> checked <C> failed <F>`: `P` positions (lines that are not
-//! blank or comments), `C` (position, depth) checks made, `F` failed checks plus unreadable
-//! lines. Line numbers count from 1. On stderr: a progress bar when stderr is a terminal, and
-//! the time and total speed at the end.
+//! then a last line `positions <P> checked <C> failed <F> unreadable <U>`: `P` readable
+//! positions, `C` (position, depth) checks made, `F` of them failed, `U` lines that could not be
+//! read. Line numbers count from 1. On stderr: a progress line when stderr is a terminal, the
+//! time and total speed, and when something failed the error `F of C checks failed, U lines
+//! unreadable` with the same numbers.
 
-use std::io::{IsTerminal, Write};
+use std::fs::File;
+use std::io::{BufReader, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use caissa::Position;
 use caissa::movegen::{CastlingMode, perft};
+use caissa_cli::perft_suite::{ParseSuiteLineError, SuiteLine, SuiteReader};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Speed;
@@ -47,24 +52,43 @@ struct Case {
 /// Why a line of the suite could not be read.
 #[derive(Debug, thiserror::Error)]
 enum LineError {
+    /// The line is not in the suite format.
+    #[error(transparent)]
+    Format(#[from] ParseSuiteLineError),
     /// The FEN part is not a legal position.
     #[error(transparent)]
     Fen(#[from] FenError),
-    /// A `D` operation is not `D<depth> <count>`.
-    #[error("expected `D<depth> <count>`, found `{op}`")]
-    Count {
-        /// The operation as written.
-        op: String,
-    },
 }
 
-/// A non-blank, non-comment line of the suite.
+/// A non-blank, non-comment line of the suite, numbered in the order read.
 #[derive(Debug)]
 struct Entry {
+    /// Its place among the entries, from 0: the order of the report.
+    index: usize,
     /// Line number, from 1.
     line: usize,
     /// The case, or why the line could not be read.
     case: Result<Case, LineError>,
+}
+
+impl Entry {
+    /// The entry `index`, line `line` of the file, read in `mode`.
+    fn new(
+        index: usize,
+        line: usize,
+        read: Result<SuiteLine, ParseSuiteLineError>,
+        mode: CastlingMode,
+    ) -> Entry {
+        let case = read.map_err(LineError::from).and_then(|read| {
+            let pos = read_position(&read.fen, mode)?;
+            Ok(Case {
+                fen: read.fen,
+                pos,
+                counts: read.counts,
+            })
+        });
+        Entry { index, line, case }
+    }
 }
 
 /// A count that did not match.
@@ -92,11 +116,11 @@ struct Outcome {
 /// Running totals for the summary line.
 #[derive(Clone, Copy, Debug, Default)]
 struct Totals {
-    /// Positions seen.
+    /// Readable positions.
     positions: u64,
     /// Checks made.
     checks: u64,
-    /// Failed checks plus unreadable lines.
+    /// Failed checks.
     failed: u64,
     /// Unreadable lines.
     unreadable: u64,
@@ -109,124 +133,175 @@ struct Totals {
 ///
 /// # Errors
 ///
-/// [`CliError::Read`] if the file cannot be read, [`CliError::Write`] if stdout fails, and
-/// [`CliError::ChecksFailed`] (after the report is printed) if any check failed or any line
+/// [`CliError::Read`] if the file cannot be opened, [`CliError::Write`] if stdout fails, and
+/// [`CliError::SuiteFailed`] (after the report is printed) if any check failed or any line
 /// could not be read.
 pub(super) fn run(path: &Path, max_depth: Option<u32>, mode: CastlingMode) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::Read {
+    let file = File::open(path).map_err(|source| CliError::Read {
         path: path.to_owned(),
         source,
     })?;
-    let entries = parse_suite(&text, mode);
-    let readable = entries.iter().filter(|e| e.case.is_ok()).count();
-    let bar = progress_bar(readable);
+    let lines = SuiteReader::new(BufReader::new(file));
+    let bar = progress_bar();
 
     let start = Instant::now();
-    let totals = check_all(&entries, max_depth, &bar)?;
+    let totals = check_all(lines, max_depth, mode, &bar)?;
     let speed = Speed::since(start, totals.nodes);
     bar.finish_and_clear();
 
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "positions {} checked {} failed {}",
-        totals.positions, totals.checks, totals.failed
+        "positions {} checked {} failed {} unreadable {}",
+        totals.positions, totals.checks, totals.failed, totals.unreadable
     )?;
     out.flush()?;
     eprintln!("{speed}");
-    if totals.failed > 0 {
-        return Err(CliError::ChecksFailed {
+    if totals.failed > 0 || totals.unreadable > 0 {
+        return Err(CliError::SuiteFailed {
             failed: totals.failed,
-            checks: totals.checks + totals.unreadable,
+            checks: totals.checks,
+            unreadable: totals.unreadable,
         });
     }
     Ok(())
 }
 
-/// The suite's entries: every line that is neither blank nor a `#` comment.
-fn parse_suite(text: &str, mode: CastlingMode) -> Vec<Entry> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
-        .map(|(i, line)| Entry {
-            line: i + 1,
-            case: parse_line(line, mode),
-        })
-        .collect()
-}
-
-/// Reads one line: `FEN ;D1 20 ;D2 400 ...`, other operations ignored.
-fn parse_line(line: &str, mode: CastlingMode) -> Result<Case, LineError> {
-    let mut ops = line.split(';');
-    let fen = ops.next().unwrap_or_default().trim();
-    let pos = read_position(fen, mode)?;
-    let counts = ops
-        .map(str::trim)
-        .filter(|op| op.starts_with('D'))
-        .map(|op| parse_count(op).ok_or_else(|| LineError::Count { op: op.to_owned() }))
-        .collect::<Result<_, _>>()?;
-    Ok(Case {
-        fen: fen.to_owned(),
-        pos,
-        counts,
-    })
-}
-
-/// Reads a `D<depth> <count>` operation.
-fn parse_count(op: &str) -> Option<(u32, u64)> {
-    let (depth, nodes) = op.strip_prefix('D')?.split_once(char::is_whitespace)?;
-    Some((depth.parse().ok()?, nodes.trim().parse().ok()?))
-}
-
-/// A progress bar over `len` positions on stderr, or a hidden one when stderr is not a terminal.
-fn progress_bar(len: usize) -> ProgressBar {
+/// A progress line on stderr counting the positions checked, or a hidden one when stderr is not
+/// a terminal.
+fn progress_bar() -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(len as u64);
+    let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} positions")
+        ProgressStyle::with_template("{elapsed_precise} {spinner} {pos} positions")
             .expect("the template is valid"),
     );
     bar
 }
 
-/// Checks every readable entry on all cores and prints the report lines in file order as they
-/// become known.
-fn check_all(
-    entries: &[Entry],
+/// Checks the entries of `lines` on all cores and prints the report lines in file order as they
+/// become known. The main thread reads the lines and prints; workers check. At most
+/// `IN_FLIGHT_PER_THREAD` entries a worker are read but not yet printed, which bounds the memory
+/// whatever the length of the file.
+fn check_all<R: std::io::BufRead>(
+    lines: SuiteReader<R>,
     max_depth: Option<u32>,
+    mode: CastlingMode,
     bar: &ProgressBar,
 ) -> Result<Totals, CliError> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, NonZeroUsize::get)
-        .min(entries.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
+    /// Entries read ahead per worker: enough to keep every worker busy.
+    const IN_FLIGHT_PER_THREAD: usize = 4;
+    let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let in_flight = threads * IN_FLIGHT_PER_THREAD;
+    let (job_sender, jobs) = mpsc::sync_channel::<Entry>(in_flight);
+    let jobs = Arc::new(Mutex::new(jobs));
+    let (done_sender, done) = mpsc::channel::<(Entry, Outcome)>();
     std::thread::scope(|scope| {
-        let (sender, receiver) = mpsc::channel();
         for _ in 0..threads {
-            let sender = sender.clone();
-            let next = &next;
+            let jobs = Arc::clone(&jobs);
+            let done_sender = done_sender.clone();
             scope.spawn(move || {
                 // Take the next entry until none is left, or until the printer has gone away.
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(entry) = entries.get(index) else {
+                    let job = jobs.lock().map(|jobs| jobs.recv());
+                    let Ok(Ok(entry)) = job else {
                         break;
                     };
-                    if let Ok(case) = &entry.case {
-                        let outcome = check_case(case, max_depth);
-                        if sender.send((index, outcome)).is_err() {
-                            break;
-                        }
+                    let outcome = match &entry.case {
+                        Ok(case) => check_case(case, max_depth),
+                        Err(_) => Outcome::default(),
+                    };
+                    if done_sender.send((entry, outcome)).is_err() {
+                        break;
                     }
                 }
             });
         }
-        drop(sender);
-        print_in_order(entries, &receiver, bar)
+        drop(done_sender);
+        let result = read_and_print(lines, mode, &job_sender, in_flight, &done, bar);
+        drop(job_sender);
+        result
     })
+}
+
+/// Reads the entries of `lines`, hands them to the workers through `jobs` with at most
+/// `in_flight` of them unprinted, and prints the outcomes from `done` in file order.
+fn read_and_print<R: std::io::BufRead>(
+    lines: SuiteReader<R>,
+    mode: CastlingMode,
+    jobs: &SyncSender<Entry>,
+    in_flight: usize,
+    done: &Receiver<(Entry, Outcome)>,
+    bar: &ProgressBar,
+) -> Result<Totals, CliError> {
+    let mut totals = Totals::default();
+    let mut out = std::io::stdout().lock();
+    // Outcomes that came before their turn, by entry index minus `printed`.
+    let mut waiting: std::collections::VecDeque<Option<(Entry, Outcome)>> =
+        std::collections::VecDeque::new();
+    let mut printed = 0;
+    let mut sent = 0;
+    let mut lines = lines.enumerate();
+    let mut reading = true;
+    loop {
+        // Keep the workers fed, up to the bound on unprinted entries.
+        while reading && sent - printed < in_flight {
+            let Some((index, (line, read))) = lines.next() else {
+                reading = false;
+                break;
+            };
+            if jobs.send(Entry::new(index, line, read, mode)).is_err() {
+                reading = false;
+            }
+            sent += 1;
+        }
+        if printed == sent {
+            break;
+        }
+        // Print every outcome whose turn has come.
+        while let Some(Some(_)) = waiting.front() {
+            let (entry, outcome) = waiting.pop_front().flatten().expect("just seen");
+            bar.suspend(|| report(&mut out, &entry, &outcome, &mut totals))?;
+            bar.inc(1);
+            printed += 1;
+        }
+        if printed == sent {
+            continue;
+        }
+        let Ok((entry, outcome)) = done.recv() else {
+            break;
+        };
+        let slot = entry.index - printed;
+        if waiting.len() <= slot {
+            waiting.resize_with(slot + 1, || None);
+        }
+        waiting[slot] = Some((entry, outcome));
+    }
+    Ok(totals)
+}
+
+/// Prints the report lines of one entry and adds it to `totals`.
+fn report(
+    out: &mut impl Write,
+    entry: &Entry,
+    outcome: &Outcome,
+    totals: &mut Totals,
+) -> std::io::Result<()> {
+    match &entry.case {
+        Err(error) => {
+            totals.unreadable += 1;
+            writeln!(out, "ERROR {} {error}", entry.line)
+        }
+        Ok(case) => {
+            totals.positions += 1;
+            totals.checks += outcome.checks;
+            totals.nodes += outcome.nodes;
+            totals.failed += outcome.failures.len() as u64;
+            print_failures(out, entry.line, case, outcome)
+        }
+    }
 }
 
 /// Checks each of `case`'s listed depths up to `max_depth`.
@@ -248,49 +323,6 @@ fn check_case(case: &Case, max_depth: Option<u32>) -> Outcome {
         }
     }
     outcome
-}
-
-/// Receives outcomes (keyed by entry index) in any order and prints them in file order.
-fn print_in_order(
-    entries: &[Entry],
-    receiver: &mpsc::Receiver<(usize, Outcome)>,
-    bar: &ProgressBar,
-) -> Result<Totals, CliError> {
-    let mut outcomes: Vec<Option<Outcome>> = Vec::new();
-    outcomes.resize_with(entries.len(), || None);
-    let mut totals = Totals::default();
-    let mut printed = 0;
-    let mut out = std::io::stdout().lock();
-    loop {
-        // Print every entry whose outcome is known, up to the first one still being checked.
-        while let Some(entry) = entries.get(printed) {
-            let result = match &entry.case {
-                Err(error) => {
-                    totals.unreadable += 1;
-                    totals.failed += 1;
-                    bar.suspend(|| writeln!(out, "ERROR {} {error}", entry.line))
-                }
-                Ok(case) => {
-                    let Some(outcome) = outcomes[printed].take() else {
-                        break;
-                    };
-                    totals.checks += outcome.checks;
-                    totals.nodes += outcome.nodes;
-                    totals.failed += outcome.failures.len() as u64;
-                    bar.suspend(|| print_failures(&mut out, entry.line, case, &outcome))
-                }
-            };
-            result?;
-            totals.positions += 1;
-            printed += 1;
-        }
-        let Ok((index, outcome)) = receiver.recv() else {
-            break;
-        };
-        outcomes[index] = Some(outcome);
-        bar.inc(1);
-    }
-    Ok(totals)
 }
 
 /// Prints one `FAIL` line per failed check of `case`, found on line `line`.

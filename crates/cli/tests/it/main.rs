@@ -52,6 +52,10 @@ struct TempFile(PathBuf);
 
 impl TempFile {
     fn new(name: &str, contents: &str) -> TempFile {
+        TempFile::new_bytes(name, contents.as_bytes())
+    }
+
+    fn new_bytes(name: &str, contents: &[u8]) -> TempFile {
         let path = std::env::temp_dir().join(format!("caissa-cli-{}-{name}", std::process::id()));
         std::fs::write(&path, contents).expect("the temp dir is writable");
         TempFile(path)

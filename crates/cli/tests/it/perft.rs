@@ -60,11 +60,12 @@ fn suite_reports_a_wrong_count() {
         run.lines(),
         [
             format!("FAIL 4 depth 2 expected 2040 got 2039 {KIWIPETE}").as_str(),
-            "positions 2 checked 4 failed 1",
+            "positions 2 checked 4 failed 1 unreadable 0",
         ]
     );
     assert!(
-        run.stderr.contains("1 of 4 checks failed"),
+        run.stderr
+            .contains("error: 1 of 4 checks failed, 0 lines unreadable"),
         "{}",
         run.stderr
     );
@@ -72,7 +73,7 @@ fn suite_reports_a_wrong_count() {
     // --depth 1 leaves the wrong count unchecked.
     let run = caissa(&["perft", "--suite", suite.path(), "--depth", "1"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.lines(), ["positions 2 checked 2 failed 0"]);
+    assert_eq!(run.lines(), ["positions 2 checked 2 failed 0 unreadable 0"]);
 }
 
 #[test]
@@ -95,7 +96,13 @@ fn suite_reports_unreadable_lines_in_file_order() {
         lines[2],
         format!("FAIL 4 depth 1 expected 47 got 48 {KIWIPETE}")
     );
-    assert_eq!(lines[3], "positions 4 checked 2 failed 3");
+    assert_eq!(lines[3], "positions 2 checked 2 failed 1 unreadable 2");
+    assert!(
+        run.stderr
+            .contains("error: 1 of 2 checks failed, 2 lines unreadable"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -106,7 +113,7 @@ fn suite_of_chess960_starts() {
     );
     let run = caissa(&["perft", "--suite", suite.path(), "--chess960"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.lines(), ["positions 1 checked 3 failed 0"]);
+    assert_eq!(run.lines(), ["positions 1 checked 3 failed 0 unreadable 0"]);
 }
 
 #[test]
@@ -115,4 +122,52 @@ fn suite_file_missing() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
     assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn depths_past_the_limit_are_refused() {
+    for depth in ["14", "100000", "4294967296"] {
+        let run = caissa(&["perft", "--depth", depth]);
+        assert_eq!(run.code, 2, "{depth}: {}", run.stderr);
+        assert!(run.stderr.contains("--depth"), "{depth}: {}", run.stderr);
+        assert_eq!(run.stdout, "");
+    }
+    let suite = TempFile::new("deep.epd", &format!("{START} ;D1 20 ;D100000 1\n"));
+    let run = caissa(&["perft", "--suite", suite.path()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines(),
+        [
+            "ERROR 1 depth 100000 is deeper than 13, the deepest perft counted",
+            "positions 0 checked 0 failed 0 unreadable 1",
+        ]
+    );
+}
+
+/// The suite reader's hostile inputs: a bad byte, a `;` in quotes, counts that would check
+/// nothing, a byte order mark; each problem on its own line, and the summaries agree.
+#[test]
+fn suite_lines_are_read_exactly_or_reported() {
+    let mut text = format!("\u{feff}{START} ;id \"x;D1 5\" ;D1 20\r\n").into_bytes();
+    text.extend(b"8/8/8 \xff ;D1 1\n");
+    text.extend(format!("{START} ;d1 20\n{START} ;id \"no counts\"\n{START}\n").as_bytes());
+    let suite = TempFile::new_bytes("hostile.epd", &text);
+    let run = caissa(&["perft", "--suite", suite.path()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines(),
+        [
+            "ERROR 2 not UTF-8 at byte 6",
+            "ERROR 3 `d1 20`: a count is written with a capital D (`D<depth> <count>`)",
+            "ERROR 4 no `D<depth> <count>` operation",
+            "ERROR 5 no `D<depth> <count>` operation",
+            "positions 1 checked 1 failed 0 unreadable 4",
+        ]
+    );
+    assert!(
+        run.stderr
+            .contains("error: 0 of 1 checks failed, 4 lines unreadable"),
+        "{}",
+        run.stderr
+    );
 }

@@ -26,10 +26,12 @@ pub mod arbitrate_json;
 pub mod dead;
 pub mod epd;
 pub mod fen;
+pub mod perft_suite;
 pub mod pgn;
 pub mod position;
 pub mod rate;
 pub mod san;
+pub mod status_moves;
 pub mod uci;
 pub mod uci_protocol;
 
@@ -44,10 +46,12 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("dead", dead::check),
     ("epd", epd::check),
     ("fen", fen::check),
+    ("perft_suite", perft_suite::check),
     ("pgn", pgn::check),
     ("position", position::check),
     ("rate", rate::check),
     ("san", san::check),
+    ("status_moves", status_moves::check),
     ("uci", uci::check),
     ("uci_protocol", uci_protocol::check),
 ];
