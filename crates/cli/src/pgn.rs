@@ -67,7 +67,7 @@ enum PgnCommand {
     Fmt(FmtArgs),
     /// Write the games that match, rewritten, in input order; last line on stderr
     /// `games <N> matched <M> written <W> errors <E>`.
-    Select(select::SelectArgs),
+    Select(Box<select::SelectArgs>),
 }
 
 /// Arguments of `caissa pgn check`.

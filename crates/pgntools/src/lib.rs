@@ -28,4 +28,7 @@ mod select;
 mod source;
 
 pub use pipeline::select;
-pub use select::{Broken, Format, Game, Options, Strip, Verdict};
+pub use select::{
+    BrokenGame, Ending, Feature, Format, GameFilter, InputGame, ParseNameError, SelectOptions,
+    Selection, Strip,
+};

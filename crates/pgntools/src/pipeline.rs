@@ -12,7 +12,7 @@ use std::thread;
 
 use caissa_notation::pgn::Reader;
 
-use crate::select::{Broken, Game, Options, Selected, Selector, Verdict};
+use crate::select::{BrokenGame, InputGame, SelectOptions, Selected, Selection, Selector};
 use crate::source::{Chunk, Chunks, LineCursor};
 
 /// Chunks waiting for each worker, and results waiting for the caller.
@@ -31,13 +31,13 @@ const QUEUE: usize = 2;
 ///
 /// ```
 /// use core::ops::ControlFlow;
-/// use caissa_pgntools::{Options, Verdict, select};
+/// use caissa_pgntools::{SelectOptions, Selection, select};
 ///
 /// let pgn = "[WhiteElo \"2500\"]\n\n1. e2e4 e5 *\n\n[WhiteElo \"1500\"]\n\n1. d4 *\n";
-/// let options = Options { filter: "WhiteElo > 2000".parse()?, ..Options::default() };
+/// let options = SelectOptions { filter: "WhiteElo > 2000".parse()?, ..SelectOptions::default() };
 /// let mut written = Vec::new();
 /// select(pgn.as_bytes(), &options, 2, |game| {
-///     if let Verdict::Matched(text) = game.verdict {
+///     if let Selection::Matched(text) = game.selection {
 ///         written.push(text);
 ///     }
 ///     ControlFlow::Continue(())
@@ -46,10 +46,15 @@ const QUEUE: usize = 2;
 /// assert!(written[0].contains("\n1. e4 e5 *\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn select<R, F>(input: R, options: &Options, threads: usize, mut each: F) -> io::Result<()>
+pub fn select<R, F>(
+    input: R,
+    options: &SelectOptions,
+    threads: usize,
+    mut each: F,
+) -> io::Result<()>
 where
     R: Read + Send,
-    F: FnMut(Game) -> ControlFlow<()>,
+    F: FnMut(InputGame) -> ControlFlow<()>,
 {
     let threads = threads.max(1);
     thread::scope(|scope| {
@@ -57,7 +62,7 @@ where
         let mut from_workers = Vec::with_capacity(threads);
         for _ in 0..threads {
             let (chunk_tx, chunk_rx) = sync_channel::<io::Result<Chunk>>(QUEUE);
-            let (done_tx, done_rx) = sync_channel::<io::Result<Vec<Game>>>(QUEUE);
+            let (done_tx, done_rx) = sync_channel::<io::Result<Vec<InputGame>>>(QUEUE);
             scope.spawn(move || work(options, &chunk_rx, &done_tx));
             to_workers.push(chunk_tx);
             from_workers.push(done_rx);
@@ -91,9 +96,9 @@ fn cut<R: Read>(input: R, workers: &[SyncSender<io::Result<Chunk>>]) {
 
 /// A worker: selects the games of each chunk it is given.
 fn work(
-    options: &Options,
+    options: &SelectOptions,
     chunks: &Receiver<io::Result<Chunk>>,
-    done: &SyncSender<io::Result<Vec<Game>>>,
+    done: &SyncSender<io::Result<Vec<InputGame>>>,
 ) {
     while let Ok(chunk) = chunks.recv() {
         if done
@@ -106,7 +111,7 @@ fn work(
 }
 
 /// What becomes of each game of a chunk.
-pub(crate) fn games(options: &Options, chunk: &Chunk) -> Vec<Game> {
+pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     let bytes = &chunk.bytes[..];
     let mut selector = Selector::new(options);
     let mut reader = Reader::new(bytes);
@@ -126,23 +131,23 @@ pub(crate) fn games(options: &Options, chunk: &Chunk) -> Vec<Game> {
     read.into_iter()
         .zip(ends)
         .map(|((start, mut cursor, at, result), end)| {
-            let verdict = match result {
-                Ok(Selected::Unmatched) => Verdict::Unmatched,
-                Ok(Selected::Matched(text)) => Verdict::Matched(text),
+            let selection = match result {
+                Ok(Selected::Unmatched) => Selection::Unmatched,
+                Ok(Selected::Matched(text)) => Selection::Matched(text),
                 Err(mut error) => {
                     let offset = cursor.offset_of(bytes, error.location);
                     error.location = chunk.input_location(error.location);
-                    Verdict::Broken(Broken {
+                    Selection::Broken(BrokenGame {
                         error,
                         offset: chunk.offset + offset as u64,
                         bytes: bytes[start..end].to_vec(),
                     })
                 }
             };
-            Game {
+            InputGame {
                 offset: chunk.offset + start as u64,
                 location: chunk.input_location(at),
-                verdict,
+                selection,
             }
         })
         .collect()
@@ -155,7 +160,7 @@ mod tests {
     use super::*;
     use crate::select::Format;
 
-    fn run(input: &[u8], options: &Options, threads: usize) -> Vec<Game> {
+    fn run(input: &[u8], options: &SelectOptions, threads: usize) -> Vec<InputGame> {
         let mut games = Vec::new();
         select(input, options, threads, |game| {
             games.push(game);
@@ -173,9 +178,9 @@ mod tests {
         ))
         .expect("the sample");
         let input = sample.repeat(4);
-        let options = Options {
+        let options = SelectOptions {
             format: Format::Uci,
-            ..Options::default()
+            ..SelectOptions::default()
         };
         let one = run(&input, &options, 1);
         assert_eq!(one.len(), 4 * 438);
@@ -193,9 +198,9 @@ mod tests {
     #[test]
     fn a_broken_game_keeps_its_bytes_and_says_where() {
         let input = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 *\n";
-        let games = run(input, &Options::default(), 2);
+        let games = run(input, &SelectOptions::default(), 2);
         assert_eq!(games.len(), 3);
-        let Verdict::Broken(broken) = &games[1].verdict else {
+        let Selection::Broken(broken) = &games[1].selection else {
             panic!("{:?}", games[1]);
         };
         assert_eq!(broken.bytes, b"[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n");
@@ -214,7 +219,7 @@ mod tests {
     fn stopping_early_stops() {
         let input = b"1. e4 *\n\n".repeat(100_000);
         let mut seen = 0;
-        select(&input[..], &Options::default(), 2, |_| {
+        select(&input[..], &SelectOptions::default(), 2, |_| {
             seen += 1;
             if seen == 10 {
                 ControlFlow::Break(())

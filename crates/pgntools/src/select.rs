@@ -3,19 +3,23 @@
 //!
 //! A game passes the [`Filter`] on its tags first; one that fails is skipped by the reader
 //! without a move being replayed (the header-only fast path). A game that passes is replayed,
-//! every move checked, and written in the [`Format`] asked for: in PGN, with each move
+//! every move checked, then held to the [`GameFilter`] (how the main line ends on the board,
+//! what it contains, its length, a position it reaches, its first moves), and written in the [`Format`] asked for: in PGN, with each move
 //! rewritten as canonical SAN from the position (`+` and `#` as they are on the board, long
 //! algebraic or needlessly disambiguated input made short), the seven tag roster first, lines
 //! under 80 columns, and what [`Strip`] says left out.
 
 use core::ops::ControlFlow;
 
-use caissa_movegen::UciMove;
+use caissa_board::{CastlingSide, Color, Role};
+use caissa_game::Game as History;
+use caissa_game::dead::{is_dead, lacks_mating_material};
+use caissa_movegen::{Move, Position, UciMove};
 use caissa_notation::pgn::{
     Flow, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError, PgnReplayError,
     RawComment, RawTag, Replay, Tags, TerminationMarker, VariationChoice, Visitor,
 };
-use caissa_notation::san::SanPlus;
+use caissa_notation::san::{San, SanPlus};
 
 use crate::filter::Filter;
 
@@ -47,7 +51,7 @@ pub enum Format {
 
 /// What to select and how to write it.
 #[derive(Clone, Debug, Default)]
-pub struct Options {
+pub struct SelectOptions {
     /// The tag filter every selected game passes (the empty [`Filter::all`] passes all).
     pub filter: Filter,
     /// What to leave out.
@@ -56,22 +60,256 @@ pub struct Options {
     pub ply_count: bool,
     /// How to write.
     pub format: Format,
+    /// Conditions on the main line.
+    pub game: GameFilter,
+}
+
+/// Conditions on a game's main line, decided by replaying it; all must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// How the main line ends on the board.
+    pub ending: Option<Ending>,
+    /// What the main line must contain, every one of them.
+    pub contains: Vec<Feature>,
+    /// The fewest plies of the main line.
+    pub min_plies: Option<u64>,
+    /// The most plies of the main line.
+    pub max_plies: Option<u64>,
+    /// A position the main line reaches (its start included), compared as FIDE's "same
+    /// position": pieces, side to move, castling and en passant rights.
+    pub position: Option<Position>,
+    /// The moves the main line starts with.
+    pub moves: Vec<San>,
+}
+
+/// How a main line ends, on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move is stalemated.
+    Stalemate,
+    /// The last position stands for the third time or more (threefold or fivefold).
+    Repetition,
+    /// Fifty moves or more by each side without a capture or a pawn move.
+    Fifty,
+    /// Neither side has the material to checkmate (`lacks_mating_material` for both).
+    Insufficient,
+    /// Neither side can checkmate by any series of legal moves (the dead-position analysis).
+    Dead,
+}
+
+/// Something a main line may contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// A promotion to a knight, bishop or rook.
+    Underpromotion,
+    /// Castling, either side.
+    Castling,
+    /// Castling kingside.
+    KingsideCastling,
+    /// Castling queenside.
+    QueensideCastling,
+    /// An en passant capture.
+    EnPassant,
+}
+
+/// A name that is none of those a list allows: what was given, and what may be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown `{given}`: expected one of {}", .expected.join(", "))]
+pub struct ParseNameError {
+    /// The name given.
+    pub given: String,
+    /// The names allowed.
+    pub expected: &'static [&'static str],
+}
+
+/// The value of `names` whose name is `text`.
+fn by_name<T: Copy>(
+    text: &str,
+    names: &'static [&'static str],
+    values: &[T],
+) -> Result<T, ParseNameError> {
+    names
+        .iter()
+        .position(|name| *name == text.trim())
+        .map(|i| values[i])
+        .ok_or_else(|| ParseNameError {
+            given: text.to_owned(),
+            expected: names,
+        })
+}
+
+impl Ending {
+    /// Every ending, in the order of [`Ending::NAMES`].
+    pub const ALL: [Ending; 6] = [
+        Ending::Checkmate,
+        Ending::Stalemate,
+        Ending::Repetition,
+        Ending::Fifty,
+        Ending::Insufficient,
+        Ending::Dead,
+    ];
+
+    /// The names read by [`Ending::from_str`](core::str::FromStr).
+    pub const NAMES: &'static [&'static str] = &[
+        "checkmate",
+        "stalemate",
+        "repetition",
+        "fifty",
+        "insufficient",
+        "dead",
+    ];
+}
+
+impl core::str::FromStr for Ending {
+    type Err = ParseNameError;
+
+    fn from_str(text: &str) -> Result<Ending, ParseNameError> {
+        by_name(text, Ending::NAMES, &Ending::ALL)
+    }
+}
+
+impl Feature {
+    /// Every feature, in the order of [`Feature::NAMES`].
+    pub const ALL: [Feature; 5] = [
+        Feature::Underpromotion,
+        Feature::Castling,
+        Feature::KingsideCastling,
+        Feature::QueensideCastling,
+        Feature::EnPassant,
+    ];
+
+    /// The names read by [`Feature::from_str`](core::str::FromStr).
+    pub const NAMES: &'static [&'static str] = &[
+        "underpromotion",
+        "castling",
+        "kingside-castling",
+        "queenside-castling",
+        "en-passant",
+    ];
+
+    fn of(m: Move) -> impl Iterator<Item = Feature> {
+        let castling = m.castling_side().map(|side| match side {
+            CastlingSide::KingSide => Feature::KingsideCastling,
+            CastlingSide::QueenSide => Feature::QueensideCastling,
+        });
+        let under = m.promotion_role().filter(|&r| r != Role::Queen);
+        [
+            under.map(|_| Feature::Underpromotion),
+            castling.map(|_| Feature::Castling),
+            castling,
+            m.is_en_passant().then_some(Feature::EnPassant),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+impl core::str::FromStr for Feature {
+    type Err = ParseNameError;
+
+    fn from_str(text: &str) -> Result<Feature, ParseNameError> {
+        by_name(text, Feature::NAMES, &Feature::ALL)
+    }
+}
+
+impl GameFilter {
+    /// Whether the filter asks anything.
+    fn is_empty(&self) -> bool {
+        *self == GameFilter::default()
+    }
+}
+
+/// What the main line has shown so far, for the [`GameFilter`].
+#[derive(Debug)]
+struct MainLine {
+    plies: u64,
+    /// [`Feature::bit`]s seen.
+    features: u8,
+    reached: bool,
+    /// Whether the moves so far agree with [`GameFilter::moves`].
+    prefix: bool,
+    /// The positions, for [`Ending::Repetition`]; `None` after a null move.
+    history: Option<History>,
+}
+
+impl MainLine {
+    fn new(filter: &GameFilter, start: &Position) -> MainLine {
+        MainLine {
+            plies: 0,
+            features: 0,
+            reached: filter.position.as_ref() == Some(start),
+            prefix: true,
+            history: (filter.ending == Some(Ending::Repetition)).then(|| History::new(*start)),
+        }
+    }
+
+    fn play(
+        &mut self,
+        filter: &GameFilter,
+        before: &Position,
+        played: Option<Move>,
+        after: &Position,
+    ) {
+        let wanted = usize::try_from(self.plies)
+            .ok()
+            .and_then(|i| filter.moves.get(i));
+        self.plies += 1;
+        if let Some(san) = wanted {
+            self.prefix &= played.is_some_and(|m| san.to_move(before) == Ok(m));
+        }
+        self.reached |= filter.position.as_ref() == Some(after);
+        match played {
+            Some(m) => {
+                self.features |= Feature::of(m).fold(0, |bits, f| bits | f.bit());
+                if let Some(history) = &mut self.history {
+                    history.play_unchecked(m);
+                }
+            }
+            None => self.history = None,
+        }
+    }
+
+    fn passes(&self, filter: &GameFilter, end: &Position) -> bool {
+        let ending = filter.ending.is_none_or(|ending| match ending {
+            Ending::Checkmate => end.is_checkmate(),
+            Ending::Stalemate => end.is_stalemate(),
+            Ending::Repetition => self.history.as_ref().is_some_and(|h| h.repetitions() >= 3),
+            Ending::Fifty => end.halfmoves() >= 100,
+            Ending::Insufficient => Color::ALL
+                .into_iter()
+                .all(|color| lacks_mating_material(end.board(), color)),
+            Ending::Dead => is_dead(end),
+        });
+        ending
+            && filter.contains.iter().all(|f| self.features & f.bit() != 0)
+            && filter.min_plies.is_none_or(|min| self.plies >= min)
+            && filter.max_plies.is_none_or(|max| self.plies <= max)
+            && (filter.position.is_none() || self.reached)
+            && self.prefix
+            && self.plies >= filter.moves.len() as u64
+    }
 }
 
 /// What became of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Selection {
     /// Its tags fail the filter; its moves were not replayed.
     Unmatched,
     /// Selected, and written as this text.
     Matched(String),
     /// It cannot be read or replayed.
-    Broken(Broken),
+    Broken(BrokenGame),
 }
 
 /// A game that cannot be read or replayed, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Broken {
+pub struct BrokenGame {
     /// The problem, its location relative to the input.
     pub error: PgnReplayError,
     /// The problem's byte offset in the input.
@@ -82,19 +320,19 @@ pub struct Broken {
 
 /// One game of the input, in order, with what became of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct InputGame {
     /// Where its first byte is in the input.
     pub offset: u64,
     /// Its line and column.
     pub location: Location,
     /// What became of it.
-    pub verdict: Verdict,
+    pub selection: Selection,
 }
 
 /// The [`Visitor`] of a worker: the filter on the tags, then the replay and the tree.
 #[derive(Debug)]
 pub(crate) struct Selector<'a> {
-    options: &'a Options,
+    options: &'a SelectOptions,
     builder: GameTreeBuilder,
     /// Where the game being read starts.
     pub(crate) start: Location,
@@ -109,6 +347,8 @@ pub(crate) struct InProgress {
     depth: usize,
     /// The main line in UCI notation, for [`Format::Uci`].
     uci: String,
+    /// What the game filter needs of the main line; `None` without one.
+    line: Option<MainLine>,
 }
 
 /// What a [`Selector`] makes of a well-formed game.
@@ -119,7 +359,7 @@ pub(crate) enum Selected {
 }
 
 impl Selector<'_> {
-    pub(crate) fn new(options: &Options) -> Selector<'_> {
+    pub(crate) fn new(options: &SelectOptions) -> Selector<'_> {
         Selector {
             options,
             builder: GameTreeBuilder,
@@ -163,8 +403,10 @@ impl Visitor for Selector<'_> {
             Err(error) => return ControlFlow::Break(Err(PgnError::from(error).into())),
         };
         let tree = built(self.builder.begin_movetext(tags))?;
+        let game = &self.options.game;
         ControlFlow::Continue(InProgress {
             tree,
+            line: (!game.is_empty()).then(|| MainLine::new(game, &start)),
             replay: Replay::new(start),
             depth: 0,
             uci: String::new(),
@@ -177,6 +419,9 @@ impl Visitor for Selector<'_> {
             Ok(played) => played,
             Err(error) => return ControlFlow::Break(Err(error)),
         };
+        if let (Some(line), 0) = (&mut game.line, game.depth) {
+            line.play(&self.options.game, &before, played, game.replay.position());
+        }
         if self.options.format == Format::Uci && game.depth == 0 {
             if !game.uci.is_empty() {
                 game.uci.push(' ');
@@ -244,15 +489,25 @@ impl Visitor for Selector<'_> {
 
     fn end_game(&mut self, game: InProgress) -> Result<Selected, PgnReplayError> {
         let InProgress {
-            tree, replay, uci, ..
+            tree,
+            replay,
+            uci,
+            line,
+            ..
         } = game;
+        let end = replay.finish();
+        if let Some(line) = line
+            && !line.passes(&self.options.game, &end.position)
+        {
+            return Ok(Selected::Unmatched);
+        }
         let mut tree = self.builder.end_game(tree)?;
         let mut text = String::new();
         match self.options.format {
             Format::Pgn => {
                 if self.options.ply_count {
-                    let plies = replay.finish().mainline_moves;
-                    tree.tags.insert("PlyCount", &plies.to_string());
+                    tree.tags
+                        .insert("PlyCount", &end.mainline_moves.to_string());
                 }
                 tree.write(&mut text, Layout::Export);
                 text.push('\n');

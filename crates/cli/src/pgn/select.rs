@@ -8,6 +8,9 @@
 //! `{"file","line","column","offset","game","message"}` (`game` counts from 1 in its file,
 //! `offset` is the problem's byte in the decompressed input).
 //!
+//! Games are numbered from 1 over all the files, in order, for `--games` and `--every`;
+//! `--limit` stops after so many games written.
+//!
 //! The last line on stderr is `games <N> matched <M> written <W> errors <E>`: `N` every game
 //! read, `M` the well-formed games that passed the filters, `W` the games written (with
 //! `--on-error keep`, the broken ones too), `E` the broken games. Games that fail a tag filter
@@ -22,13 +25,17 @@ use std::io::{self, BufWriter, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
+use caissa::{CastlingMode, San};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
-use caissa_pgntools::{Format, Game, Options, Strip, Verdict, select};
+use caissa_pgntools::{
+    Ending, Feature, Format, GameFilter, InputGame, SelectOptions, Selection, Strip, select,
+};
 use clap::{Args, ValueEnum};
 
 use super::{open, read_error};
 use crate::error::CliError;
+use crate::position::read_position;
 
 /// Arguments of `caissa pgn select`.
 #[derive(Debug, Args)]
@@ -64,6 +71,73 @@ pub(crate) struct SelectArgs {
     /// Threads replaying moves [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
+    /// How the main line ends on the board: checkmate, stalemate, repetition, fifty,
+    /// insufficient or dead.
+    #[arg(long, value_name = "ENDING")]
+    ending: Option<Ending>,
+    /// What the main line contains, all of a comma-separated list of underpromotion,
+    /// castling, kingside-castling, queenside-castling, en-passant.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    contains: Vec<Feature>,
+    /// The fewest plies of the main line.
+    #[arg(long, value_name = "N")]
+    min_plies: Option<u64>,
+    /// The most plies of the main line.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<u64>,
+    /// A position the main line reaches, as FEN (move counters aside, compared as the Laws'
+    /// "same position").
+    #[arg(long, value_name = "FEN")]
+    position: Option<String>,
+    /// The moves the main line starts with, in SAN: "e4 e5 Nf3".
+    #[arg(long, value_name = "SAN...", value_parser = parse_moves)]
+    moves: Option<Moves>,
+    /// Only the games numbered A to B (from 1, over all files; `A:` or `:B` leave an end open).
+    #[arg(long, value_name = "A:B", value_parser = parse_range)]
+    games: Option<(u64, u64)>,
+    /// Only every Nth game (numbers N, 2N, ...).
+    #[arg(long, value_name = "N")]
+    every: Option<NonZeroUsize>,
+    /// Stop after writing N games.
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+}
+
+/// `--moves`: one value holding several moves.
+#[derive(Clone, Debug)]
+struct Moves(Vec<San>);
+
+fn parse_moves(text: &str) -> Result<Moves, String> {
+    text.split_whitespace()
+        .filter(|word| {
+            !word
+                .trim_end_matches('.')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .map(|word| {
+            let word = word.rsplit('.').next().unwrap_or(word);
+            word.parse::<caissa::SanPlus>()
+                .map(|san| san.san)
+                .map_err(|e| format!("`{word}`: {e}"))
+        })
+        .collect::<Result<_, _>>()
+        .map(Moves)
+}
+
+fn parse_range(text: &str) -> Result<(u64, u64), String> {
+    let (first, last) = text
+        .split_once(':')
+        .ok_or_else(|| format!("`{text}`: expected A:B"))?;
+    let number = |part: &str, open: u64| match part.trim() {
+        "" => Ok(open),
+        part => part.parse::<u64>().map_err(|e| format!("`{part}`: {e}")),
+    };
+    let range = (number(first, 1)?, number(last, u64::MAX)?);
+    if range.0 == 0 || range.0 > range.1 {
+        return Err(format!("`{text}`: expected 1 <= A <= B"));
+    }
+    Ok(range)
 }
 
 /// `--format`.
@@ -131,7 +205,7 @@ struct Sinks {
 /// [`CliError::Read`] when a file cannot be read, [`CliError::Write`] when an output cannot be
 /// written, [`CliError::Stopped`] when `--on-error stop` stopped.
 pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
-    let options = Options {
+    let options = SelectOptions {
         filter: Filter::all(args.filters.iter().cloned()),
         strip: args.strip.unwrap_or_default(),
         ply_count: args.ply_count,
@@ -139,13 +213,30 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,
         },
+        game: GameFilter {
+            ending: args.ending,
+            contains: args.contains.clone(),
+            min_plies: args.min_plies,
+            max_plies: args.max_plies,
+            position: args
+                .position
+                .as_deref()
+                .map(|fen| read_position(fen, CastlingMode::Standard))
+                .transpose()?,
+            moves: args.moves.clone().map(|m| m.0).unwrap_or_default(),
+        },
+    };
+    let numbers = Numbers {
+        range: args.games.unwrap_or((1, u64::MAX)),
+        every: args.every.map_or(1, |n| n.get() as u64),
+        limit: args.limit.unwrap_or(u64::MAX),
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
         NonZeroUsize::get,
     );
     let create = |path: &Path| File::create(path).map(BufWriter::new);
-    let mut sinks = Sinks {
+    let sinks = Sinks {
         out: match &args.output {
             Some(path) => Box::new(create(path)?),
             None => Box::new(BufWriter::new(io::stdout().lock())),
@@ -153,19 +244,18 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         rejects: args.rejects.as_deref().map(create).transpose()?,
         report: args.report.as_deref().map(create).transpose()?,
     };
-    let mut counts = Counts::default();
+    let mut writer = Writer {
+        on_error: args.on_error,
+        numbers,
+        sinks,
+        counts: Counts::default(),
+    };
     let mut result = Ok(());
     for path in &args.files {
-        match select_file(
-            path,
-            &options,
-            threads,
-            args.on_error,
-            &mut sinks,
-            &mut counts,
-        ) {
+        match writer.select_file(path, &options, threads) {
             Ok(ControlFlow::Continue(())) => {}
-            Ok(ControlFlow::Break(())) => {
+            Ok(ControlFlow::Break(Stop::Done)) => break,
+            Ok(ControlFlow::Break(Stop::AtError)) => {
                 result = Err(CliError::Stopped);
                 break;
             }
@@ -175,6 +265,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             }
         }
     }
+    let sinks = &mut writer.sinks;
     sinks.out.flush()?;
     for file in [&mut sinks.rejects, &mut sinks.report]
         .into_iter()
@@ -187,96 +278,114 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         matched,
         written,
         errors,
-    } = counts;
+    } = writer.counts;
     eprintln!("games {games} matched {matched} written {written} errors {errors}");
     result
 }
 
-/// Selects the games of one file; `Break` when `--on-error stop` stopped.
-fn select_file(
-    path: &Path,
-    options: &Options,
-    threads: usize,
-    on_error: OnError,
-    sinks: &mut Sinks,
-    counts: &mut Counts,
-) -> Result<ControlFlow<()>, CliError> {
-    let (input, _) = decompress(open(path)?).map_err(read_error(path))?;
-    let mut number = 0;
-    let mut failure = None;
-    let mut stopped = false;
-    select(input, options, threads, |game| {
-        number += 1;
-        match take(game, path, number, on_error, sinks, counts) {
-            Ok(flow) => {
-                stopped = flow.is_break();
-                flow
-            }
-            Err(error) => {
-                failure = Some(error);
-                ControlFlow::Break(())
-            }
-        }
-    })
-    .map_err(read_error(path))?;
-    if let Some(error) = failure {
-        return Err(CliError::Write(error));
-    }
-    Ok(if stopped {
-        ControlFlow::Break(())
-    } else {
-        ControlFlow::Continue(())
-    })
+/// `--games`, `--every`, `--limit`.
+#[derive(Clone, Copy, Debug)]
+struct Numbers {
+    range: (u64, u64),
+    every: u64,
+    limit: u64,
 }
 
-/// Writes one game where it goes and counts it.
-fn take(
-    game: Game,
-    path: &Path,
-    number: u64,
+/// Why reading stopped before the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// Past `--games` or at `--limit`: nothing more to write.
+    Done,
+    /// `--on-error stop` met a broken game.
+    AtError,
+}
+
+/// Takes the games of every file in order: counts them, writes them where they go.
+struct Writer {
     on_error: OnError,
-    sinks: &mut Sinks,
-    counts: &mut Counts,
-) -> io::Result<ControlFlow<()>> {
-    counts.games += 1;
-    match game.verdict {
-        Verdict::Unmatched => {}
-        Verdict::Matched(text) => {
-            counts.matched += 1;
-            counts.written += 1;
-            sinks.out.write_all(text.as_bytes())?;
-        }
-        Verdict::Broken(broken) => {
-            counts.errors += 1;
-            eprintln!(
-                "{}:{}: {}",
-                path.display(),
-                broken.error.location,
-                broken.error.kind
-            );
-            if let Some(rejects) = &mut sinks.rejects {
-                rejects.write_all(&broken.bytes)?;
+    numbers: Numbers,
+    sinks: Sinks,
+    counts: Counts,
+}
+
+impl Writer {
+    /// Selects the games of one file.
+    fn select_file(
+        &mut self,
+        path: &Path,
+        options: &SelectOptions,
+        threads: usize,
+    ) -> Result<ControlFlow<Stop>, CliError> {
+        let (input, _) = decompress(open(path)?).map_err(read_error(path))?;
+        let mut number = 0;
+        let mut outcome = Ok(ControlFlow::Continue(()));
+        select(input, options, threads, |game| {
+            number += 1;
+            outcome = self.take(game, path, number);
+            match outcome {
+                Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
+                _ => ControlFlow::Break(()),
             }
-            if let Some(report) = &mut sinks.report {
-                let line = serde_json::json!({
-                    "file": path.display().to_string(),
-                    "line": broken.error.location.line,
-                    "column": broken.error.location.column,
-                    "offset": broken.offset,
-                    "game": number,
-                    "message": broken.error.kind.to_string(),
-                });
-                writeln!(report, "{line}")?;
-            }
-            match on_error {
-                OnError::Skip => {}
-                OnError::Keep => {
-                    counts.written += 1;
-                    sinks.out.write_all(&broken.bytes)?;
-                }
-                OnError::Stop => return Ok(ControlFlow::Break(())),
-            }
-        }
+        })
+        .map_err(read_error(path))?;
+        outcome.map_err(CliError::Write)
     }
-    Ok(ControlFlow::Continue(()))
+
+    /// Writes one game (the `number`th of its file) where it goes, and counts it.
+    fn take(&mut self, game: InputGame, path: &Path, number: u64) -> io::Result<ControlFlow<Stop>> {
+        let (counts, sinks, numbers) = (&mut self.counts, &mut self.sinks, self.numbers);
+        counts.games += 1;
+        let n = counts.games;
+        if n > numbers.range.1 {
+            counts.games -= 1;
+            return Ok(ControlFlow::Break(Stop::Done));
+        }
+        if n < numbers.range.0 || n % numbers.every != 0 {
+            return Ok(ControlFlow::Continue(()));
+        }
+        match game.selection {
+            Selection::Unmatched => {}
+            Selection::Matched(text) => {
+                counts.matched += 1;
+                counts.written += 1;
+                sinks.out.write_all(text.as_bytes())?;
+            }
+            Selection::Broken(broken) => {
+                counts.errors += 1;
+                eprintln!(
+                    "{}:{}: {}",
+                    path.display(),
+                    broken.error.location,
+                    broken.error.kind
+                );
+                if let Some(rejects) = &mut sinks.rejects {
+                    rejects.write_all(&broken.bytes)?;
+                }
+                if let Some(report) = &mut sinks.report {
+                    let line = serde_json::json!({
+                        "file": path.display().to_string(),
+                        "line": broken.error.location.line,
+                        "column": broken.error.location.column,
+                        "offset": broken.offset,
+                        "game": number,
+                        "message": broken.error.kind.to_string(),
+                    });
+                    writeln!(report, "{line}")?;
+                }
+                match self.on_error {
+                    OnError::Skip => {}
+                    OnError::Keep => {
+                        counts.written += 1;
+                        sinks.out.write_all(&broken.bytes)?;
+                    }
+                    OnError::Stop => return Ok(ControlFlow::Break(Stop::AtError)),
+                }
+            }
+        }
+        Ok(if counts.written >= numbers.limit {
+            ControlFlow::Break(Stop::Done)
+        } else {
+            ControlFlow::Continue(())
+        })
+    }
 }

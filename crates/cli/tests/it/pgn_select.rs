@@ -189,3 +189,115 @@ fn a_bad_filter_says_where() {
         run.stderr
     );
 }
+
+/// Hand-made games, each with what it is known to be.
+const GAMES: &str = "\
+[Event \"fool\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+[Event \"stalemate\"]\n\n1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 \
+7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1/2-1/2\n\n\
+[Event \"repetition\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n\
+[Event \"en passant\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 e6 4. Nf3 Be7 5. Bc4 O-O 6. O-O *\n\n\
+[Event \"knight\"]\n[FEN \"8/P7/8/8/8/8/8/k6K w - - 0 1\"]\n[SetUp \"1\"]\n\n1. a8=N 1/2-1/2\n\n\
+[Event \"transposed\"]\n\n1. Nf3 e5 2. e4 *\n\n\
+[Event \"open\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n";
+
+/// The events of the games `args` select from [`GAMES`].
+fn events(args: &[&str]) -> Vec<String> {
+    let file = TempFile::new(&format!("select-games-{}.pgn", args.join("-").len()), GAMES);
+    let mut all = vec!["pgn", "select"];
+    all.extend_from_slice(args);
+    all.push(file.path());
+    let run = caissa(&all);
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    run.stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("[Event \"")?.strip_suffix("\"]"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn game_filters_find_the_games_made_for_them() {
+    let cases: [(&[&str], &[&str]); 14] = [
+        (&["--ending", "checkmate"], &["fool"]),
+        (&["--ending", "stalemate"], &["stalemate"]),
+        (&["--ending", "repetition"], &["repetition"]),
+        (&["--ending", "insufficient"], &["knight"]),
+        // No series of legal moves mates after a stalemate: it is dead too.
+        (&["--ending", "dead"], &["stalemate", "knight"]),
+        (&["--contains", "en-passant"], &["en passant"]),
+        (
+            &["--contains", "castling,kingside-castling"],
+            &["en passant"],
+        ),
+        (&["--contains", "queenside-castling"], &[]),
+        (&["--contains", "underpromotion"], &["knight"]),
+        (
+            &["--min-plies", "11", "--max-plies", "19"],
+            &["stalemate", "en passant"],
+        ),
+        (&["--min-plies", "12"], &["stalemate"]),
+        (&["--moves", "1. e4 e5 2. Nf3"], &["open"]),
+        (
+            &[
+                "--position",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            ],
+            &["transposed", "open"],
+        ),
+        (&["--ending", "checkmate", "--where", "Event != fool"], &[]),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(events(args), expected, "{args:?}");
+    }
+}
+
+#[test]
+fn selection_by_number() {
+    assert_eq!(events(&["--games", "2:3"]), ["stalemate", "repetition"]);
+    assert_eq!(events(&["--games", "6:"]), ["transposed", "open"]);
+    assert_eq!(events(&["--every", "3"]), ["repetition", "transposed"]);
+    assert_eq!(
+        events(&["--limit", "2", "--games", "3:"]),
+        ["repetition", "en passant"]
+    );
+    let file = TempFile::new("select-numbers.pgn", GAMES);
+    let run = caissa(&["pgn", "select", "--games", "3:2", file.path()]);
+    assert_eq!(run.code, 2);
+    let run = caissa(&["pgn", "select", "--limit", "1", file.path()]);
+    assert_eq!(summary(&run.stderr), "games 1 matched 1 written 1 errors 0");
+}
+
+#[test]
+fn sample_counts_agree_with_the_movetext() {
+    let games = sample_games();
+    // The movetext without its comments (lichess's `[%eval #-3]` has a `#` too).
+    let movetext = |g: &String| {
+        let text = g.split("\n\n").nth(1).unwrap_or_default();
+        let mut bare = String::new();
+        let mut depth = 0;
+        for c in text.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                c if depth == 0 => bare.push(c),
+                _ => {}
+            }
+        }
+        bare
+    };
+    let count = |f: &dyn Fn(&str) -> bool| games.iter().filter(|g| f(&movetext(g))).count();
+    let mates = count(&|m| m.contains('#'));
+    let castles = count(&|m| m.contains("O-O"));
+    let long_castles = count(&|m| m.contains("O-O-O"));
+    let under = count(&|m| ["=N", "=B", "=R"].iter().any(|p| m.contains(p)));
+    for (args, expected) in [
+        (["--ending", "checkmate"], mates),
+        (["--contains", "castling"], castles),
+        (["--contains", "queenside-castling"], long_castles),
+        (["--contains", "underpromotion"], under),
+    ] {
+        let run = caissa(&["pgn", "select", args[0], args[1], SAMPLE]);
+        assert_eq!(run.stdout.matches("[Event ").count(), expected, "{args:?}");
+    }
+}
