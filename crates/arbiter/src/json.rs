@@ -44,6 +44,7 @@ use std::io::{self, BufRead};
 use caissa_board::{Color, Role, Square};
 use caissa_game::{Article, GameResult};
 use caissa_notation::fen::Fen;
+use caissa_notation::lines::{LineRead, Overlong, read_line};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -635,47 +636,24 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line and its number (from 1), or `None` at the end of the log.
     fn next_line(&mut self) -> Result<Option<(usize, &str)>, JsonLineError> {
-        self.buf.clear();
         self.line += 1;
         let line = self.line;
         let error = |kind| JsonLineError { line, kind };
-        let mut read_any = false;
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(bytes) => bytes,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(error(LineErrorKind::Io(e.kind()))),
-            };
-            if available.is_empty() {
-                if !read_any {
-                    return Ok(None);
-                }
-                break;
-            }
-            read_any = true;
-            let (chunk, used, ends) = match available.iter().position(|&b| b == b'\n') {
-                Some(at) => (&available[..at], at + 1, true),
-                None => (available, available.len(), false),
-            };
-            // One byte more than the limit may be the `\r` of a `\r\n`.
-            if self.buf.len() + chunk.len() > MAX_LINE_BYTES + 1 {
+        let read = read_line(
+            &mut self.reader,
+            &mut self.buf,
+            MAX_LINE_BYTES,
+            Overlong::Stop,
+        )
+        .map_err(|e| error(LineErrorKind::Io(e.kind())))?;
+        match read {
+            LineRead::Eof => return Ok(None),
+            LineRead::TooLong => {
                 return Err(error(LineErrorKind::LineTooLong {
                     limit: MAX_LINE_BYTES,
                 }));
             }
-            self.buf.extend_from_slice(chunk);
-            self.reader.consume(used);
-            if ends {
-                break;
-            }
-        }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        if self.buf.len() > MAX_LINE_BYTES {
-            return Err(error(LineErrorKind::LineTooLong {
-                limit: MAX_LINE_BYTES,
-            }));
+            LineRead::Line => {}
         }
         let text = core::str::from_utf8(&self.buf).map_err(|e| {
             error(LineErrorKind::NotUtf8 {

@@ -18,6 +18,8 @@
 use std::fmt;
 use std::io::{self, BufRead};
 
+use caissa::notation::lines::{LineRead, Overlong, read_line};
+
 /// The deepest perft a suite (or `caissa perft --depth`) may ask for. The start position's
 /// count at depth 14 no longer fits in a `u64` (its count at 13 is about 2·10¹⁸, decades of
 /// work at a billion nodes a second), so deeper counts are out of reach; the limit also keeps
@@ -248,44 +250,23 @@ impl<R: BufRead> SuiteReader<R> {
     /// Reads the next line into `self.buf` (without its line end): `Ok(false)` at the end.
     /// A line past [`MAX_LINE_BYTES`] is read to its end without being kept.
     fn fill_line(&mut self) -> Result<bool, ParseSuiteLineErrorKind> {
-        self.buf.clear();
-        let mut read_any = false;
-        let mut too_long = false;
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(bytes) => bytes,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(ParseSuiteLineErrorKind::Io(e.kind())),
-            };
-            if available.is_empty() {
-                break;
-            }
-            read_any = true;
-            let (chunk, used, ends) = match available.iter().position(|&b| b == b'\n') {
-                Some(at) => (&available[..at], at + 1, true),
-                None => (available, available.len(), false),
-            };
-            // One byte more than the limit may be the `\r` of a `\r\n`.
-            if too_long || self.buf.len() + chunk.len() > MAX_LINE_BYTES + 1 {
-                too_long = true;
-            } else {
-                self.buf.extend_from_slice(chunk);
-            }
-            self.reader.consume(used);
-            if ends {
-                break;
+        let read = read_line(
+            &mut self.reader,
+            &mut self.buf,
+            MAX_LINE_BYTES,
+            Overlong::SkipRest,
+        )
+        .map_err(|e| ParseSuiteLineErrorKind::Io(e.kind()))?;
+        match read {
+            LineRead::Line => Ok(true),
+            LineRead::Eof => Ok(false),
+            LineRead::TooLong => {
+                self.buf.clear();
+                Err(ParseSuiteLineErrorKind::LineTooLong {
+                    limit: MAX_LINE_BYTES,
+                })
             }
         }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        if too_long || self.buf.len() > MAX_LINE_BYTES {
-            self.buf.clear();
-            return Err(ParseSuiteLineErrorKind::LineTooLong {
-                limit: MAX_LINE_BYTES,
-            });
-        }
-        Ok(read_any)
     }
 }
 

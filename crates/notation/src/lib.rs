@@ -2,9 +2,9 @@
 //!
 //! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN), [`uci`] (UCI moves
 //! and long algebraic notation), [`san`] (standard algebraic notation, strict and lenient),
-//! [`epd`] (extended position descriptions with operations) and [`pgn`] (a streaming reader with
-//! a visitor API, a game tree, and a writer). It depends on
-//! `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
+//! [`epd`] (extended position descriptions with operations), [`pgn`] (a streaming reader with
+//! a visitor API, a game tree, and a writer) and [`lines`] (line-based input read with bounded
+//! memory). It depends on `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
 //! typed error that says what is wrong and where.
 //!
 //! ```
@@ -39,6 +39,7 @@
 
 pub mod epd;
 pub mod fen;
+pub mod lines;
 pub mod pgn;
 pub mod san;
 pub mod uci;

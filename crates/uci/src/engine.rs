@@ -18,7 +18,9 @@ use caissa_game::{Game, PlayError};
 use caissa_movegen::{CastlingMode, Position, PositionError};
 use caissa_notation::uci::{UciError, UciMove};
 
-use crate::line::{LineRead, read_line};
+use caissa_notation::lines::{LineRead, Overlong, read_line};
+
+use crate::MAX_LINE_BYTES;
 use crate::protocol::{Go, GuiCommand, ParseUciLineError, Register, SetPosition};
 
 /// What the GUI asked for, with positions applied and clocks turned into a budget.
@@ -136,7 +138,8 @@ impl TimeBudget {
 #[derive(Debug)]
 pub struct EngineLoop<R> {
     input: R,
-    line: String,
+    /// The line being read, as bytes (invalid UTF-8 is replaced when it is parsed).
+    line: Vec<u8>,
     game: Game,
     mode: CastlingMode,
 }
@@ -146,7 +149,7 @@ impl<R: BufRead> EngineLoop<R> {
     pub fn new(input: R) -> EngineLoop<R> {
         EngineLoop {
             input,
-            line: String::new(),
+            line: Vec::new(),
             game: Game::standard(),
             mode: CastlingMode::Standard,
         }
@@ -173,12 +176,18 @@ impl<R: BufRead> EngineLoop<R> {
     ///
     /// The input's read errors.
     pub fn next_request(&mut self) -> io::Result<Request> {
-        match read_line(&mut self.input, &mut self.line)? {
+        let read = read_line(
+            &mut self.input,
+            &mut self.line,
+            MAX_LINE_BYTES,
+            Overlong::SkipRest,
+        )?;
+        match read {
             LineRead::Eof => return Ok(Request::Quit),
             LineRead::TooLong => return Ok(Request::LineTooLong),
             LineRead::Line => {}
         }
-        let command = match GuiCommand::parse(&self.line) {
+        let command = match GuiCommand::parse(&String::from_utf8_lossy(&self.line)) {
             Ok(parsed) => parsed.message,
             Err(e) => return Ok(Request::Invalid(e)),
         };

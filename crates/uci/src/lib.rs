@@ -25,7 +25,8 @@
 #![deny(missing_docs)]
 
 pub mod engine;
-mod line;
 pub mod protocol;
 
-pub use line::MAX_LINE_BYTES;
+/// The longest line read from a GUI or an engine; the rest of a longer line is skipped. UCI
+/// lines are short: a long `info pv` or `option ... var ...` line stays far below this.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
