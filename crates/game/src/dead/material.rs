@@ -1,4 +1,5 @@
-//! Tier 1: who cannot mate for lack of material (O(1), popcounts only).
+//! Tier 2 of the analysis (see the parent module): who cannot mate for lack of material (O(1),
+//! popcounts only).
 //!
 //! The rules are those of rules-spec 10.2/10.3, per side, as lichess and python-chess apply them
 //! on a flag fall. Each is a theorem about checkmate patterns that keeps holding in every later

@@ -1,5 +1,5 @@
-//! Exhaustive proofs: searches that look at every line, for positions where the helpmate search
-//! with its depth costs is the wrong tool.
+//! Tier 7 of the analysis (see the parent module), exhaustive proofs: searches that look at
+//! every line, for positions where the helpmate search with its depth costs is the wrong tool.
 //!
 //! Each returns "no mate" only when every line from the position was followed to a position
 //! without a mate of the loser in it: the winner lacks mating material, the game is over

@@ -1,4 +1,5 @@
-//! Tier 2: semi-static reachability, for blocked positions.
+//! Tier 5 of the analysis (see the parent module): semi-static reachability, for blocked
+//! positions.
 //!
 //! For every man on the board the analysis computes an over-approximation of the squares it
 //! could ever stand on, `reach`, together with facts that hold in every later position:

@@ -1,4 +1,4 @@
-//! Tier 3: cooperative (helpmate) search.
+//! Tiers 4, 6 and 8 of the analysis (see the parent module): the cooperative (helpmate) search.
 //!
 //! Both sides play for the intended winner. A line ends at a checkmate of the loser (success),
 //! at any other position without moves (the winner mated, a stalemate), where the winner lacks
