@@ -102,23 +102,24 @@ impl Board {
         Board { game }
     }
 
-    fn pos(&self) -> &Position {
+    /// The position on the board.
+    pub(crate) fn position(&self) -> &Position {
         self.game.position()
     }
 
     fn current_fen(&self) -> String {
-        Fen::from_position(self.pos(), EnPassantMode::Legal).to_string()
+        Fen::from_position(self.position(), EnPassantMode::Legal).to_string()
     }
 
     /// The Python move of a legal move of the current position.
     fn py_move(&self, m: caissa::Move) -> Move {
-        Move::of(self.pos(), m)
+        Move::of(self.position(), m)
     }
 
     /// The legal move of the current position `m` stands for.
     fn rust_move(&self, m: &Move) -> PyResult<caissa::Move> {
         m.uci_move()
-            .to_move(self.pos())
+            .to_move(self.position())
             .map_err(|e| errors::uci_error(&self.current_fen(), &e))
     }
 
@@ -135,7 +136,7 @@ impl Board {
     fn parse_san_move(&self, py: Python<'_>, san: &str) -> PyResult<caissa::Move> {
         let parsed = SanPlus::from_ascii(san.as_bytes())
             .map_err(|e| errors::san_syntax_error(py, san, &e))?;
-        let pos = self.pos();
+        let pos = self.position();
         parsed.san.to_move(pos).map_err(|e| {
             errors::san_error(py, &self.current_fen(), &e, |m| {
                 UciMove::from_move(pos, m).to_string()
@@ -163,7 +164,7 @@ impl Board {
     /// The claims about the board, then those with each legal move written down.
     fn all_claims(&self) -> Vec<caissa::game::Claims> {
         let mut all = vec![self.game.claims()];
-        for m in self.pos().legal_moves() {
+        for m in self.position().legal_moves() {
             all.extend(self.game.claims_with(m).ok());
         }
         all
@@ -174,7 +175,7 @@ impl Board {
 impl Board {
     #[new]
     #[pyo3(signature = (fen = None, *, chess960 = false))]
-    fn new(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+    pub(crate) fn new(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
         let mode = if chess960 {
             CastlingMode::Chess960
         } else {
@@ -228,7 +229,7 @@ impl Board {
                 )));
             }
         };
-        let fen = Fen::from_position(self.pos(), mode);
+        let fen = Fen::from_position(self.position(), mode);
         Ok(if shredder {
             fen.shredder().to_string()
         } else {
@@ -238,7 +239,7 @@ impl Board {
 
     /// The piece placement part of the FEN.
     fn board_fen(&self) -> String {
-        self.pos().board().to_string()
+        self.position().board().to_string()
     }
 
     /// The FEN of the position the game started from.
@@ -249,25 +250,25 @@ impl Board {
     /// `True` when White is to move.
     #[getter]
     fn turn(&self) -> bool {
-        color_to_py(self.pos().turn())
+        color_to_py(self.position().turn())
     }
 
     /// Whether castling is Chess960's (king takes rook in UCI).
     #[getter]
     fn chess960(&self) -> bool {
-        self.pos().castling_mode() == CastlingMode::Chess960
+        self.position().castling_mode() == CastlingMode::Chess960
     }
 
     /// The fullmove number: 1 at the start, increased after each Black move.
     #[getter]
     fn fullmove_number(&self) -> u32 {
-        self.pos().fullmoves()
+        self.position().fullmoves()
     }
 
     /// Half-moves since the last capture or pawn move.
     #[getter]
     fn halfmove_clock(&self) -> u32 {
-        self.pos().halfmoves()
+        self.position().halfmoves()
     }
 
     /// The moves pushed since the board was made, in order.
@@ -291,7 +292,7 @@ impl Board {
     /// The piece on `square`, or `None`.
     fn piece_at(&self, square: u8) -> PyResult<Option<Piece>> {
         Ok(self
-            .pos()
+            .position()
             .board()
             .piece_at(square_from_py(square)?)
             .map(Piece))
@@ -299,14 +300,14 @@ impl Board {
 
     /// The square of `color`'s king.
     fn king(&self, color: bool) -> u8 {
-        self.pos().king(color_from_py(color)) as u8
+        self.position().king(color_from_py(color)) as u8
     }
 
     /// The legal moves of the current position, as a list (python-chess gives a generator
     /// object that also supports `len`, `in` and iteration).
     #[getter]
     fn legal_moves(&self) -> Vec<Move> {
-        let pos = self.pos();
+        let pos = self.position();
         pos.legal_moves()
             .into_iter()
             .map(|m| self.py_move(m))
@@ -315,7 +316,7 @@ impl Board {
 
     /// Whether `move` is legal in the current position.
     fn is_legal(&self, r#move: &Move) -> bool {
-        r#move.uci_move().to_move(self.pos()).is_ok()
+        r#move.uci_move().to_move(self.position()).is_ok()
     }
 
     /// Plays `move`. Raises `IllegalMoveError` (a `ValueError`) if it is not legal here:
@@ -368,13 +369,13 @@ impl Board {
     /// 'Nf3'
     fn san(&self, r#move: &Move) -> PyResult<String> {
         let m = self.rust_move(r#move)?;
-        Ok(SanPlus::from_move(self.pos(), m).to_string())
+        Ok(SanPlus::from_move(self.position(), m).to_string())
     }
 
     /// The SAN of `move` without `+` or `#`.
     fn san_and_push(&mut self, r#move: &Move) -> PyResult<String> {
         let m = self.rust_move(r#move)?;
-        let san = SanPlus::from_move(self.pos(), m).to_string();
+        let san = SanPlus::from_move(self.position(), m).to_string();
         self.play(m);
         Ok(san)
     }
@@ -382,13 +383,13 @@ impl Board {
     /// The SAN of `move` without its check suffix.
     fn lan_free_san(&self, r#move: &Move) -> PyResult<String> {
         let m = self.rust_move(r#move)?;
-        Ok(San::from_move(self.pos(), m).to_string())
+        Ok(San::from_move(self.position(), m).to_string())
     }
 
     /// The UCI notation of `move` in this position's castling convention.
     fn uci(&self, r#move: &Move) -> PyResult<String> {
         let m = self.rust_move(r#move)?;
-        Ok(UciMove::from_move(self.pos(), m).to_string())
+        Ok(UciMove::from_move(self.position(), m).to_string())
     }
 
     /// Takes back the last move and returns it; raises `IndexError` when no move was pushed.
@@ -419,17 +420,17 @@ impl Board {
 
     /// Whether the side to move is in check.
     fn is_check(&self) -> bool {
-        self.pos().is_check()
+        self.position().is_check()
     }
 
     /// Whether the side to move is checkmated.
     fn is_checkmate(&self) -> bool {
-        self.pos().is_checkmate()
+        self.position().is_checkmate()
     }
 
     /// Whether the side to move is stalemated.
     fn is_stalemate(&self) -> bool {
-        self.pos().is_stalemate()
+        self.position().is_stalemate()
     }
 
     /// Whether neither side has the material to checkmate, as python-chess counts it: a lone
@@ -439,7 +440,7 @@ impl Board {
     /// Blocked positions with mating material can be dead too: `is_dead_position` proves
     /// those, and `outcome()` ends the game on them.
     fn is_insufficient_material(&self) -> bool {
-        let board = self.pos().board();
+        let board = self.position().board();
         Color::ALL
             .into_iter()
             .all(|color| dead::lacks_mating_material(board, color))
@@ -447,20 +448,20 @@ impl Board {
 
     /// Whether `color` lacks the material to checkmate (see `is_insufficient_material`).
     fn has_insufficient_material(&self, color: bool) -> bool {
-        dead::lacks_mating_material(self.pos().board(), color_from_py(color))
+        dead::lacks_mating_material(self.position().board(), color_from_py(color))
     }
 
     /// Whether the position is dead (FIDE 5.2.2): neither player can checkmate by any series
     /// of legal moves, as caissa's analysis proves, blocked pawn walls included. Not in
     /// python-chess. An analysis that cannot decide answers `False`.
     fn is_dead_position(&self) -> bool {
-        dead::is_dead(self.pos())
+        dead::is_dead(self.position())
     }
 
     /// Whether `color` can still checkmate by some series of legal moves (caissa's analysis;
     /// `True` when it cannot decide).
     fn can_win(&self, color: bool) -> bool {
-        dead::can_win(self.pos(), color_from_py(color)) != Winnability::Unwinnable
+        dead::can_win(self.position(), color_from_py(color)) != Winnability::Unwinnable
     }
 
     /// Whether the position has stood five times (9.6.1: the game is drawn).
@@ -471,7 +472,7 @@ impl Board {
     /// Whether seventy-five moves by each side passed without a capture or pawn move
     /// (9.6.2), unless the last of them mated.
     fn is_seventyfive_moves(&self) -> bool {
-        self.pos().halfmoves() >= 150 && !self.pos().is_checkmate()
+        self.position().halfmoves() >= 150 && !self.position().is_checkmate()
     }
 
     /// Whether the current position has stood at least `count` times.
@@ -527,7 +528,7 @@ impl Board {
     /// caissa's Zobrist key of the position in FIDE's "same position" sense (the en passant
     /// file counts only when the capture is legal). Not the Polyglot key.
     fn zobrist_hash(&self) -> u64 {
-        self.pos().zobrist_hash()
+        self.position().zobrist_hash()
     }
 
     /// The number of leaf nodes of the legal move tree `depth` plies deep (the GIL is released
@@ -536,7 +537,7 @@ impl Board {
     /// >>> caissa.Board().perft(3)
     /// 8902
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let pos = *self.pos();
+        let pos = *self.position();
         py.detach(move || caissa::perft(&pos, depth))
     }
 
@@ -550,9 +551,9 @@ impl Board {
     }
 
     fn __eq__(&self, other: &Board) -> bool {
-        self.pos() == other.pos()
-            && self.pos().halfmoves() == other.pos().halfmoves()
-            && self.pos().fullmoves() == other.pos().fullmoves()
+        self.position() == other.position()
+            && self.position().halfmoves() == other.position().halfmoves()
+            && self.position().fullmoves() == other.position().fullmoves()
     }
 
     fn __repr__(&self) -> String {
@@ -561,7 +562,7 @@ impl Board {
 
     /// The board as eight lines of piece letters, `.` for an empty square, White at the bottom.
     fn __str__(&self) -> String {
-        let board = self.pos().board();
+        let board = self.position().board();
         let mut out = String::with_capacity(128);
         for rank in caissa::Rank::ALL.iter().rev() {
             for file in caissa::File::ALL {

@@ -1,6 +1,8 @@
 //! `caissa.pgn`: games read from PGN by caissa-notation's streaming reader, the GIL released
 //! while Rust reads and replays.
 //!
+//! [`select`] runs `caissa pgn select`'s filters and exports (caissa-pgntools) on every core.
+//!
 //! [`read_games`] opens a path (read in Rust) or wraps a Python file object (binary or text,
 //! read in chunks through its `read` method) and returns a [`GameReader`], an iterator of
 //! [`PgnGame`]s. Each game is read into a `GameTree` and its main line replayed before it is
@@ -9,19 +11,33 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{GameTree, GameTreeBuilder, Node, PgnError, Reader, TreeReplayError};
+use caissa::notation::san::{San, SanPlus};
 use caissa::{Game, Position};
+use caissa_pgntools::filter::{Filter, ParseFilterError};
+use caissa_pgntools::input::decompress;
+use caissa_pgntools::{
+    Ending, Feature, Format, GameFilter, ParseNameError, SelectOptions, Selection, Strip,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use pyo3::{create_exception, intern};
 
 use crate::board::Board;
-use crate::errors::{attr, with_attrs};
+use crate::errors::{self, attr, with_attrs};
 use crate::types::Move;
+
+create_exception!(
+    caissa,
+    FilterError,
+    PyValueError,
+    "A tag filter of `select` that cannot be read. Attribute: `byte`, the offset of the problem."
+);
 
 create_exception!(
     caissa,
@@ -29,7 +45,8 @@ create_exception!(
     PyValueError,
     "A game of a PGN that cannot be read or replayed. Attributes: `line` and `column` (from 1)
      of the problem in the text, or `ply` (the main-line moves replayed before it) for a move
-     that does not fit the position; the others are `None`."
+     that does not fit the position; the others are `None`. From `select`, all three are set,
+     and `byte`, the problem's offset in the (decompressed) input; `None` from `read_games`."
 );
 
 fn pgn_error(py: Python<'_>, e: &PgnError) -> PyErr {
@@ -39,6 +56,7 @@ fn pgn_error(py: Python<'_>, e: &PgnError) -> PyErr {
         [
             ("line", attr(py, e.line())),
             ("column", attr(py, e.column())),
+            ("byte", py.None().into_bound(py)),
             ("ply", py.None().into_bound(py)),
         ],
     )
@@ -51,6 +69,7 @@ fn replay_error(py: Python<'_>, e: &TreeReplayError) -> PyErr {
         [
             ("line", py.None().into_bound(py)),
             ("column", py.None().into_bound(py)),
+            ("byte", py.None().into_bound(py)),
             ("ply", attr(py, e.ply)),
         ],
     )
@@ -364,28 +383,218 @@ impl GameReader {
 #[pyfunction]
 #[pyo3(signature = (source, *, skip_errors = false))]
 fn read_games(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<GameReader> {
-    let inner: Box<dyn Read + Send + Sync> = if source.hasattr(intern!(py, "read"))? {
-        Box::new(PyFile {
-            file: source.unbind(),
-            pending: Vec::new(),
-            taken: 0,
-        })
-    } else {
-        let path: PathBuf = source.extract()?;
-        let file = File::open(&path).map_err(|e| {
-            pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
-        })?;
-        Box::new(file)
-    };
+    let inner = open_source(py, source)?;
     Ok(GameReader {
         reader: Reader::new(inner),
         skip_errors,
     })
 }
 
-/// Adds `read_games`, `Game`, `Eval`, `GameReader` and `PgnParseError` to the module.
+/// The file or file object `source` names, as [`read_games`] takes it.
+fn open_source(py: Python<'_>, source: Bound<'_, PyAny>) -> PyResult<Box<dyn Read + Send + Sync>> {
+    if source.hasattr(intern!(py, "read"))? {
+        return Ok(Box::new(PyFile {
+            file: source.unbind(),
+            pending: Vec::new(),
+            taken: 0,
+        }));
+    }
+    let path: PathBuf = source.extract()?;
+    let file = File::open(&path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    Ok(Box::new(file))
+}
+
+/// The games of a PGN that pass the filters of `caissa pgn select`, written again as that
+/// command writes them, in Rust on `threads` threads (default: every core) with the GIL
+/// released.
+///
+/// `source` is a path or a file object, plain or compressed (zstd, gzip, bzip2: found from
+/// the first bytes). `filter` is a tag filter (`'WhiteElo >= 2400 and Date >= 2024.05'`), or a
+/// list of them that must all hold (`--where`, repeated; empty: every game); one that cannot be
+/// read raises `FilterError` (a `ValueError`, with `byte`). Games that pass are replayed and
+/// held to the conditions on their main line: `ending` (`'checkmate'`, `'stalemate'`,
+/// `'repetition'`, `'fifty'`, `'insufficient'`, `'dead'`: how it ends on the board), `contains`
+/// (all of `'underpromotion'`, `'castling'`, `'kingside-castling'`, `'queenside-castling'`,
+/// `'en-passant'`), `min_plies` / `max_plies`, `position` (a `Board` or FEN the main line
+/// reaches, compared as the Laws' "same position") and `moves` (the SAN moves it starts with).
+///
+/// `format` is `'pgn'` (export format, canonical SAN) or `'uci'` (the main line's moves in UCI,
+/// one game a line); `strip` names what to leave out: `'comments'`, `'nags'`, `'variations'`,
+/// `'commands'`; `ply_count` sets the `PlyCount` tag; `limit` stops after so many games. Games
+/// that cannot be read or replayed are skipped, or with `skip_errors=False` the first one
+/// raises `PgnParseError` (with `line`, `column` and `ply`).
+///
+/// Returns the selected games' texts, in input order.
+///
+/// >>> import io
+/// >>> pgn = b'[WhiteElo "2500"]\n\n1. e2e4 e5 *\n\n[WhiteElo "1500"]\n\n1. d4 *\n'
+/// >>> caissa.pgn.select(io.BytesIO(pgn), "WhiteElo > 2000", format="uci")
+/// ['e2e4 e7e5\n']
+/// >>> caissa.pgn.select(io.BytesIO(pgn), moves=["d4"], format="uci")
+/// ['d2d4\n']
+#[pyfunction]
+#[pyo3(signature = (source, filter = Filters::default(), *, ending = None, contains = Vec::new(),
+                    min_plies = None, max_plies = None, position = None, moves = Vec::new(),
+                    format = "pgn", strip = Vec::new(), ply_count = false, limit = None,
+                    skip_errors = true, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn select(
+    py: Python<'_>,
+    source: Bound<'_, PyAny>,
+    filter: Filters,
+    ending: Option<&str>,
+    contains: Vec<String>,
+    min_plies: Option<u64>,
+    max_plies: Option<u64>,
+    position: Option<Bound<'_, PyAny>>,
+    moves: Vec<String>,
+    format: &str,
+    strip: Vec<String>,
+    ply_count: bool,
+    limit: Option<usize>,
+    skip_errors: bool,
+    threads: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let filters = filter
+        .0
+        .iter()
+        .filter(|text| !text.trim().is_empty())
+        .map(|text| {
+            text.parse().map_err(|e: ParseFilterError| {
+                with_attrs(
+                    py,
+                    FilterError::new_err(format!("invalid filter {text:?}: {e}")),
+                    [("byte", attr(py, e.byte))],
+                )
+            })
+        })
+        .collect::<PyResult<Vec<Filter>>>()?;
+    let format = match format {
+        "pgn" => Format::Pgn,
+        "uci" => Format::Uci,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "format is 'pgn' or 'uci', not {other:?}"
+            )));
+        }
+    };
+    let mut stripped = Strip::default();
+    for part in &strip {
+        match part.as_str() {
+            "comments" => stripped.comments = true,
+            "nags" => stripped.nags = true,
+            "variations" => stripped.variations = true,
+            "commands" => stripped.commands = true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "strip takes 'comments', 'nags', 'variations', 'commands', not {other:?}"
+                )));
+            }
+        }
+    }
+    let named = |e: ParseNameError| PyValueError::new_err(e.to_string());
+    let position = match position {
+        None => None,
+        Some(given) => Some(match given.cast::<Board>() {
+            Ok(board) => *board.borrow().position(),
+            Err(_) => *Board::new(py, Some(&given.extract::<String>()?), false)?.position(),
+        }),
+    };
+    let moves = moves
+        .iter()
+        .map(|text| {
+            text.parse::<SanPlus>()
+                .map(|san| san.san)
+                .map_err(|e| errors::san_syntax_error(py, text, &e))
+        })
+        .collect::<PyResult<Vec<San>>>()?;
+    let options = SelectOptions {
+        filter: Filter::all(filters),
+        strip: stripped,
+        ply_count,
+        format,
+        game: GameFilter {
+            ending: ending
+                .map(str::parse::<Ending>)
+                .transpose()
+                .map_err(named)?,
+            contains: contains
+                .iter()
+                .map(|name| name.parse::<Feature>())
+                .collect::<Result<_, _>>()
+                .map_err(named)?,
+            min_plies,
+            max_plies,
+            position,
+            moves,
+        },
+    };
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let limit = limit.unwrap_or(usize::MAX);
+    let source = open_source(py, source)?;
+    let (selected, broken) = py.detach(move || -> io::Result<_> {
+        let (input, _) = decompress(source)?;
+        let mut selected = Vec::new();
+        let mut broken = None;
+        if limit == 0 {
+            return Ok((selected, broken));
+        }
+        caissa_pgntools::select(input, &options, threads, |game| match game.selection {
+            Selection::Matched(text) => {
+                selected.push(text);
+                if selected.len() < limit {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            }
+            Selection::Broken(b) if !skip_errors => {
+                broken = Some(b);
+                ControlFlow::Break(())
+            }
+            Selection::Unmatched | Selection::Broken(_) => ControlFlow::Continue(()),
+        })?;
+        Ok((selected, broken))
+    })?;
+    match broken {
+        Some(b) => Err(with_attrs(
+            py,
+            PgnParseError::new_err(b.error.to_string()),
+            [
+                ("line", attr(py, b.error.location.line)),
+                ("column", attr(py, b.error.location.column)),
+                ("byte", attr(py, b.offset)),
+                ("ply", attr(py, b.error.replayed)),
+            ],
+        )),
+        None => Ok(selected),
+    }
+}
+
+/// `select`'s `filter`: one tag filter, or several that must all hold.
+#[derive(Debug, Default)]
+struct Filters(Vec<String>);
+
+impl<'py> FromPyObject<'_, 'py> for Filters {
+    type Error = PyErr;
+
+    fn extract(ob: Borrowed<'_, 'py, PyAny>) -> PyResult<Filters> {
+        match ob.extract::<String>() {
+            Ok(one) => Ok(Filters(vec![one])),
+            Err(_) => Ok(Filters(ob.extract()?)),
+        }
+    }
+}
+
+/// Adds `read_games`, `select`, `Game`, `Eval`, `GameReader`, `PgnParseError` and
+/// `FilterError` to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(select, m)?)?;
+    m.add("FilterError", m.py().get_type::<FilterError>())?;
     m.add_class::<PgnGame>()?;
     m.add_class::<Eval>()?;
     m.add_class::<GameReader>()?;

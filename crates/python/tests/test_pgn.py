@@ -141,3 +141,88 @@ def test_the_same_games_as_python_chess(path):
                 assert ours_eval.mate == peer_eval.white().mate()
             else:
                 assert ours_eval.cp == peer_eval.white().score()
+
+
+def test_select_filters_and_writes_like_caissa_pgn_select(tmp_path):
+    high = list(caissa.pgn.select(LICHESS, "WhiteElo >= 2000 and BlackElo >= 2000"))
+    expected = [
+        g for g in caissa.pgn.read_games(LICHESS, skip_errors=True)
+        if int(g.headers.get("WhiteElo", 0)) >= 2000 and int(g.headers.get("BlackElo", 0)) >= 2000
+    ]
+    assert 0 < len(high) == len(expected) < 438
+    assert all(text.startswith("[Event ") for text in high)
+    uci = caissa.pgn.select(LICHESS, "WhiteElo >= 2000 and BlackElo >= 2000", format="uci", threads=1)
+    assert [line.split() for line in uci] == [[m.uci() for m in g.moves] for g in expected]
+    stripped = caissa.pgn.select(io.BytesIO(EXAMPLE.encode()), strip=["comments", "variations"],
+                                 ply_count=True)
+    assert "{" not in stripped[0] and "(" not in stripped[0]
+    assert '[PlyCount "4"]' in stripped[0]
+    import gzip
+    packed = tmp_path / "example.pgn.gz"
+    packed.write_bytes(gzip.compress(EXAMPLE.encode()))
+    assert caissa.pgn.select(packed, format="uci") == ["f2f3 e7e5 g2g4 d8h4\n"]
+
+
+def test_select_errors_say_where():
+    with pytest.raises(caissa.pgn.FilterError) as info:
+        caissa.pgn.select(io.BytesIO(b"1. e4 *"), "WhiteElo >=")
+    assert isinstance(info.value, ValueError) and info.value.byte == 11
+    text = b"1. e4 e5 *\n\n1. e4 Ke7 *\n"
+    assert caissa.pgn.select(io.BytesIO(text), format="uci") == ["e2e4 e7e5\n"]
+    with pytest.raises(caissa.pgn.PgnParseError) as info:
+        caissa.pgn.select(io.BytesIO(text), skip_errors=False)
+    assert (info.value.line, info.value.ply) == (3, 1)
+    assert info.value.byte == text.index(b"Ke7")
+    for bad in [{"format": "json"}, {"strip": ["clocks"]}, {"ending": "resignation"},
+                {"contains": ["castles"]}, {"position": "8/8/8 w - - 0 1"}]:
+        with pytest.raises(ValueError):
+            caissa.pgn.select(io.BytesIO(text), **bad)
+    with pytest.raises(caissa.InvalidMoveError):
+        caissa.pgn.select(io.BytesIO(text), moves=["e4", "Zz9"])
+
+
+def _peer_lines(path):
+    """Every well-formed game's moves in UCI and the python-chess boards of its main line."""
+    for game in caissa.pgn.read_games(path, skip_errors=True):
+        board = chess.Board(game.headers.get("FEN", chess.STARTING_FEN))
+        boards = [board.copy()]
+        moves = []
+        for m in game.moves:
+            peer = chess.Move.from_uci(m.uci())
+            moves.append((board.copy(), peer))
+            board.push(peer)
+            boards.append(board.copy())
+        yield [m.uci() for m in game.moves], moves, boards
+
+
+def test_select_game_filters_agree_with_python_chess():
+    lines = list(_peer_lines(LICHESS))
+
+    def chosen(**kwargs):
+        return [line.split() for line in caissa.pgn.select(LICHESS, format="uci", **kwargs)]
+
+    def expected(keep):
+        return [uci for uci, moves, boards in lines if keep(moves, boards)]
+
+    mates = chosen(ending="checkmate")
+    assert 0 < len(mates) == len(expected(lambda m, b: b[-1].is_checkmate()))
+    assert mates == expected(lambda m, b: b[-1].is_checkmate())
+    castled = expected(lambda m, b: any(before.is_queenside_castling(mv) for before, mv in m))
+    assert 0 < len(castled) and chosen(contains=["queenside-castling"]) == castled
+    both = expected(lambda m, b: any(before.is_castling(mv) for before, mv in m)
+                    and any(before.is_en_passant(mv) for before, mv in m))
+    assert 0 < len(both) and chosen(contains=["castling", "en-passant"]) == both
+    assert chosen(min_plies=80, max_plies=90) == expected(lambda m, b: 80 <= len(m) <= 90)
+    sicilian = expected(lambda m, b: [before.san(mv) for before, mv in m[:2]] == ["e4", "c5"])
+    assert 0 < len(sicilian) and chosen(moves=["e4", "c5"]) == sicilian
+    after = chess.Board()
+    for san in ["d4", "d5", "c4"]:
+        after.push_san(san)
+    gambit = expected(lambda m, b: any(board.epd() == after.epd() for board in b))
+    assert 0 < len(gambit)
+    assert chosen(position=after.fen()) == gambit
+    assert chosen(position=caissa.Board(after.fen())) == gambit
+    high = chosen(filter=["WhiteElo >= 2000", "BlackElo >= 2000"], ending="checkmate")
+    assert high == chosen(filter="WhiteElo >= 2000 and BlackElo >= 2000", ending="checkmate")
+    assert chosen(limit=3) == [uci for uci, _, _ in lines[:3]]
+    assert chosen(limit=0) == []

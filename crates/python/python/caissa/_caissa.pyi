@@ -1,7 +1,7 @@
 """Type stubs for the native module of caissa (see the package docstring)."""
 
 import os
-from typing import Any, BinaryIO, Iterator, Optional, TextIO, Union, final
+from typing import Any, BinaryIO, Iterator, Optional, Sequence, TextIO, Union, final
 
 __version__: str
 
@@ -218,6 +218,7 @@ class PgnParseError(ValueError):
     """A game of a PGN that cannot be read or replayed."""
     line: Optional[int]
     column: Optional[int]
+    byte: Optional[int]
     ply: Optional[int]
 
 @final
@@ -304,3 +305,25 @@ class Arbiter:
     def board(self) -> Board: ...
     @property
     def events(self) -> int: ...
+
+class FilterError(ValueError):
+    """A tag filter of select that cannot be read."""
+    byte: int
+
+def select(
+    source: Union[str, "os.PathLike[str]", BinaryIO, TextIO],
+    filter: Union[str, Sequence[str]] = ...,
+    *,
+    ending: Optional[str] = None,
+    contains: Sequence[str] = ...,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    position: Union[Board, str, None] = None,
+    moves: Sequence[str] = ...,
+    format: str = "pgn",
+    strip: Sequence[str] = ...,
+    ply_count: bool = False,
+    limit: Optional[int] = None,
+    skip_errors: bool = True,
+    threads: Optional[int] = None,
+) -> list[str]: ...
