@@ -3,8 +3,11 @@
 //!
 //! This crate owns the UCI protocol. [`protocol`] holds the typed messages in both directions,
 //! read and written exactly, with no IO; [`engine`] turns a GUI's commands into typed requests
-//! for engine authors, with the game set up and the clock turned into a time budget. It depends
-//! on the game and notation layers (games, UCI moves, FEN) and the arbiter (clocks, for `go`).
+//! for engine authors, with the game set up and the clock turned into a time budget; [`client`]
+//! drives an engine process from the GUI side (the crate's only IO: a process and its pipes; it
+//! reads no clock, the caller gives one), with [`clock`] turning the arbiter's clock into `go`.
+//! It depends on the game and notation layers (games, UCI moves, FEN) and the arbiter (clocks,
+//! for `go`).
 //!
 //! ```
 //! use caissa_uci::protocol::{EngineMessage, GuiCommand, ScoreValue};
@@ -24,6 +27,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod client;
+pub mod clock;
 pub mod engine;
 pub mod protocol;
 

@@ -1,3 +1,4 @@
 //! caissa-uci's integration tests.
 
+mod client;
 mod protocol;

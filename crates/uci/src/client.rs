@@ -1,0 +1,426 @@
+//! The GUI side: a client that drives an engine process.
+//!
+//! [`Client::spawn`] starts the engine with piped stdin and stdout; a reader thread reads its
+//! lines (each at most [`crate::MAX_LINE_BYTES`], at most [`Client::QUEUE_LINES`] waiting),
+//! stamps each with the caller's clock and hands them over a channel, so every wait has a
+//! timeout. [`Client::handshake`] (`uci` ... `uciok`, with the engine's id and options),
+//! [`Client::set_option`], [`Client::sync`] (`isready` ... `readyok`) and [`Client::search`]
+//! (`position`, `go`, the `info` lines, `bestmove`) each fail with a typed [`ClientError`]: an
+//! engine that exits, hangs or prints nonsense cannot hang or crash its caller. Lines that are
+//! not messages are skipped, as the protocol asks, up to [`Client::MAX_SKIPPED_LINES`] per wait.
+//!
+//! The client reads no clock: the caller gives it one ([`Stamp`]), used to stamp the lines, so
+//! that a match runner can feed the arbiter's clock with the time a `bestmove` arrived.
+
+use std::io::{self, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::Duration;
+
+use caissa_game::Game;
+use caissa_movegen::{CastlingMode, Move, Position};
+use caissa_notation::fen::{EnPassantMode, Fen};
+use caissa_notation::uci::UciMove;
+
+use caissa_notation::lines::{LineRead, Overlong, read_line};
+
+use crate::MAX_LINE_BYTES;
+use crate::protocol::{
+    EngineMessage, Go, GuiCommand, Info, ParseUciLineError, SetPosition, UciOption,
+};
+
+/// A clock in milliseconds from any fixed origin, never decreasing, given by the caller.
+pub type Stamp = Arc<dyn Fn() -> u64 + Send + Sync>;
+
+/// How to start an engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineCommand {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The working directory (the caller's if `None`).
+    pub dir: Option<PathBuf>,
+}
+
+/// What an engine says about itself in the handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineId {
+    /// `id name`.
+    pub name: Option<String>,
+    /// `id author`.
+    pub author: Option<String>,
+    /// The options it declared.
+    pub options: Vec<UciOption>,
+}
+
+/// What a search gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move (`None` for `bestmove (none)`).
+    pub best: Option<UciMove>,
+    /// The move to ponder on.
+    pub ponder: Option<UciMove>,
+    /// The last `info` line with a score, if any.
+    pub info: Option<Info>,
+    /// When `go` was written, by the caller's clock.
+    pub sent_ms: u64,
+    /// When `bestmove` was read, by the caller's clock.
+    pub received_ms: u64,
+}
+
+/// An engine that did not do what the protocol says.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The engine could not be started.
+    #[error("cannot start the engine: {0}")]
+    Spawn(String),
+    /// No answer in time.
+    #[error("no {waiting_for} within {timeout_ms} ms")]
+    Timeout {
+        /// What was awaited (`uciok`, `readyok`, `bestmove`).
+        waiting_for: &'static str,
+        /// The timeout.
+        timeout_ms: u64,
+    },
+    /// The engine closed its output or could not be written to: it exited or crashed.
+    #[error("the engine exited (waiting for {waiting_for})")]
+    Exited {
+        /// What was awaited.
+        waiting_for: &'static str,
+    },
+    /// A `bestmove` line that does not read.
+    #[error("malformed bestmove line {line:?}: {error}")]
+    Malformed {
+        /// The line.
+        line: String,
+        /// Why.
+        error: ParseUciLineError,
+    },
+    /// `bestmove` named a move that is not legal in the position.
+    #[error("illegal move {best} in {fen}")]
+    IllegalMove {
+        /// The move.
+        best: UciMove,
+        /// The position, as FEN.
+        fen: String,
+    },
+    /// `bestmove (none)` or `bestmove 0000` in a position with legal moves.
+    #[error("no move in {fen}, which has legal moves")]
+    NoMove {
+        /// The position, as FEN.
+        fen: String,
+    },
+    /// Too many lines that are not messages.
+    #[error("{lines} lines of garbage (waiting for {waiting_for})")]
+    Garbage {
+        /// How many.
+        lines: usize,
+        /// What was awaited.
+        waiting_for: &'static str,
+    },
+}
+
+/// A line the reader thread read.
+enum Received {
+    Line(String, u64),
+    TooLong,
+    End,
+}
+
+/// A running engine process.
+pub struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Received>,
+    stamp: Stamp,
+    closed: bool,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("pid", &self.child.id())
+            .field("closed", &self.closed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// Lines the reader thread holds before it waits for the client to take them.
+    pub const QUEUE_LINES: usize = 1024;
+
+    /// Lines that are not messages skipped per wait before the engine is said to print garbage.
+    pub const MAX_SKIPPED_LINES: usize = 1000;
+
+    /// Starts `command` (stderr is discarded).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Spawn`] if the program cannot be started.
+    pub fn spawn(command: &EngineCommand, stamp: Stamp) -> Result<Client, ClientError> {
+        let mut process = Command::new(&command.program);
+        process
+            .args(&command.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &command.dir {
+            process.current_dir(dir);
+        }
+        let spawn_error =
+            |e: io::Error| ClientError::Spawn(format!("{}: {e}", command.program.display()));
+        let mut child = process.spawn().map_err(spawn_error)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(ClientError::Spawn("no pipes to the engine".into()));
+        };
+        let (sender, lines) = sync_channel(Self::QUEUE_LINES);
+        let reader_stamp = Arc::clone(&stamp);
+        // The thread is not joined: it ends at the end of the engine's output, or at its next
+        // line once the client is gone (a process the engine started may hold the pipe open).
+        let reader = std::thread::Builder::new()
+            .name("uci-reader".into())
+            .spawn(move || read_lines(BufReader::new(stdout), &sender, &*reader_stamp));
+        if let Err(e) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_error(e));
+        }
+        Ok(Client {
+            child,
+            stdin,
+            lines,
+            stamp,
+            closed: false,
+        })
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes one command.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Exited`] if the engine no longer reads.
+    pub fn send(&mut self, command: &GuiCommand) -> Result<(), ClientError> {
+        writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| ClientError::Exited {
+                waiting_for: "a reader of its input",
+            })
+    }
+
+    /// Waits up to `timeout` for the next message, skipping lines that are not messages.
+    fn next_message(
+        &mut self,
+        timeout: Duration,
+        waiting_for: &'static str,
+    ) -> Result<(EngineMessage, String, u64), ClientError> {
+        let mut skipped = 0;
+        let start = (self.stamp)();
+        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        loop {
+            let waited = (self.stamp)().saturating_sub(start);
+            let left = Duration::from_millis(timeout_ms.saturating_sub(waited));
+            let received = match self.lines.recv_timeout(left) {
+                Ok(received) => received,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(ClientError::Timeout {
+                        waiting_for,
+                        timeout_ms,
+                    });
+                }
+                Err(RecvTimeoutError::Disconnected) => Received::End,
+            };
+            match received {
+                Received::End => {
+                    self.closed = true;
+                    return Err(ClientError::Exited { waiting_for });
+                }
+                Received::TooLong => skipped += 1,
+                Received::Line(line, at) => match EngineMessage::parse(&line) {
+                    Ok(parsed) => return Ok((parsed.message, line, at)),
+                    Err(error) if waiting_for == "bestmove" && line.contains("bestmove") => {
+                        return Err(ClientError::Malformed { line, error });
+                    }
+                    Err(_) => skipped += 1,
+                },
+            }
+            if skipped > Self::MAX_SKIPPED_LINES {
+                return Err(ClientError::Garbage {
+                    lines: skipped,
+                    waiting_for,
+                });
+            }
+        }
+    }
+
+    /// `uci`, then the engine's `id` and `option` lines up to `uciok`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`] if `uciok` does not come within `timeout`.
+    pub fn handshake(&mut self, timeout: Duration) -> Result<EngineId, ClientError> {
+        self.send(&GuiCommand::Uci)?;
+        let mut id = EngineId::default();
+        loop {
+            match self.next_message(timeout, "uciok")?.0 {
+                EngineMessage::UciOk => return Ok(id),
+                EngineMessage::IdName(name) => id.name = Some(name),
+                EngineMessage::IdAuthor(author) => id.author = Some(author),
+                EngineMessage::Option(option) => id.options.push(option),
+                _ => {}
+            }
+        }
+    }
+
+    /// `setoption name <name> value <value>`.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Exited`] if the engine no longer reads.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ClientError> {
+        self.send(&GuiCommand::SetOption {
+            name: name.to_owned(),
+            value: value.map(str::to_owned),
+        })
+    }
+
+    /// `isready`, and waits for `readyok` (other messages are dropped).
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`] if `readyok` does not come within `timeout`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send(&GuiCommand::IsReady)?;
+        while self.next_message(timeout, "readyok")?.0 != EngineMessage::ReadyOk {}
+        Ok(())
+    }
+
+    /// `position`, `go`, and waits up to `timeout` for `bestmove`, keeping the last scored `info`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`] if no well-formed `bestmove` comes within `timeout`.
+    pub fn search(
+        &mut self,
+        position: &SetPosition,
+        go: &Go,
+        timeout: Duration,
+    ) -> Result<SearchResult, ClientError> {
+        self.send(&GuiCommand::Position(position.clone()))?;
+        self.send(&GuiCommand::Go(go.clone()))?;
+        let sent_ms = (self.stamp)();
+        let mut info = None;
+        loop {
+            match self.next_message(timeout, "bestmove")? {
+                (EngineMessage::BestMove { best, ponder }, _, received_ms) => {
+                    return Ok(SearchResult {
+                        best,
+                        ponder,
+                        info,
+                        sent_ms,
+                        received_ms,
+                    });
+                }
+                (EngineMessage::Info(i), _, _) if i.score.is_some() => info = Some(*i),
+                _ => {}
+            }
+        }
+    }
+
+    /// [`Client::search`] in the current position of `game` (sent as its start and moves, castling
+    /// written in `mode`), and the move checked: a legal move of the position, or an error.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Client::search`], [`ClientError::IllegalMove`] and [`ClientError::NoMove`].
+    pub fn play(
+        &mut self,
+        game: &Game,
+        mode: CastlingMode,
+        go: &Go,
+        timeout: Duration,
+    ) -> Result<(Move, SearchResult), ClientError> {
+        let position = position_of(game, mode);
+        let result = self.search(&position, go, timeout)?;
+        let fen = || Fen::from_position(game.position(), EnPassantMode::Legal).to_string();
+        match result.best {
+            Some(best) => match best.to_move(game.position()) {
+                Ok(m) => Ok((m, result)),
+                Err(_) if best == UciMove::Null => Err(ClientError::NoMove { fen: fen() }),
+                Err(_) => Err(ClientError::IllegalMove { best, fen: fen() }),
+            },
+            None => Err(ClientError::NoMove { fen: fen() }),
+        }
+    }
+
+    /// `quit`, then waits up to `timeout` for the process to end, and kills it if it has not.
+    pub fn quit(mut self, timeout: Duration) {
+        let _ = self.send(&GuiCommand::Quit);
+        let start = (self.stamp)();
+        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        while !self.closed && (self.stamp)().saturating_sub(start) < timeout_ms {
+            match self.lines.recv_timeout(Duration::from_millis(10)) {
+                Ok(Received::End) | Err(RecvTimeoutError::Disconnected) => self.closed = true,
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Drop for Client {
+    /// Kills the engine if it still runs, and reaps it.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `position` command for the current position of `game`: `startpos` or its starting FEN,
+/// and its moves with castling written in `mode`.
+#[must_use]
+pub fn position_of(game: &Game, mode: CastlingMode) -> SetPosition {
+    let fen = (*game.start() != Position::standard())
+        .then(|| Fen::from_position(game.start(), EnPassantMode::Legal));
+    SetPosition {
+        fen,
+        moves: game
+            .moves()
+            .iter()
+            .map(|&m| UciMove::from_move_in_mode(m, mode))
+            .collect(),
+    }
+}
+
+/// The reader thread: lines until the end of the engine's output or a dropped client.
+fn read_lines(
+    mut input: BufReader<std::process::ChildStdout>,
+    sender: &SyncSender<Received>,
+    stamp: &(dyn Fn() -> u64 + Send + Sync),
+) {
+    let mut line = Vec::new();
+    loop {
+        let read = read_line(&mut input, &mut line, MAX_LINE_BYTES, Overlong::SkipRest);
+        let received = match read {
+            Ok(LineRead::Line) => {
+                Received::Line(String::from_utf8_lossy(&line).into_owned(), stamp())
+            }
+            Ok(LineRead::TooLong) => Received::TooLong,
+            Ok(LineRead::Eof) | Err(_) => {
+                let _ = sender.send(Received::End);
+                return;
+            }
+        };
+        if sender.send(received).is_err() {
+            return;
+        }
+    }
+}

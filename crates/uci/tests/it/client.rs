@@ -1,0 +1,167 @@
+//! The client against real processes: Stockfish at a low node count, and shell scripts that
+//! misbehave. Each misbehaviour is a typed error within its timeout.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use caissa_game::Game;
+use caissa_movegen::CastlingMode;
+use caissa_uci::client::position_of;
+use caissa_uci::client::{Client, ClientError, EngineCommand, Stamp};
+use caissa_uci::protocol::{Go, SetPosition};
+
+fn stamp() -> Stamp {
+    let start = Instant::now();
+    Arc::new(move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A `/bin/sh` engine running `script`.
+fn script(script: &str) -> EngineCommand {
+    EngineCommand {
+        program: PathBuf::from("/bin/sh"),
+        args: vec!["-c".into(), script.into()],
+        dir: None,
+    }
+}
+
+const SHORT: Duration = Duration::from_millis(500);
+
+fn start() -> SetPosition {
+    SetPosition {
+        fen: None,
+        moves: Vec::new(),
+    }
+}
+
+fn nodes(n: u64) -> Go {
+    Go {
+        nodes: Some(n),
+        ..Go::default()
+    }
+}
+
+#[test]
+fn stockfish_handshake_sync_and_search() {
+    let program = Path::new("/usr/games/stockfish");
+    if !program.exists() {
+        eprintln!("no {}; `cargo xtask ci` installs it", program.display());
+        return;
+    }
+    let command = EngineCommand {
+        program: program.into(),
+        ..EngineCommand::default()
+    };
+    let mut engine = Client::spawn(&command, stamp()).unwrap();
+    let id = engine.handshake(Duration::from_secs(10)).unwrap();
+    assert!(id.name.unwrap().starts_with("Stockfish"));
+    assert!(id.options.iter().any(|o| o.name == "Hash"));
+    engine.set_option("Threads", Some("1")).unwrap();
+    engine.set_option("Hash", Some("16")).unwrap();
+    engine.sync(Duration::from_secs(10)).unwrap();
+    let result = engine
+        .search(&start(), &nodes(2000), Duration::from_secs(10))
+        .unwrap();
+    assert!(result.best.is_some());
+    assert!(result.info.is_some_and(|i| i.score.is_some()));
+    assert!(result.received_ms >= result.sent_ms);
+    // A game from a FEN, with castling, in both conventions.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let mut game = Game::new(fen.parse().unwrap());
+    let castle = game
+        .position()
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.is_castle())
+        .unwrap();
+    game.play(castle).unwrap();
+    for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+        let chess960 = mode == CastlingMode::Chess960;
+        engine
+            .set_option(
+                "UCI_Chess960",
+                Some(if chess960 { "true" } else { "false" }),
+            )
+            .unwrap();
+        let position = position_of(&game, mode);
+        assert_eq!(
+            position.fen.as_ref().map(ToString::to_string).as_deref(),
+            Some(fen)
+        );
+        let (m, _) = engine
+            .play(&game, mode, &nodes(500), Duration::from_secs(10))
+            .unwrap();
+        assert!(game.position().legal_moves().contains(&m));
+    }
+    engine.quit(Duration::from_secs(2));
+}
+
+type Expect = fn(&ClientError) -> bool;
+
+#[test]
+fn misbehaving_engines_are_typed_errors() {
+    let ready = "read l; echo uciok; read l; echo readyok;";
+    let cases: [(String, Expect); 7] = [
+        ("exit 0".into(), |e| matches!(e, ClientError::Exited { .. })),
+        ("sleep 5".into(), |e| {
+            matches!(
+                e,
+                ClientError::Timeout {
+                    waiting_for: "uciok",
+                    ..
+                }
+            )
+        }),
+        ("read l; echo uciok; sleep 5".into(), |e| {
+            matches!(
+                e,
+                ClientError::Timeout {
+                    waiting_for: "readyok",
+                    ..
+                }
+            )
+        }),
+        (
+            format!("{ready} read l; read l; echo 'bestmove e9e4'; sleep 5"),
+            |e| matches!(e, ClientError::Malformed { .. }),
+        ),
+        (
+            format!("{ready} read l; read l; echo 'bestmove e2e5'; sleep 5"),
+            |e| matches!(e, ClientError::IllegalMove { .. }),
+        ),
+        (
+            format!("{ready} read l; read l; echo 'bestmove (none)'; sleep 5"),
+            |e| matches!(e, ClientError::NoMove { .. }),
+        ),
+        (format!("{ready} while :; do echo '%%%'; done"), |e| {
+            matches!(e, ClientError::Garbage { .. })
+        }),
+    ];
+    for (text, expected) in cases {
+        let mut engine = Client::spawn(&script(&text), stamp()).unwrap();
+        let started = Instant::now();
+        let error = engine
+            .handshake(SHORT)
+            .and_then(|_| engine.sync(SHORT))
+            .and_then(|()| {
+                let game = Game::standard();
+                engine
+                    .play(&game, CastlingMode::Standard, &nodes(1), SHORT)
+                    .map(|_| ())
+            })
+            .expect_err(&text);
+        assert!(expected(&error), "{text}: {error:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{text}: too slow"
+        );
+    }
+    let missing = EngineCommand {
+        program: "/nonexistent/engine".into(),
+        ..EngineCommand::default()
+    };
+    assert!(matches!(
+        Client::spawn(&missing, stamp()),
+        Err(ClientError::Spawn(_))
+    ));
+}
