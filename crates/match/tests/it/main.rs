@@ -1,0 +1,3 @@
+//! caissa-match's integration tests: games judged by the referee.
+
+mod referee;
