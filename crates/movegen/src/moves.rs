@@ -138,6 +138,18 @@ impl Move {
         }
     }
 
+    /// The same move mirrored top to bottom (`e2e4` ↔ `e7e5`), of the same kind: the move of the
+    /// position seen from the other side ([`Setup::flip_colors`](caissa_board::Setup::flip_colors)).
+    #[inline]
+    #[must_use]
+    pub const fn flip_vertical(self) -> Move {
+        Move::pack(
+            self.from().flip_vertical(),
+            self.to().flip_vertical(),
+            self.0 >> KIND_SHIFT,
+        )
+    }
+
     /// The two bytes: origin in bits 0–5, destination in bits 6–11, kind in bits 12–15.
     #[must_use]
     pub const fn to_u16(self) -> u16 {
@@ -166,6 +178,31 @@ pub type MoveList = SmallVec<[Move; 256]>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flipping_keeps_the_kind() {
+        for (m, flipped) in [
+            (
+                Move::normal(Square::E2, Square::E4),
+                Move::normal(Square::E7, Square::E5),
+            ),
+            (
+                Move::promotion(Square::B7, Square::A8, Role::Knight),
+                Move::promotion(Square::B2, Square::A1, Role::Knight),
+            ),
+            (
+                Move::en_passant(Square::D5, Square::E6),
+                Move::en_passant(Square::D4, Square::E3),
+            ),
+            (
+                Move::castle(Square::E1, Square::H1),
+                Move::castle(Square::E8, Square::H8),
+            ),
+        ] {
+            assert_eq!(m.flip_vertical(), flipped);
+            assert_eq!(flipped.flip_vertical(), m);
+        }
+    }
 
     #[test]
     fn moves_pack_and_unpack() {

@@ -60,7 +60,7 @@ mod proof;
 mod reach;
 mod search;
 
-use caissa_board::{Board, CastlingRights, Color, Square};
+use caissa_board::{Board, Color};
 use caissa_movegen::{Move, Position};
 
 pub(crate) use carry::Verdicts;
@@ -137,7 +137,7 @@ pub fn can_win_with(pos: &Position, color: Color, budget: Budget) -> Winnability
     {
         return match analyse(&mirrored, Color::White, budget) {
             Winnability::Winnable(line) => {
-                Winnability::Winnable(line.into_iter().map(mirror_move).collect())
+                Winnability::Winnable(line.into_iter().map(Move::flip_vertical).collect())
             }
             other => other,
         };
@@ -147,30 +147,7 @@ pub fn can_win_with(pos: &Position, color: Color, budget: Budget) -> Winnability
 
 /// `pos` mirrored top to bottom with the colours exchanged.
 fn mirror(pos: &Position) -> Option<Position> {
-    let mut setup = pos.to_setup();
-    setup.board = setup.board.flip_colors();
-    setup.turn = !setup.turn;
-    let mut rights = CastlingRights::NONE;
-    for (color, side, file) in pos.castling_rights().iter() {
-        rights.set(!color, side, Some(file));
-    }
-    setup.castling_rights = rights;
-    setup.ep_square = pos.legal_ep_square().map(Square::flip_vertical);
-    Position::from_setup(setup, pos.castling_mode()).ok()
-}
-
-/// A move of the mirrored position as a move of the original one.
-fn mirror_move(m: Move) -> Move {
-    let (from, to) = (m.from().flip_vertical(), m.to().flip_vertical());
-    if m.is_castle() {
-        Move::castle(from, to)
-    } else if m.is_en_passant() {
-        Move::en_passant(from, to)
-    } else if let Some(role) = m.promotion_role() {
-        Move::promotion(from, to, role)
-    } else {
-        Move::normal(from, to)
-    }
+    Position::from_setup(pos.to_setup().flip_colors(), pos.castling_mode()).ok()
 }
 
 /// The analysis behind [`can_win_with`], for either colour.
