@@ -29,12 +29,16 @@
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]` ([`fuzz`]): installs cargo-fuzz if it is
 //!   missing, then runs each target of `fuzz/` (all of them by default) for `N` seconds (60 by
 //!   default) with `RUSTC_BOOTSTRAP=1`, which lets cargo-fuzz use its nightly flags on stable.
+//! - `cargo xtask dead [ARGS...]` ([`dead`]): the dead-position suites (`tests/it/dead_*` of
+//!   caissa-testsuite) on all their inputs, which `cargo test` only samples: `cargo test --locked
+//!   -p caissa-testsuite -- dead_ ARGS` with `CAISSA_DEAD_FULL=1`.
 //! - `cargo xtask help`, or no command: the usage text.
 
 #![forbid(unsafe_code)]
 
 mod bench;
 mod ci;
+mod dead;
 mod fuzz;
 mod layering;
 mod perft;
@@ -88,6 +92,11 @@ Commands:
             Installs cargo-fuzz if missing (`cargo install cargo-fuzz --locked`), then runs
             `cargo fuzz run TARGET -- -max_total_time=N` in fuzz/ for each TARGET (default: all
             of `cargo fuzz list`), N seconds each (default 60), with RUSTC_BOOTSTRAP=1.
+
+  dead [ARGS...]
+            The dead-position suites in full: `cargo test --locked -p caissa-testsuite -- dead_
+            ARGS` with CAISSA_DEAD_FULL=1 (`cargo test` runs them on every eighth
+            position of data/dead and an eighth of the soundness hunts).
 
   help      This text.
 ";
@@ -190,6 +199,7 @@ fn run(args: &[String]) -> Result {
         "perft" => perft::run(&workspace, rest),
         "bench" => bench::run(&workspace, rest),
         "fuzz" => fuzz::run(&workspace, rest),
+        "dead" => dead::run(&workspace, rest),
         other => Err(Error::usage(format!("unknown command `{other}`"))),
     }
 }

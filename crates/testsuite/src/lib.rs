@@ -48,6 +48,28 @@ pub fn env_number(name: &str) -> Option<u64> {
     Some(parsed.unwrap_or_else(|e| panic!("{name}={text}: {e}")))
 }
 
+/// One item in this many of the dead-position suites' inputs runs by default (in `cargo test`
+/// and `cargo xtask ci`); [`dead_full`] runs them all.
+pub const DEAD_SAMPLE_STRIDE: usize = 8;
+
+/// Whether the dead-position suites (`tests/it/dead_*`) run in full: `CAISSA_DEAD_FULL` is set,
+/// as `cargo xtask dead` sets it. Otherwise they run on [`dead_sample`]s and smaller hunts, a
+/// few times faster, with the same checks.
+#[must_use]
+pub fn dead_full() -> bool {
+    std::env::var_os("CAISSA_DEAD_FULL").is_some()
+}
+
+/// `items` for a dead-position suite: all of them under [`dead_full`], else every
+/// [`DEAD_SAMPLE_STRIDE`]th from the first (the same sample on every run).
+#[must_use]
+pub fn dead_sample<T>(items: Vec<T>) -> Vec<T> {
+    if dead_full() {
+        return items;
+    }
+    items.into_iter().step_by(DEAD_SAMPLE_STRIDE).collect()
+}
+
 /// One line of a perft suite: a FEN and the known node counts by depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftCase {

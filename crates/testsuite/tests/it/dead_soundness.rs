@@ -34,6 +34,9 @@
 //! 300), `CAISSA_SOUNDNESS_LINES` (file queries whose mating lines are walked, 30),
 //! `CAISSA_SOUNDNESS_CAP` (the oracle's position cap, 20,000), `CAISSA_SOUNDNESS_SEED`; and
 //! `CAISSA_SOUNDNESS_VERBOSE` prints the verdicts the oracle could neither confirm nor refute.
+//! Those defaults are `cargo xtask dead`'s (`CAISSA_DEAD_FULL`); `cargo test` (and so `cargo
+//! xtask ci`) hunts an eighth as much ([`DEAD_SAMPLE_STRIDE`]), with the same checks: a fifth of
+//! the time.
 //! For example (about a minute on two cores):
 //!
 //! ```text
@@ -56,7 +59,7 @@ use caissa_movegen::{CastlingMode, Move, Position};
 use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::uci::UciMove;
 use caissa_testsuite::random::Rng;
-use caissa_testsuite::{env_number, read_data};
+use caissa_testsuite::{DEAD_SAMPLE_STRIDE, dead_full, dead_sample, env_number, read_data};
 
 // ---------------------------------------------------------------------------------------------
 // The oracle.
@@ -377,8 +380,19 @@ fn oracle_cap() -> usize {
     env_number("CAISSA_SOUNDNESS_CAP").map_or(20_000, |n| n as usize)
 }
 
-fn positions_per_template(default: usize) -> usize {
-    env_number("CAISSA_SOUNDNESS_POSITIONS").map_or(default, |n| n as usize)
+/// The size of a hunt: the environment variable `name`, else `full` under [`dead_full`] and
+/// an eighth of it (at least one) otherwise.
+fn hunt_size(name: &str, full: usize) -> usize {
+    env_number(name).map_or_else(
+        || {
+            if dead_full() {
+                full
+            } else {
+                full.div_ceil(DEAD_SAMPLE_STRIDE)
+            }
+        },
+        |n| n as usize,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -916,7 +930,7 @@ fn generate(rng: &mut Rng, template: Template, plies: usize) -> Position {
 
 #[test]
 fn adversarial_positions() {
-    let count = positions_per_template(60);
+    let count = hunt_size("CAISSA_SOUNDNESS_POSITIONS", 60);
     let cap = oracle_cap();
     let seed = seed();
     for (t, (name, template)) in TEMPLATES.into_iter().enumerate() {
@@ -953,6 +967,7 @@ fn file_positions() -> Vec<(Position, [bool; 2])> {
 fn file_winnable_under_small_budgets() {
     let positions = file_positions();
     assert_eq!(positions.len(), 3411);
+    let positions = dead_sample(positions);
     let hunt = hunt_in_parallel(positions.len(), |i, hunt| {
         let (pos, can_mate) = &positions[i];
         hunt.positions += 1;
@@ -1003,7 +1018,7 @@ fn file_mating_lines() {
                 .map(|(color, _)| (*pos, color))
         })
         .collect();
-    let count = env_number("CAISSA_SOUNDNESS_LINES").map_or(30, |n| n as usize);
+    let count = hunt_size("CAISSA_SOUNDNESS_LINES", 30);
     let step = queries.len().div_ceil(count.max(1));
     let hunt = hunt_in_parallel(queries.len().div_ceil(step), |i, hunt| {
         let (pos, color) = queries[i * step];
@@ -1087,7 +1102,7 @@ fn mutated_position(rng: &mut Rng, positions: &[(Position, [bool; 2])]) -> Posit
 #[test]
 fn mutated_file_positions() {
     let positions = file_positions();
-    let count = env_number("CAISSA_SOUNDNESS_WALKS").map_or(300, |n| n as usize);
+    let count = hunt_size("CAISSA_SOUNDNESS_WALKS", 300);
     let cap = oracle_cap();
     let seed = seed();
     let hunt = hunt_in_parallel(count, |i, hunt| {
