@@ -1,8 +1,9 @@
 //! PGN database tools: the library behind `caissa pgn select`, `stats` and `split`.
 //!
 //! This crate reads game collections (plain or compressed, [`input`]), selects games by their
-//! tags with typed comparisons ([`filter`]), and (in later modules) by what happens on the board,
-//! and writes them back in other forms. It sits above `caissa-notation` (the PGN reader and
+//! tags with typed comparisons ([`filter`]) and by what happens on the board ([`GameFilter`]),
+//! and writes them back as PGN, UCI move lists, or rows of an Arrow table and Parquet files
+//! ([`table`]). It sits above `caissa-notation` (the PGN reader and
 //! writer), `caissa-game` (endings) and `caissa-arbiter` (time controls), and below the command
 //! line, which is its thin face; the Python package wraps it too.
 //!
@@ -26,6 +27,7 @@ pub mod input;
 mod pipeline;
 mod select;
 mod source;
+pub mod table;
 
 pub use pipeline::select;
 pub use select::{

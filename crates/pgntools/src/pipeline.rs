@@ -134,6 +134,7 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
             let selection = match result {
                 Ok(Selected::Unmatched) => Selection::Unmatched,
                 Ok(Selected::Matched(text)) => Selection::Matched(text),
+                Ok(Selected::Row(row)) => Selection::Row(row),
                 Err(mut error) => {
                     let offset = cursor.offset_of(bytes, error.location);
                     error.location = chunk.input_location(error.location);

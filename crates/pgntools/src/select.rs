@@ -15,6 +15,7 @@ use caissa_board::{CastlingSide, Color, Role};
 use caissa_game::Game as History;
 use caissa_game::dead::{is_dead, lacks_mating_material};
 use caissa_movegen::{Move, Position, UciMove};
+use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
     Flow, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError, PgnReplayError,
     RawComment, RawTag, Replay, Tags, TerminationMarker, VariationChoice, Visitor,
@@ -22,6 +23,7 @@ use caissa_notation::pgn::{
 use caissa_notation::san::{San, SanPlus};
 
 use crate::filter::Filter;
+use crate::table::{Columns, Row};
 
 /// What to leave out of the games written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +49,28 @@ pub enum Format {
     /// The main line's moves in UCI notation (`e2e4 e7e5 g1f3`, `0000` for a null move), one
     /// game per line.
     Uci,
+    /// A [`Row`] of the Arrow table of [`table`](crate::table), with these per-ply columns:
+    /// the games come as [`Selection::Row`].
+    Row(Columns),
+}
+
+impl Format {
+    /// Whether the main line is wanted in UCI notation.
+    const fn wants_uci(self) -> bool {
+        matches!(self, Format::Uci | Format::Row(Columns { uci: true, .. }))
+    }
+
+    /// The per-ply columns wanted, for a row.
+    const fn ply_columns(self) -> Columns {
+        match self {
+            Format::Row(columns) => columns,
+            Format::Pgn | Format::Uci => Columns {
+                uci: false,
+                clocks: false,
+                evals: false,
+            },
+        }
+    }
 }
 
 /// What to select and how to write it.
@@ -125,7 +149,7 @@ pub struct ParseNameError {
 }
 
 /// The value of `names` whose name is `text`.
-fn by_name<T: Copy>(
+pub(crate) fn by_name<T: Copy>(
     text: &str,
     names: &'static [&'static str],
     values: &[T],
@@ -303,6 +327,8 @@ pub enum Selection {
     Unmatched,
     /// Selected, and written as this text.
     Matched(String),
+    /// Selected, as a row of the table ([`Format::Row`]).
+    Row(Box<Row>),
     /// It cannot be read or replayed.
     Broken(BrokenGame),
 }
@@ -345,10 +371,39 @@ pub(crate) struct InProgress {
     replay: Replay,
     /// How many variations are open.
     depth: usize,
-    /// The main line in UCI notation, for [`Format::Uci`].
+    /// The main line in UCI notation, for [`Format::wants_uci`].
     uci: String,
+    /// The clock after each main-line ply, in milliseconds, for [`Columns::clocks`].
+    clocks: Vec<Option<i32>>,
+    /// The evaluation after each main-line ply, for [`Columns::evals`].
+    evals: Vec<Option<Score>>,
     /// What the game filter needs of the main line; `None` without one.
     line: Option<MainLine>,
+}
+
+impl InProgress {
+    /// Takes the clock and the evaluation of a main-line comment, for the last ply's row values
+    /// (a command that does not read is left out, as are those before the first move).
+    fn note_commands(&mut self, comment: &RawComment<'_>) {
+        if self.clocks.is_empty() && self.evals.is_empty() {
+            return;
+        }
+        for command in comment.commands().flatten() {
+            match command {
+                Command::Clock(clock) => {
+                    if let Some(last) = self.clocks.last_mut() {
+                        *last = Some(i32::try_from(clock.as_millis()).unwrap_or(i32::MAX));
+                    }
+                }
+                Command::Eval(eval) => {
+                    if let Some(last) = self.evals.last_mut() {
+                        *last = Some(eval.score);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// What a [`Selector`] makes of a well-formed game.
@@ -356,6 +411,7 @@ pub(crate) struct InProgress {
 pub(crate) enum Selected {
     Unmatched,
     Matched(String),
+    Row(Box<Row>),
 }
 
 impl Selector<'_> {
@@ -410,6 +466,8 @@ impl Visitor for Selector<'_> {
             replay: Replay::new(start),
             depth: 0,
             uci: String::new(),
+            clocks: Vec::new(),
+            evals: Vec::new(),
         })
     }
 
@@ -422,7 +480,14 @@ impl Visitor for Selector<'_> {
         if let (Some(line), 0) = (&mut game.line, game.depth) {
             line.play(&self.options.game, &before, played, game.replay.position());
         }
-        if self.options.format == Format::Uci && game.depth == 0 {
+        let columns = self.options.format.ply_columns();
+        if game.depth == 0 && columns.clocks {
+            game.clocks.push(None);
+        }
+        if game.depth == 0 && columns.evals {
+            game.evals.push(None);
+        }
+        if self.options.format.wants_uci() && game.depth == 0 {
             if !game.uci.is_empty() {
                 game.uci.push(' ');
             }
@@ -445,6 +510,9 @@ impl Visitor for Selector<'_> {
     }
 
     fn comment(&mut self, game: &mut InProgress, comment: RawComment<'_>) -> Flow<Self> {
+        if game.depth == 0 {
+            game.note_commands(&comment);
+        }
         let strip = self.options.strip;
         if strip.comments {
             return ControlFlow::Continue(());
@@ -493,6 +561,8 @@ impl Visitor for Selector<'_> {
             replay,
             uci,
             line,
+            clocks,
+            evals,
             ..
         } = game;
         let end = replay.finish();
@@ -515,6 +585,15 @@ impl Visitor for Selector<'_> {
             Format::Uci => {
                 text = uci;
                 text.push('\n');
+            }
+            Format::Row(_) => {
+                let tags = core::mem::take(&mut tree.tags);
+                tree.termination_marker = tree
+                    .termination_marker
+                    .or_else(|| tags.get("Result").and_then(|r| r.parse().ok()));
+                tree.write(&mut text, Layout::Compact);
+                let row = Row::new(tags.iter(), text).with_plies(uci, clocks, evals);
+                return Ok(Selected::Row(Box::new(row)));
             }
         }
         Ok(Selected::Matched(text))

@@ -555,7 +555,9 @@ fn select(
                 broken = Some(b);
                 ControlFlow::Break(())
             }
-            Selection::Unmatched | Selection::Broken(_) => ControlFlow::Continue(()),
+            Selection::Unmatched | Selection::Broken(_) | Selection::Row(_) => {
+                ControlFlow::Continue(())
+            }
         })?;
         Ok((selected, broken))
     })?;

@@ -8,6 +8,11 @@
 //! `{"file","line","column","offset","game","message"}` (`game` counts from 1 in its file,
 //! `offset` is the problem's byte in the decompressed input).
 //!
+//! `--format parquet` writes one Parquet file (`-o PATH`, or stdout) with the columns and types
+//! of the Hugging Face `Lichess/standard-chess-games` dataset (`caissa_pgntools::table`), plus
+//! the per-ply lists `--ply-columns` asks for; with `--partition`, `-o DIR` is a directory
+//! that gets one file per month of `UTCDate`, `DIR/year=2024/month=05/part-0.parquet`.
+//!
 //! Games are numbered from 1 over all the files, in order, for `--games` and `--every`;
 //! `--limit` stops after so many games written.
 //!
@@ -28,6 +33,7 @@ use std::path::{Path, PathBuf};
 use caissa::{CastlingMode, San};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
+use caissa_pgntools::table::{Columns, ParquetWriter, PartitionedParquet, Row, WriteParquetError};
 use caissa_pgntools::{
     Ending, Feature, Format, GameFilter, InputGame, SelectOptions, Selection, Strip, select,
 };
@@ -53,6 +59,14 @@ pub(crate) struct SelectArgs {
     /// How to write the games.
     #[arg(long, value_enum, default_value_t = FormatArg::Pgn)]
     format: FormatArg,
+    /// With `--format parquet`: per-ply list columns to add, a comma-separated list of uci,
+    /// clocks, evals.
+    #[arg(long, value_name = "LIST")]
+    ply_columns: Option<Columns>,
+    /// With `--format parquet`: `-o` is a directory, with one file per month of UTCDate
+    /// (`year=2024/month=05/part-0.parquet`).
+    #[arg(long, requires = "output")]
+    partition: bool,
     /// Set the PlyCount tag to the main line's length.
     #[arg(long)]
     ply_count: bool,
@@ -147,6 +161,8 @@ enum FormatArg {
     Pgn,
     /// The main line in UCI notation, one game per line.
     Uci,
+    /// A Parquet file with the columns of the Lichess dataset on Hugging Face.
+    Parquet,
 }
 
 /// `--on-error`.
@@ -191,9 +207,73 @@ struct Counts {
     errors: u64,
 }
 
+/// Where the selected games go.
+enum Out {
+    /// Text: PGN or UCI lines.
+    Text(Box<dyn Write>),
+    /// One Parquet file.
+    Parquet(Box<ParquetWriter<Box<dyn Write + Send>>>),
+    /// One Parquet file per month.
+    Partitioned(PartitionedParquet<BufWriter<File>, OpenPartition>),
+}
+
+impl Out {
+    fn text(&mut self, text: &str) -> io::Result<()> {
+        match self {
+            Out::Text(out) => out.write_all(text.as_bytes()),
+            // The formats are chosen together: a table output gets rows only.
+            Out::Parquet(_) | Out::Partitioned(_) => Ok(()),
+        }
+    }
+
+    fn row(&mut self, row: &Row) -> io::Result<()> {
+        match self {
+            Out::Text(_) => Ok(()),
+            Out::Parquet(out) => out.push(row).map_err(parquet_error),
+            Out::Partitioned(out) => out.push(row).map_err(parquet_error),
+        }
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Out::Text(mut out) => out.flush(),
+            Out::Parquet(out) => out.finish().map_err(parquet_error)?.flush(),
+            Out::Partitioned(out) => {
+                for (_, mut file) in out.finish().map_err(parquet_error)? {
+                    file.flush()?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Creates a partition's file under `-o DIR`.
+type OpenPartition = Box<dyn FnMut(&Path) -> io::Result<BufWriter<File>>>;
+
+fn open_partition(dir: &Path) -> OpenPartition {
+    let dir = dir.to_owned();
+    Box::new(move |file| {
+        let path = dir.join(file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        File::create(path).map(BufWriter::new)
+    })
+}
+
+fn parquet_error(error: WriteParquetError) -> io::Error {
+    match error {
+        WriteParquetError::Io { path, source } => {
+            io::Error::new(source.kind(), format!("{}: {source}", path.display()))
+        }
+        other => io::Error::other(other),
+    }
+}
+
 /// Where the games and the broken ones go.
 struct Sinks {
-    out: Box<dyn Write>,
+    out: Out,
     rejects: Option<BufWriter<File>>,
     report: Option<BufWriter<File>>,
 }
@@ -212,6 +292,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         format: match args.format {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,
+            FormatArg::Parquet => Format::Row(args.ply_columns.unwrap_or_default()),
         },
         game: GameFilter {
             ending: args.ending,
@@ -235,12 +316,43 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
         NonZeroUsize::get,
     );
+    let table = matches!(args.format, FormatArg::Parquet);
+    let needs_table = |arg: &'static str| CliError::Arg {
+        arg,
+        problem: "needs --format parquet".to_owned(),
+    };
+    if args.partition && !table {
+        return Err(needs_table("partition"));
+    }
+    if args.ply_columns.is_some() && !table {
+        return Err(needs_table("ply-columns"));
+    }
+    if table && args.on_error == OnError::Keep {
+        return Err(CliError::Arg {
+            arg: "on-error",
+            problem: "keep writes broken games as text: not with --format parquet".to_owned(),
+        });
+    }
     let create = |path: &Path| File::create(path).map(BufWriter::new);
+    let columns = args.ply_columns.unwrap_or_default();
+    let out = match (&args.output, table, args.partition) {
+        (Some(dir), true, true) => {
+            Out::Partitioned(PartitionedParquet::new(columns, open_partition(dir)))
+        }
+        (output, true, false) => {
+            let file: Box<dyn Write + Send> = match output {
+                Some(path) => Box::new(create(path)?),
+                None => Box::new(BufWriter::new(io::stdout())),
+            };
+            Out::Parquet(Box::new(
+                ParquetWriter::new(file, columns).map_err(parquet_error)?,
+            ))
+        }
+        (Some(path), _, _) => Out::Text(Box::new(create(path)?)),
+        (None, _, _) => Out::Text(Box::new(BufWriter::new(io::stdout().lock()))),
+    };
     let sinks = Sinks {
-        out: match &args.output {
-            Some(path) => Box::new(create(path)?),
-            None => Box::new(BufWriter::new(io::stdout().lock())),
-        },
+        out,
         rejects: args.rejects.as_deref().map(create).transpose()?,
         report: args.report.as_deref().map(create).transpose()?,
     };
@@ -265,12 +377,14 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             }
         }
     }
-    let sinks = &mut writer.sinks;
-    sinks.out.flush()?;
-    for file in [&mut sinks.rejects, &mut sinks.report]
-        .into_iter()
-        .flatten()
-    {
+    let Writer { sinks, counts, .. } = writer;
+    let Sinks {
+        out,
+        mut rejects,
+        mut report,
+    } = sinks;
+    let finished = out.finish();
+    for file in [&mut rejects, &mut report].into_iter().flatten() {
         file.flush()?;
     }
     let Counts {
@@ -278,9 +392,9 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         matched,
         written,
         errors,
-    } = writer.counts;
+    } = counts;
     eprintln!("games {games} matched {matched} written {written} errors {errors}");
-    result
+    result.and(finished.map_err(CliError::Write))
 }
 
 /// `--games`, `--every`, `--limit`.
@@ -348,7 +462,12 @@ impl Writer {
             Selection::Matched(text) => {
                 counts.matched += 1;
                 counts.written += 1;
-                sinks.out.write_all(text.as_bytes())?;
+                sinks.out.text(&text)?;
+            }
+            Selection::Row(row) => {
+                counts.matched += 1;
+                counts.written += 1;
+                sinks.out.row(&row)?;
             }
             Selection::Broken(broken) => {
                 counts.errors += 1;
@@ -376,7 +495,9 @@ impl Writer {
                     OnError::Skip => {}
                     OnError::Keep => {
                         counts.written += 1;
-                        sinks.out.write_all(&broken.bytes)?;
+                        if let Out::Text(out) = &mut sinks.out {
+                            out.write_all(&broken.bytes)?;
+                        }
                     }
                     OnError::Stop => return Ok(ControlFlow::Break(Stop::AtError)),
                 }

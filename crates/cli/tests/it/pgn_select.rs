@@ -301,3 +301,131 @@ fn sample_counts_agree_with_the_movetext() {
         assert_eq!(run.stdout.matches("[Event ").count(), expected, "{args:?}");
     }
 }
+
+/// The batches of a Parquet file, read by the `parquet` crate.
+fn read_parquet(path: &std::path::Path) -> Vec<arrow_array::RecordBatch> {
+    let file = std::fs::File::open(path).expect("the Parquet file");
+    parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .expect("a Parquet file")
+        .build()
+        .expect("a reader")
+        .collect::<Result<_, _>>()
+        .expect("batches")
+}
+
+#[test]
+fn parquet_holds_the_tags_and_the_moves() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int16Type;
+    use arrow_array::{Array, ArrayRef};
+
+    let int16 = |array: &ArrayRef, i| {
+        array
+            .is_valid(i)
+            .then(|| i64::from(array.as_primitive::<Int16Type>().value(i)))
+    };
+
+    let out = TempFile::new("select.parquet", "");
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--format",
+        "parquet",
+        "--ply-columns",
+        "uci,clocks,evals",
+        "-o",
+        out.path(),
+        SAMPLE,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games = sample_games();
+    assert_eq!(
+        summary(&run.stderr),
+        format!("games {0} matched {0} written {0} errors 0", games.len())
+    );
+    let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
+    let uci_lines: Vec<&str> = uci.stdout.lines().collect();
+    let batches = read_parquet(&out.0);
+    let mut row = 0;
+    for batch in &batches {
+        let column = |name: &str| batch.column_by_name(name).expect(name).clone();
+        let (white, white_elo, diff) = (
+            column("White"),
+            column("WhiteElo"),
+            column("BlackRatingDiff"),
+        );
+        let (moves, clocks) = (column("uci"), column("clock_ms"));
+        let (cps, mates) = (column("eval_cp"), column("eval_mate"));
+        let (moves, clocks) = (moves.as_list::<i32>(), clocks.as_list::<i32>());
+        let (cps, mates) = (cps.as_list::<i32>(), mates.as_list::<i32>());
+        for i in 0..batch.num_rows() {
+            let game = &games[row];
+            assert_eq!(
+                Some(white.as_string::<i32>().value(i).to_owned()),
+                tag(game, "White")
+            );
+            let number =
+                |name| tag(game, name).and_then(|v| v.trim_start_matches('+').parse::<i64>().ok());
+            assert_eq!(int16(&white_elo, i), number("WhiteElo"));
+            assert_eq!(int16(&diff, i), number("BlackRatingDiff"));
+            let words: Vec<String> = (0..moves.value(i).len())
+                .map(|j| moves.value(i).as_string::<i32>().value(j).to_owned())
+                .collect();
+            assert_eq!(words.join(" "), uci_lines[row], "game {row}");
+            let clock = clocks.value(i);
+            assert_eq!(clock.len(), words.len());
+            assert_eq!(
+                clock.len() - clock.null_count(),
+                game.matches("[%clk ").count(),
+                "game {row}"
+            );
+            let (cp, mate) = (cps.value(i), mates.value(i));
+            assert_eq!((cp.len(), mate.len()), (words.len(), words.len()));
+            let evals = cp.len() - cp.null_count() + mate.len() - mate.null_count();
+            assert_eq!(evals, game.matches("[%eval ").count(), "game {row}");
+            assert_eq!(
+                mate.len() - mate.null_count(),
+                game.matches("[%eval #").count()
+            );
+            row += 1;
+        }
+    }
+    assert_eq!(row, games.len());
+}
+
+#[test]
+fn parquet_partitions_by_month() {
+    let games = sample_games();
+    let april = games[0].replace("[UTCDate \"2025.05.01\"]", "[UTCDate \"2025.04.30\"]");
+    let undated = games[1].replace("[UTCDate \"2025.05.01\"]", "[UTCDate \"2025.??.??\"]");
+    let input = TempFile::new(
+        "partition.pgn",
+        &format!("{}\n{april}\n{undated}\n{}", games[..5].concat(), games[5]),
+    );
+    let dir = std::env::temp_dir().join(format!("caissa-cli-{}-partitions", std::process::id()));
+    let dir_text = dir.to_str().expect("UTF-8");
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--format",
+        "parquet",
+        "--partition",
+        "-o",
+        dir_text,
+        input.path(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(summary(&run.stderr), "games 8 matched 8 written 8 errors 0");
+    let rows = |month: &str| -> usize {
+        read_parquet(&dir.join(month).join("part-0.parquet"))
+            .iter()
+            .map(arrow_array::RecordBatch::num_rows)
+            .sum()
+    };
+    assert_eq!(rows("year=2025/month=05"), 6);
+    assert_eq!(rows("year=2025/month=04"), 1);
+    assert_eq!(rows("year=NULL/month=NULL"), 1);
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
+    let refused = caissa(&["pgn", "select", "--partition", "-o", dir_text, input.path()]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+}

@@ -143,7 +143,7 @@ fn integer(text: Option<&str>) -> Option<i64> {
 
 /// A PGN date's range of `yyyymmdd`: `2024.05.??` is `20240501..=20240531`. `None` when the
 /// year is unknown or the text is not a date.
-pub(super) fn date_range(text: &str) -> Option<(u32, u32)> {
+pub(crate) fn date_range(text: &str) -> Option<(u32, u32)> {
     let mut parts = text.trim().splitn(3, ['.', '-', '/']);
     let year = number_part(parts.next()?, 4, 0, 9999)??;
     let month = parts

@@ -44,6 +44,7 @@ mod parse;
 use core::fmt;
 use core::str::FromStr;
 
+pub(crate) use eval::date_range;
 pub use parse::{ParseFilterError, ParseFilterErrorKind};
 
 /// A parsed tag filter: conditions on tags combined with `and`, `or`, `not`.
