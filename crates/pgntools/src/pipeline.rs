@@ -217,6 +217,32 @@ mod tests {
     }
 
     #[test]
+    fn long_algebraic_by_hand() {
+        let input = b"1. e4 d5 2. exd5 c5 3. dxc6 Qd6 4. cxb7 Kd8 5. bxa8=N Bd7 6. d4 Nc6 \
+            7. Nf3 Kc8 8. Bd3 e5 9. O-O -- 10. Qe1 *\n\n\
+            [FEN \"r3k3/8/8/8/8/8/8/4K3 b q - 0 1\"]\n\n1... O-O-O 2. Kf2 Rd2+ *\n";
+        let options = SelectOptions {
+            format: Format::Lan,
+            ..SelectOptions::default()
+        };
+        let lines: Vec<String> = run(input, &options, 1)
+            .into_iter()
+            .map(|game| match game.selection {
+                Selection::Matched(text) => text,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "e2-e4 d7-d5 e4xd5 c7-c5 d5xc6 Qd8-d6 c6xb7 Ke8-d8 b7xa8=N Bc8-d7 d2-d4 \
+                 Nb8-c6 Ng1-f3 Kd8-c8 Bf1-d3 e7-e5 O-O -- Qd1-e1\n",
+                "O-O-O Ke1-f2 Rd8-d2+\n"
+            ]
+        );
+    }
+
+    #[test]
     fn stopping_early_stops() {
         let input = b"1. e4 *\n\n".repeat(100_000);
         let mut seen = 0;

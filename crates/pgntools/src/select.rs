@@ -15,12 +15,14 @@ use caissa_board::{CastlingSide, Color, Role};
 use caissa_game::Game as History;
 use caissa_game::dead::{is_dead, lacks_mating_material};
 use caissa_movegen::{Move, Position, UciMove};
+use caissa_notation::epd::Epd;
+use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
     Flow, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError, PgnReplayError,
     RawComment, RawTag, Replay, Tags, TerminationMarker, VariationChoice, Visitor,
 };
-use caissa_notation::san::{San, SanPlus};
+use caissa_notation::san::{San, SanPlus, Suffix};
 
 use crate::filter::Filter;
 use crate::table::{Columns, Row};
@@ -49,6 +51,14 @@ pub enum Format {
     /// The main line's moves in UCI notation (`e2e4 e7e5 g1f3`, `0000` for a null move), one
     /// game per line.
     Uci,
+    /// The main line's moves in long algebraic notation (`e2-e4 e7-e5 Ng1-f3 Bf8xc5+`,
+    /// `e7-e8=Q`, `O-O`, `--` for a null move), one game per line.
+    Lan,
+    /// The FEN of each position of the main line, the start included, one per line.
+    Fen,
+    /// The EPD (the four fields of FEN, no move counters) of each position of the main line,
+    /// the start included, one per line.
+    Epd,
     /// A [`Row`] of the Arrow table of [`table`](crate::table), with these per-ply columns:
     /// the games come as [`Selection::Row`].
     Row(Columns),
@@ -64,7 +74,7 @@ impl Format {
     const fn ply_columns(self) -> Columns {
         match self {
             Format::Row(columns) => columns,
-            Format::Pgn | Format::Uci => Columns {
+            Format::Pgn | Format::Uci | Format::Lan | Format::Fen | Format::Epd => Columns {
                 uci: false,
                 clocks: false,
                 evals: false,
@@ -371,8 +381,9 @@ pub(crate) struct InProgress {
     replay: Replay,
     /// How many variations are open.
     depth: usize,
-    /// The main line in UCI notation, for [`Format::wants_uci`].
-    uci: String,
+    /// The main line as the line formats write it: UCI ([`Format::wants_uci`]) or LAN moves,
+    /// or FEN or EPD lines.
+    text: String,
     /// The clock after each main-line ply, in milliseconds, for [`Columns::clocks`].
     clocks: Vec<Option<i32>>,
     /// The evaluation after each main-line ply, for [`Columns::evals`].
@@ -403,6 +414,87 @@ impl InProgress {
                 _ => {}
             }
         }
+    }
+}
+
+/// The line of a position in [`Format::Fen`] or [`Format::Epd`] (empty in other formats).
+fn position_line(format: Format, pos: &Position) -> String {
+    let mut line = match format {
+        Format::Fen => Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        Format::Epd => Epd::from_position(pos, EnPassantMode::Legal).to_string(),
+        _ => return String::new(),
+    };
+    line.push('\n');
+    line
+}
+
+/// Appends a main-line ply to `text` as `format` writes it: `before` is the position it is
+/// played in, `played` the move (`None` for a null move) with its canonical SAN, `after` the
+/// position it leads to.
+fn write_ply(
+    text: &mut String,
+    format: Format,
+    before: &Position,
+    played: Option<Move>,
+    san: SanPlus,
+    after: &Position,
+) {
+    let word = |text: &mut String| {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+    };
+    match (format, played) {
+        (Format::Fen | Format::Epd, _) => text.push_str(&position_line(format, after)),
+        (Format::Lan, Some(m)) => {
+            word(text);
+            append_lan(text, before, m, san.suffix);
+        }
+        (Format::Lan, None) => {
+            word(text);
+            text.push_str("--");
+        }
+        (_, Some(m)) if format.wants_uci() => {
+            word(text);
+            text.push_str(&UciMove::from_move(before, m).to_string());
+        }
+        (_, None) if format.wants_uci() => {
+            word(text);
+            text.push_str("0000");
+        }
+        _ => {}
+    }
+}
+
+/// Appends `m`, legal in `before`, in long algebraic notation: the piece's letter (none for a
+/// pawn), its square, `-` or `x`, the square reached, `=` and the promotion's letter, the
+/// suffix; castling as `O-O` or `O-O-O`.
+fn append_lan(out: &mut String, before: &Position, m: Move, suffix: Option<Suffix>) {
+    match m.castling_side() {
+        Some(CastlingSide::KingSide) => out.push_str("O-O"),
+        Some(CastlingSide::QueenSide) => out.push_str("O-O-O"),
+        None => {
+            let role = before.board().piece_at(m.from()).map(|piece| piece.role);
+            if let Some(role) = role.filter(|&r| r != Role::Pawn) {
+                out.push(role.upper_char());
+            }
+            out.push_str(&m.from().to_string());
+            out.push(if before.captured_role(m).is_some() {
+                'x'
+            } else {
+                '-'
+            });
+            out.push_str(&m.to().to_string());
+            if let Some(promotion) = m.promotion_role() {
+                out.push('=');
+                out.push(promotion.upper_char());
+            }
+        }
+    }
+    match suffix {
+        Some(Suffix::Check) => out.push('+'),
+        Some(Suffix::Checkmate) => out.push('#'),
+        None => {}
     }
 }
 
@@ -465,7 +557,7 @@ impl Visitor for Selector<'_> {
             line: (!game.is_empty()).then(|| MainLine::new(game, &start)),
             replay: Replay::new(start),
             depth: 0,
-            uci: String::new(),
+            text: position_line(self.options.format, &start),
             clocks: Vec::new(),
             evals: Vec::new(),
         })
@@ -487,18 +579,12 @@ impl Visitor for Selector<'_> {
         if game.depth == 0 && columns.evals {
             game.evals.push(None);
         }
-        if self.options.format.wants_uci() && game.depth == 0 {
-            if !game.uci.is_empty() {
-                game.uci.push(' ');
-            }
-            match played {
-                Some(m) => game
-                    .uci
-                    .push_str(&UciMove::from_move(&before, m).to_string()),
-                None => game.uci.push_str("0000"),
-            }
-        }
         let canonical = played.map_or(san, |m| SanPlus::from_move(&before, m));
+        if game.depth == 0 {
+            let format = self.options.format;
+            let after = game.replay.position();
+            write_ply(&mut game.text, format, &before, played, canonical, after);
+        }
         built(self.builder.san(&mut game.tree, canonical, at))
     }
 
@@ -559,7 +645,7 @@ impl Visitor for Selector<'_> {
         let InProgress {
             tree,
             replay,
-            uci,
+            text: line_text,
             line,
             clocks,
             evals,
@@ -582,17 +668,18 @@ impl Visitor for Selector<'_> {
                 tree.write(&mut text, Layout::Export);
                 text.push('\n');
             }
-            Format::Uci => {
-                text = uci;
+            Format::Uci | Format::Lan => {
+                text = line_text;
                 text.push('\n');
             }
+            Format::Fen | Format::Epd => text = line_text,
             Format::Row(_) => {
                 let tags = core::mem::take(&mut tree.tags);
                 tree.termination_marker = tree
                     .termination_marker
                     .or_else(|| tags.get("Result").and_then(|r| r.parse().ok()));
                 tree.write(&mut text, Layout::Compact);
-                let row = Row::new(tags.iter(), text).with_plies(uci, clocks, evals);
+                let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
                 return Ok(Selected::Row(Box::new(row)));
             }
         }

@@ -244,6 +244,174 @@ impl Row {
     }
 }
 
+/// A tag's value as its column's type, written as text: an integer, `2024-05-31`, `13:45:00`;
+/// `None` for a null.
+fn typed_text(kind: Kind, value: Option<&str>) -> Option<String> {
+    let value = value?;
+    match kind {
+        Kind::Text => Some(value.to_owned()),
+        Kind::Int16 => int16_value(value).map(|n| n.to_string()),
+        Kind::Date => date_value(value)
+            .map(|d| format!("{:04}-{:02}-{:02}", d / 10_000, d / 100 % 100, d % 100)),
+        Kind::Time => {
+            time_value(value).map(|t| format!("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60))
+        }
+    }
+}
+
+/// The names of the columns of [`schema`]`(columns)`, in order.
+#[must_use]
+pub fn column_names(columns: Columns) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = TAG_COLUMNS.iter().map(|&(name, _)| name).collect();
+    names.push("movetext");
+    let plies: [(bool, &[&'static str]); 3] = [
+        (columns.uci, &["uci"]),
+        (columns.clocks, &["clock_ms"]),
+        (columns.evals, &["eval_cp", "eval_mate"]),
+    ];
+    for (wanted, more) in plies {
+        if wanted {
+            names.extend_from_slice(more);
+        }
+    }
+    names
+}
+
+/// The header line of [`Row::write_csv`]'s lines, with its newline.
+#[must_use]
+pub fn csv_header(columns: Columns) -> String {
+    let mut line = column_names(columns).join(",");
+    line.push('\n');
+    line
+}
+
+/// Appends a CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+fn csv_field(out: &mut String, field: &str) {
+    if field.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
+/// Appends a JSON string.
+fn json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+impl Row {
+    /// The per-ply lists `columns` asks for, each item as text (`None` for a null).
+    fn ply_lists(&self, columns: Columns) -> Vec<Vec<Option<String>>> {
+        let mut lists = Vec::new();
+        if columns.uci {
+            lists.push(
+                self.uci
+                    .split_ascii_whitespace()
+                    .map(|m| Some(m.to_owned()))
+                    .collect(),
+            );
+        }
+        if columns.clocks {
+            lists.push(
+                self.clocks
+                    .iter()
+                    .map(|c| c.map(|c| c.to_string()))
+                    .collect(),
+            );
+        }
+        if columns.evals {
+            let part = |mate: bool| {
+                self.evals
+                    .iter()
+                    .map(|e| match (e, mate) {
+                        (Some(Score::Centipawns(n)), false) | (Some(Score::Mate(n)), true) => {
+                            Some(n.to_string())
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            };
+            lists.push(part(false));
+            lists.push(part(true));
+        }
+        lists
+    }
+
+    /// Appends the row as a CSV line (with its newline) under [`csv_header`]`(columns)`: the
+    /// values as the table's types write them (`2024-05-31`, `13:45:00`), a null as an empty
+    /// field; a per-ply list as its items separated by spaces, a null item as `-`.
+    pub fn write_csv(&self, columns: Columns, out: &mut String) {
+        for (&(_, kind), value) in TAG_COLUMNS.iter().zip(&self.tags) {
+            if let Some(text) = typed_text(kind, value.as_deref()) {
+                csv_field(out, &text);
+            }
+            out.push(',');
+        }
+        csv_field(out, &self.movetext);
+        for list in self.ply_lists(columns) {
+            out.push(',');
+            let items: Vec<&str> = list.iter().map(|i| i.as_deref().unwrap_or("-")).collect();
+            csv_field(out, &items.join(" "));
+        }
+        out.push('\n');
+    }
+
+    /// Appends the row as one line of JSON (with its newline): an object with a member per
+    /// column of [`schema`]`(columns)`, numbers as numbers, dates and times as in
+    /// [`write_csv`](Row::write_csv), nulls as `null`, per-ply lists as arrays.
+    pub fn write_json(&self, columns: Columns, out: &mut String) {
+        let names = column_names(columns);
+        out.push('{');
+        for (i, (&(name, kind), value)) in TAG_COLUMNS.iter().zip(&self.tags).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json_string(out, name);
+            out.push(':');
+            match (kind, typed_text(kind, value.as_deref())) {
+                (_, None) => out.push_str("null"),
+                (Kind::Int16, Some(n)) => out.push_str(&n),
+                (_, Some(text)) => json_string(out, &text),
+            }
+        }
+        out.push_str(",\"movetext\":");
+        json_string(out, &self.movetext);
+        let list_names = &names[TAG_COLUMNS.len() + 1..];
+        for (name, list) in list_names.iter().zip(self.ply_lists(columns)) {
+            out.push(',');
+            json_string(out, name);
+            out.push_str(":[");
+            let numeric = *name != "uci";
+            for (j, item) in list.iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                match item {
+                    None => out.push_str("null"),
+                    Some(item) if numeric => out.push_str(item),
+                    Some(item) => json_string(out, item),
+                }
+            }
+            out.push(']');
+        }
+        out.push_str("}\n");
+    }
+}
+
 /// A whole date (`2024.05.31`) as `yyyymmdd`, checked against the month's length.
 fn date_value(text: &str) -> Option<u32> {
     let (first, last) = date_range(text)?;
@@ -728,6 +896,39 @@ mod tests {
         assert_eq!(cp.as_primitive::<Int32Type>().value(0), 25);
         assert!(cp.is_null(1) && mate.is_null(0));
         assert_eq!(mate.as_primitive::<Int32Type>().value(1), -3);
+    }
+
+    #[test]
+    fn rows_as_csv_and_json_lines() {
+        let columns = Columns {
+            uci: true,
+            clocks: true,
+            evals: true,
+        };
+        let mut row = sample_row();
+        row.tags[1] = Some("a \"b\", c".to_owned());
+        let mut csv = csv_header(columns);
+        row.write_csv(columns, &mut csv);
+        assert_eq!(
+            csv,
+            "Event,Site,White,Black,Result,WhiteTitle,BlackTitle,WhiteElo,BlackElo,\
+             WhiteRatingDiff,BlackRatingDiff,UTCDate,UTCTime,ECO,Opening,Termination,\
+             TimeControl,movetext,uci,clock_ms,eval_cp,eval_mate\n\
+             Rated Blitz game,\"a \"\"b\"\", c\",,,,,,1500,,,-9,2024-05-31,23:59:59,,,,,\
+             1. e4 e5 1-0,e2e4 e7e5,180000 -,25 -,- -3\n"
+        );
+        let mut json = String::new();
+        row.write_json(columns, &mut json);
+        assert_eq!(
+            json,
+            "{\"Event\":\"Rated Blitz game\",\"Site\":\"a \\\"b\\\", c\",\"White\":null,\
+             \"Black\":null,\"Result\":null,\"WhiteTitle\":null,\"BlackTitle\":null,\
+             \"WhiteElo\":1500,\"BlackElo\":null,\"WhiteRatingDiff\":null,\
+             \"BlackRatingDiff\":-9,\"UTCDate\":\"2024-05-31\",\"UTCTime\":\"23:59:59\",\
+             \"ECO\":null,\"Opening\":null,\"Termination\":null,\"TimeControl\":null,\
+             \"movetext\":\"1. e4 e5 1-0\",\"uci\":[\"e2e4\",\"e7e5\"],\
+             \"clock_ms\":[180000,null],\"eval_cp\":[25,null],\"eval_mate\":[null,-3]}\n"
+        );
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! `{"file","line","column","offset","game","message"}` (`game` counts from 1 in its file,
 //! `offset` is the problem's byte in the decompressed input).
 //!
+//! `--format lan` writes the main line in long algebraic notation, `fen` and `epd` one line per
+//! position of the main line (the start included); `ndjson` (one JSON object per game) and
+//! `csv` (a header line, then one line per game) hold the Parquet file's columns.
 //! `--format parquet` writes one Parquet file (`-o PATH`, or stdout) with the columns and types
 //! of the Hugging Face `Lichess/standard-chess-games` dataset (`caissa_pgntools::table`), plus
 //! the per-ply lists `--ply-columns` asks for; with `--partition`, `-o DIR` is a directory
@@ -33,7 +36,9 @@ use std::path::{Path, PathBuf};
 use caissa::{CastlingMode, San};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
-use caissa_pgntools::table::{Columns, ParquetWriter, PartitionedParquet, Row, WriteParquetError};
+use caissa_pgntools::table::{
+    Columns, ParquetWriter, PartitionedParquet, Row, WriteParquetError, csv_header,
+};
 use caissa_pgntools::{
     Ending, Feature, Format, GameFilter, InputGame, SelectOptions, Selection, Strip, select,
 };
@@ -161,8 +166,28 @@ enum FormatArg {
     Pgn,
     /// The main line in UCI notation, one game per line.
     Uci,
+    /// The main line in long algebraic notation (`Ng1-f3`), one game per line.
+    Lan,
+    /// The FEN of every position of the main line, one per line.
+    Fen,
+    /// The EPD (FEN without move counters) of every position of the main line, one per line.
+    Epd,
+    /// One JSON object per game and line, the Parquet file's columns as members.
+    Ndjson,
+    /// CSV with a header line, the Parquet file's columns.
+    Csv,
     /// A Parquet file with the columns of the Lichess dataset on Hugging Face.
     Parquet,
+}
+
+impl FormatArg {
+    /// Whether games are written as rows of the table.
+    const fn is_table(self) -> bool {
+        matches!(
+            self,
+            FormatArg::Ndjson | FormatArg::Csv | FormatArg::Parquet
+        )
+    }
 }
 
 /// `--on-error`.
@@ -209,8 +234,14 @@ struct Counts {
 
 /// Where the selected games go.
 enum Out {
-    /// Text: PGN or UCI lines.
+    /// Text: PGN, or lines of moves or positions.
     Text(Box<dyn Write>),
+    /// Rows as CSV (`csv`) or JSON lines.
+    Rows {
+        out: Box<dyn Write>,
+        columns: Columns,
+        csv: bool,
+    },
     /// One Parquet file.
     Parquet(Box<ParquetWriter<Box<dyn Write + Send>>>),
     /// One Parquet file per month.
@@ -222,13 +253,22 @@ impl Out {
         match self {
             Out::Text(out) => out.write_all(text.as_bytes()),
             // The formats are chosen together: a table output gets rows only.
-            Out::Parquet(_) | Out::Partitioned(_) => Ok(()),
+            Out::Rows { .. } | Out::Parquet(_) | Out::Partitioned(_) => Ok(()),
         }
     }
 
     fn row(&mut self, row: &Row) -> io::Result<()> {
         match self {
             Out::Text(_) => Ok(()),
+            Out::Rows { out, columns, csv } => {
+                let mut line = String::new();
+                if *csv {
+                    row.write_csv(*columns, &mut line);
+                } else {
+                    row.write_json(*columns, &mut line);
+                }
+                out.write_all(line.as_bytes())
+            }
             Out::Parquet(out) => out.push(row).map_err(parquet_error),
             Out::Partitioned(out) => out.push(row).map_err(parquet_error),
         }
@@ -236,7 +276,7 @@ impl Out {
 
     fn finish(self) -> io::Result<()> {
         match self {
-            Out::Text(mut out) => out.flush(),
+            Out::Text(mut out) | Out::Rows { mut out, .. } => out.flush(),
             Out::Parquet(out) => out.finish().map_err(parquet_error)?.flush(),
             Out::Partitioned(out) => {
                 for (_, mut file) in out.finish().map_err(parquet_error)? {
@@ -292,7 +332,12 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         format: match args.format {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,
-            FormatArg::Parquet => Format::Row(args.ply_columns.unwrap_or_default()),
+            FormatArg::Lan => Format::Lan,
+            FormatArg::Fen => Format::Fen,
+            FormatArg::Epd => Format::Epd,
+            FormatArg::Ndjson | FormatArg::Csv | FormatArg::Parquet => {
+                Format::Row(args.ply_columns.unwrap_or_default())
+            }
         },
         game: GameFilter {
             ending: args.ending,
@@ -316,26 +361,35 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
         NonZeroUsize::get,
     );
-    let table = matches!(args.format, FormatArg::Parquet);
-    let needs_table = |arg: &'static str| CliError::Arg {
-        arg,
-        problem: "needs --format parquet".to_owned(),
-    };
-    if args.partition && !table {
-        return Err(needs_table("partition"));
+    let parquet = matches!(args.format, FormatArg::Parquet);
+    if args.partition && !parquet {
+        return Err(CliError::Arg {
+            arg: "partition",
+            problem: "needs --format parquet".to_owned(),
+        });
     }
-    if args.ply_columns.is_some() && !table {
-        return Err(needs_table("ply-columns"));
+    if args.ply_columns.is_some() && !args.format.is_table() {
+        return Err(CliError::Arg {
+            arg: "ply-columns",
+            problem: "needs --format ndjson, csv or parquet".to_owned(),
+        });
     }
-    if table && args.on_error == OnError::Keep {
+    if args.format.is_table() && args.on_error == OnError::Keep {
         return Err(CliError::Arg {
             arg: "on-error",
-            problem: "keep writes broken games as text: not with --format parquet".to_owned(),
+            problem: "keep writes broken games as PGN: not with rows (ndjson, csv, parquet)"
+                .to_owned(),
         });
     }
     let create = |path: &Path| File::create(path).map(BufWriter::new);
     let columns = args.ply_columns.unwrap_or_default();
-    let out = match (&args.output, table, args.partition) {
+    let text = |output: &Option<PathBuf>| -> io::Result<Box<dyn Write>> {
+        Ok(match output {
+            Some(path) => Box::new(create(path)?),
+            None => Box::new(BufWriter::new(io::stdout().lock())),
+        })
+    };
+    let out = match (&args.output, parquet, args.partition) {
         (Some(dir), true, true) => {
             Out::Partitioned(PartitionedParquet::new(columns, open_partition(dir)))
         }
@@ -348,8 +402,15 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
                 ParquetWriter::new(file, columns).map_err(parquet_error)?,
             ))
         }
-        (Some(path), _, _) => Out::Text(Box::new(create(path)?)),
-        (None, _, _) => Out::Text(Box::new(BufWriter::new(io::stdout().lock()))),
+        (output, false, _) if args.format.is_table() => {
+            let csv = matches!(args.format, FormatArg::Csv);
+            let mut out = text(output)?;
+            if csv {
+                out.write_all(csv_header(columns).as_bytes())?;
+            }
+            Out::Rows { out, columns, csv }
+        }
+        (output, _, _) => Out::Text(text(output)?),
     };
     let sinks = Sinks {
         out,

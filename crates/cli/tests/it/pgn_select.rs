@@ -429,3 +429,129 @@ fn parquet_partitions_by_month() {
     let refused = caissa(&["pgn", "select", "--partition", "-o", dir_text, input.path()]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
 }
+
+/// pgn-extract's output on `args` (it is in /usr/games on Debian).
+fn pgn_extract(args: &[&str]) -> String {
+    let path = format!("/usr/games:{}", std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new("pgn-extract")
+        .args(args)
+        .env("PATH", path)
+        .output()
+        .expect("pgn-extract (cargo xtask setup installs it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn epd_and_fen_lines_are_pgn_extracts_positions() {
+    let ours = caissa(&["pgn", "select", "--format", "epd", SAMPLE]);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    let theirs = pgn_extract(&["-Wepd", "-s", SAMPLE]);
+    let theirs: Vec<&str> = theirs.lines().filter(|l| !l.is_empty()).collect();
+    let ours: Vec<&str> = ours.stdout.lines().collect();
+    assert_eq!(ours.len(), theirs.len());
+    for (our, their) in ours.iter().zip(&theirs) {
+        let our: Vec<&str> = our.split(' ').collect();
+        let their: Vec<&str> = their.split(' ').take(4).collect();
+        assert_eq!(our.len(), 4);
+        assert_eq!(our[..3], their[..3]);
+        // pgn-extract names the en passant square after every double step; we only when a
+        // capture there is legal.
+        assert!(our[3] == "-" || our[3] == their[3], "{our:?} {their:?}");
+    }
+    let fen = caissa(&["pgn", "select", "--format", "fen", SAMPLE]);
+    let fen: Vec<&str> = fen.stdout.lines().collect();
+    assert_eq!(fen.len(), ours.len());
+    for (fen, epd) in fen.iter().zip(&ours) {
+        assert!(fen.starts_with(&format!("{epd} ")), "{fen} {epd}");
+        assert_eq!(fen.split(' ').count(), 6);
+    }
+}
+
+#[test]
+fn lan_moves_are_pgn_extracts_long_algebraic() {
+    let ours = caissa(&["pgn", "select", "--format", "lan", SAMPLE]);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    let theirs = pgn_extract(&[
+        "-Wlalg",
+        "-C",
+        "-N",
+        "-V",
+        "--nomovenumbers",
+        "--noresults",
+        "-w100000",
+        "-s",
+        SAMPLE,
+    ]);
+    let theirs: Vec<&str> = theirs
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('['))
+        .collect();
+    let ours: Vec<&str> = ours.stdout.lines().collect();
+    assert_eq!(ours.len(), theirs.len());
+    // Our LAN as pgn-extract writes long algebraic: squares only, castling as the king's move.
+    let squares = |ply: usize, lan: &str| -> String {
+        let rank = if ply.is_multiple_of(2) { '1' } else { '8' };
+        let bare = lan.trim_end_matches(['+', '#']);
+        let suffix = &lan[bare.len()..];
+        let squares = match bare {
+            "O-O" => format!("e{rank}g{rank}"),
+            "O-O-O" => format!("e{rank}c{rank}"),
+            other => other
+                .trim_start_matches(['K', 'Q', 'R', 'B', 'N'])
+                .replace(['-', 'x', '='], ""),
+        };
+        squares + suffix
+    };
+    for (our, their) in ours.iter().zip(&theirs) {
+        let our: Vec<String> = our
+            .split_whitespace()
+            .enumerate()
+            .map(|(ply, lan)| squares(ply, lan))
+            .collect();
+        // A game without moves keeps its result there.
+        let their: Vec<&str> = their
+            .split_whitespace()
+            .filter(|w| !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+            .collect();
+        assert_eq!(our.join(" "), their.join(" "));
+    }
+    assert!(ours.iter().any(|l| l.contains('x') && l.contains("O-O")));
+}
+
+#[test]
+fn ndjson_and_csv_hold_the_tables_columns() {
+    let games = sample_games();
+    let json = caissa(&["pgn", "select", "--format", "ndjson", SAMPLE]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let csv = caissa(&["pgn", "select", "--format", "csv", SAMPLE]);
+    let csv: Vec<&str> = csv.stdout.lines().collect();
+    assert!(csv[0].starts_with("Event,Site,White,Black,Result,"));
+    assert_eq!(csv.len(), games.len() + 1);
+    let json: Vec<serde_json::Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(json.len(), games.len());
+    for ((game, object), line) in games.iter().zip(&json).zip(&csv[1..]) {
+        let elo = tag(game, "WhiteElo").and_then(|e| e.parse::<i64>().ok());
+        assert_eq!(object["WhiteElo"].as_i64(), elo);
+        assert_eq!(object["Site"].as_str(), tag(game, "Site").as_deref());
+        let date = tag(game, "UTCDate").map(|d| d.replace('.', "-"));
+        assert_eq!(object["UTCDate"].as_str(), date.as_deref());
+        assert!(line.starts_with(&format!(
+            "{},{},",
+            object["Event"].as_str().unwrap_or(""),
+            object["Site"].as_str().unwrap_or("")
+        )));
+        let movetext = object["movetext"].as_str().expect("movetext");
+        assert!(line.ends_with(movetext), "{line}");
+    }
+    let refused = caissa(&["pgn", "select", "--ply-columns", "uci", SAMPLE]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+}
