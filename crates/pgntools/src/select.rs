@@ -25,6 +25,7 @@ use caissa_notation::pgn::{
 use caissa_notation::san::{San, SanPlus, Suffix};
 
 use crate::filter::Filter;
+use crate::openings::{Opening, Openings};
 use crate::table::{Columns, Row};
 
 /// What to leave out of the games written.
@@ -94,6 +95,11 @@ pub struct SelectOptions {
     pub ply_count: bool,
     /// How to write.
     pub format: Format,
+    /// Whether to set the `ECO` and `Opening` tags from the deepest named position of the
+    /// main line ([`Openings::builtin`]); a game that reaches none keeps its tags.
+    pub openings: bool,
+    /// Whether to add a comment with the FEN of the position after each move (PGN).
+    pub fen_comments: bool,
     /// Conditions on the main line.
     pub game: GameFilter,
 }
@@ -390,6 +396,10 @@ pub(crate) struct InProgress {
     evals: Vec<Option<Score>>,
     /// What the game filter needs of the main line; `None` without one.
     line: Option<MainLine>,
+    /// The main line's plies so far.
+    plies: usize,
+    /// The deepest named position of the main line so far, for [`SelectOptions::openings`].
+    opening: Option<&'static Opening>,
 }
 
 impl InProgress {
@@ -560,6 +570,8 @@ impl Visitor for Selector<'_> {
             text: position_line(self.options.format, &start),
             clocks: Vec::new(),
             evals: Vec::new(),
+            plies: 0,
+            opening: None,
         })
     }
 
@@ -580,12 +592,36 @@ impl Visitor for Selector<'_> {
             game.evals.push(None);
         }
         let canonical = played.map_or(san, |m| SanPlus::from_move(&before, m));
+        let after = game.replay.position();
         if game.depth == 0 {
-            let format = self.options.format;
-            let after = game.replay.position();
-            write_ply(&mut game.text, format, &before, played, canonical, after);
+            write_ply(
+                &mut game.text,
+                self.options.format,
+                &before,
+                played,
+                canonical,
+                after,
+            );
+            if self.options.openings {
+                let openings = Openings::builtin();
+                if game.plies < openings.max_plies() {
+                    game.opening = openings.get(after).or(game.opening);
+                }
+            }
+            game.plies += 1;
         }
-        built(self.builder.san(&mut game.tree, canonical, at))
+        let fen = self
+            .options
+            .fen_comments
+            .then(|| Fen::from_position(after, EnPassantMode::Legal).to_string());
+        built(self.builder.san(&mut game.tree, canonical, at))?;
+        match fen {
+            Some(fen) => built(
+                self.builder
+                    .comment(&mut game.tree, RawComment::braced(fen.as_bytes())),
+            ),
+            None => ControlFlow::Continue(()),
+        }
     }
 
     fn nag(&mut self, game: &mut InProgress, nag: Nag) -> Flow<Self> {
@@ -649,6 +685,7 @@ impl Visitor for Selector<'_> {
             line,
             clocks,
             evals,
+            opening,
             ..
         } = game;
         let end = replay.finish();
@@ -658,6 +695,10 @@ impl Visitor for Selector<'_> {
             return Ok(Selected::Unmatched);
         }
         let mut tree = self.builder.end_game(tree)?;
+        if let Some(opening) = opening {
+            tree.tags.insert("ECO", opening.eco);
+            tree.tags.insert("Opening", opening.name);
+        }
         let mut text = String::new();
         match self.options.format {
             Format::Pgn => {

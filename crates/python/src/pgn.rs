@@ -529,6 +529,7 @@ fn select(
             position,
             moves,
         },
+        ..SelectOptions::default()
     };
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)

@@ -75,6 +75,13 @@ pub(crate) struct SelectArgs {
     /// Set the PlyCount tag to the main line's length.
     #[arg(long)]
     ply_count: bool,
+    /// Set the ECO and Opening tags from the deepest named position of the main line (the
+    /// lichess opening table, built in); a game that reaches none keeps its tags.
+    #[arg(long)]
+    openings: bool,
+    /// Add a comment with the FEN after each move.
+    #[arg(long)]
+    fen_comments: bool,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
@@ -329,6 +336,8 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         filter: Filter::all(args.filters.iter().cloned()),
         strip: args.strip.unwrap_or_default(),
         ply_count: args.ply_count,
+        openings: args.openings,
+        fen_comments: args.fen_comments,
         format: match args.format {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,

@@ -1,0 +1,219 @@
+//! Opening classification: the ECO code and name of the deepest named position a game reaches.
+//!
+//! The table is lichess's CC0 opening list (`data/openings/*.tsv`: ECO code, name, moves in
+//! SAN), built into the binary and read at first use. Each line's moves are replayed and the
+//! position they lead to is the key, compared as FIDE's "same position" (pieces, side to move,
+//! castling rights, a legal en passant capture): a game that reaches a named position by
+//! another move order gets that name. A game takes the name of the last position of its main
+//! line that is named, looking no deeper than the longest line of the table. Where two lines
+//! of the table reach one position, the shorter (then the earlier) one names it.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use caissa_movegen::Position;
+use caissa_notation::san::SanPlus;
+
+/// The table as built in, one file per ECO volume.
+const TABLE: [&str; 5] = [
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/openings/a.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/openings/b.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/openings/c.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/openings/d.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/openings/e.tsv"
+    )),
+];
+
+/// A named opening position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Opening {
+    /// The ECO code, like `B90`.
+    pub eco: &'static str,
+    /// The name, like `Sicilian Defense: Najdorf Variation`.
+    pub name: &'static str,
+    /// How many plies the table's line has.
+    pub plies: usize,
+}
+
+/// The named positions.
+#[derive(Debug)]
+pub struct Openings {
+    by_position: HashMap<Position, Opening>,
+    max_plies: usize,
+    /// The lines of the table that do not read (none in the table built in).
+    unreadable: usize,
+}
+
+impl Openings {
+    /// The table built in, read at the first call.
+    pub fn builtin() -> &'static Openings {
+        static OPENINGS: OnceLock<Openings> = OnceLock::new();
+        OPENINGS.get_or_init(|| Openings::from_tsv(TABLE))
+    }
+
+    /// A table of `eco<TAB>name<TAB>moves` lines (a first line `eco...` is a header). A line
+    /// whose moves do not replay is left out and counted ([`Openings::unreadable`]).
+    fn from_tsv(files: impl IntoIterator<Item = &'static str>) -> Openings {
+        let mut openings = Openings {
+            by_position: HashMap::new(),
+            max_plies: 0,
+            unreadable: 0,
+        };
+        for line in files.into_iter().flat_map(str::lines) {
+            let mut fields = line.split('\t');
+            let (Some(eco), Some(name), Some(moves), None) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                openings.unreadable += usize::from(!line.trim().is_empty());
+                continue;
+            };
+            if eco == "eco" {
+                continue;
+            }
+            match replay(moves) {
+                Some((position, plies)) => {
+                    let opening = Opening { eco, name, plies };
+                    openings.max_plies = openings.max_plies.max(plies);
+                    openings
+                        .by_position
+                        .entry(position)
+                        .and_modify(|known| {
+                            if plies < known.plies {
+                                *known = opening;
+                            }
+                        })
+                        .or_insert(opening);
+                }
+                None => openings.unreadable += 1,
+            }
+        }
+        openings
+    }
+
+    /// The opening named by this position, if any.
+    #[must_use]
+    pub fn get(&self, position: &Position) -> Option<&Opening> {
+        self.by_position.get(position)
+    }
+
+    /// The most plies of a line of the table: no deeper position is named.
+    #[must_use]
+    pub const fn max_plies(&self) -> usize {
+        self.max_plies
+    }
+
+    /// How many named positions there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.by_position.len()
+    }
+
+    /// Whether no position is named.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.by_position.is_empty()
+    }
+
+    /// How many lines of the table were left out because their moves do not replay.
+    #[must_use]
+    pub const fn unreadable(&self) -> usize {
+        self.unreadable
+    }
+
+    /// The opening of a main line given as its positions after each move, in order: the
+    /// last named one within [`Openings::max_plies`].
+    pub fn classify<'a>(
+        &self,
+        positions: impl IntoIterator<Item = &'a Position>,
+    ) -> Option<&Opening> {
+        positions
+            .into_iter()
+            .take(self.max_plies)
+            .filter_map(|position| self.get(position))
+            .last()
+    }
+}
+
+/// The position at the end of a line of SAN moves with move numbers (`1. e4 c5 2. Nf3`), and
+/// its length in plies.
+fn replay(moves: &str) -> Option<(Position, usize)> {
+    let mut position = Position::standard();
+    let mut plies = 0;
+    for word in moves.split_ascii_whitespace() {
+        let word = word.rsplit('.').next().unwrap_or(word);
+        if word.is_empty() {
+            continue;
+        }
+        let san: SanPlus = word.parse().ok()?;
+        let m = san.san.to_move(&position).ok()?;
+        position.play_unchecked(m);
+        plies += 1;
+    }
+    Some((position, plies))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(moves: &str) -> Position {
+        replay(moves).expect("legal moves").0
+    }
+
+    #[test]
+    fn every_line_of_the_table_reads() {
+        let openings = Openings::builtin();
+        assert_eq!(openings.unreadable(), 0);
+        assert!(openings.len() > 3000, "{}", openings.len());
+        assert!((20..=60).contains(&openings.max_plies()));
+    }
+
+    #[test]
+    fn positions_are_named_whatever_the_move_order() {
+        let openings = Openings::builtin();
+        let najdorf = "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6";
+        let named = openings.get(&after(najdorf)).expect("the Najdorf");
+        assert_eq!(
+            (named.eco, named.name),
+            ("B90", "Sicilian Defense: Najdorf Variation")
+        );
+        let transposed = "1. Nf3 c5 2. e4 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6";
+        assert_eq!(openings.get(&after(transposed)), Some(named));
+        assert_eq!(openings.get(&Position::standard()), None);
+    }
+
+    #[test]
+    fn the_deepest_named_position_wins() {
+        let openings = Openings::builtin();
+        let mut position = Position::standard();
+        let mut line = Vec::new();
+        // The Najdorf, then a move past the table's lines that names nothing.
+        for word in "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 h3 h6".split(' ') {
+            let m = word
+                .parse::<SanPlus>()
+                .expect("SAN")
+                .san
+                .to_move(&position)
+                .expect("legal");
+            position.play_unchecked(m);
+            line.push(position);
+        }
+        let opening = openings.classify(&line).expect("named");
+        assert_eq!(opening.eco, "B90");
+        assert_eq!(openings.classify(&line[..2]).map(|o| o.eco), Some("B20"));
+    }
+}
