@@ -9,7 +9,8 @@
 //! 4. `clippy`: `cargo clippy --workspace --all-targets --locked -- -D warnings`.
 //! 5. `test`: `cargo test --workspace --locked` with `CI=true` and `INSTA_UPDATE=no`, so that insta
 //!    fails on a changed snapshot instead of writing a `.snap.new` file, and the environment of
-//!    the `tools` step (`PATH` with `/usr/games`, `CAISSA_PYTHON`).
+//!    the `tools` step (`PATH` with `/usr/games`, `CAISSA_PYTHON`). The dead-position suites run
+//!    on their sample there; `cargo xtask dead` ([`crate::dead`]) runs them in full.
 //! 6. `doc`: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"` (broken intra-doc
 //!    links and the like fail).
 //!

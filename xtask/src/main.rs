@@ -64,7 +64,8 @@ Commands:
               tools     what the tests need from outside, installed when missing (as `setup`)
               clippy    cargo clippy --workspace --all-targets --locked -- -D warnings
               test      cargo test --workspace --locked  (CI=true INSTA_UPDATE=no, PATH with
-                        /usr/games, CAISSA_PYTHON when there is a Python crate)
+                        /usr/games, CAISSA_PYTHON when there is a Python crate; the dead-position
+                        suites on their sample, see `dead`)
               doc       cargo doc --workspace --no-deps  (RUSTDOCFLAGS=\"-D warnings\")
             then prints the time each step took.
 
