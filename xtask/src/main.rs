@@ -72,8 +72,8 @@ Commands:
   setup     Installs what the tests need when it is missing, saying so: stockfish and
             pgn-extract (`apt-get update && apt-get install -y stockfish pgn-extract` unless they
             are on PATH or in /usr/games), and when crates/python exists a Python venv in
-            <target dir>/venv with maturin, pytest, chess, pyarrow, duckdb, dask. Prints the
-            tests' environment as `export NAME='VALUE'` lines on stdout.
+            <target dir>/venv with maturin, pytest, chess, pyarrow, duckdb, polars, dask. Prints
+            the tests' environment as `export NAME='VALUE'` lines on stdout.
 
   perft [--depth N] [--suite FILE]...
             Runs perft suites (default: every data/perft/*.epd) through the release CLI,

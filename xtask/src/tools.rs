@@ -54,6 +54,7 @@ pub(crate) const PYTHON_PACKAGES: &[&str] = &[
     "chess",
     "pyarrow",
     "duckdb",
+    "polars",
     "dask[dataframe]",
 ];
 

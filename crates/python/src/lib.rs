@@ -9,7 +9,8 @@
 //!
 //! - `types`: colours, piece types, squares, `Move`, `Piece`.
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
-//! - `pgn`: `read_games`, the games of a PGN as Python objects (`caissa.pgn`).
+//! - `pgn`: `read_games`, the games of a PGN as Python objects, and `select` (`caissa.pgn`).
+//! - `table`: `to_arrow`, games as an Arrow stream (`caissa.pgn`).
 //! - `arbiter`: `Arbiter`, fed with the events of `caissa arbitrate`'s logs, and `TimeControl`.
 //! - `errors`: the exceptions, subclasses of `ValueError`, with the positions of the Rust
 //!   errors as attributes.
@@ -23,6 +24,7 @@ mod arbiter;
 mod board;
 mod errors;
 mod pgn;
+mod table;
 mod types;
 
 use pyo3::prelude::*;
@@ -34,6 +36,7 @@ fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     types::register(m)?;
     board::register(m)?;
     pgn::register(m)?;
+    table::register(m)?;
     arbiter::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

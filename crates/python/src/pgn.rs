@@ -21,7 +21,8 @@ use caissa::{Game, Position};
 use caissa_pgntools::filter::{Filter, ParseFilterError};
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::{
-    Ending, Feature, Format, GameFilter, ParseNameError, SelectOptions, Selection, Strip,
+    BrokenGame, Ending, Feature, Format, GameFilter, ParseNameError, SelectOptions, Selection,
+    Strip,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -391,7 +392,10 @@ fn read_games(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> Py
 }
 
 /// The file or file object `source` names, as [`read_games`] takes it.
-fn open_source(py: Python<'_>, source: Bound<'_, PyAny>) -> PyResult<Box<dyn Read + Send + Sync>> {
+pub(crate) fn open_source(
+    py: Python<'_>,
+    source: Bound<'_, PyAny>,
+) -> PyResult<Box<dyn Read + Send + Sync>> {
     if source.hasattr(intern!(py, "read"))? {
         return Ok(Box::new(PyFile {
             file: source.unbind(),
@@ -434,7 +438,7 @@ fn open_source(py: Python<'_>, source: Bound<'_, PyAny>) -> PyResult<Box<dyn Rea
 /// >>> caissa.pgn.select(io.BytesIO(pgn), moves=["d4"], format="uci")
 /// ['d2d4\n']
 #[pyfunction]
-#[pyo3(signature = (source, filter = Filters::default(), *, ending = None, contains = Vec::new(),
+#[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None, contains = Vec::new(),
                     min_plies = None, max_plies = None, position = None, moves = Vec::new(),
                     format = "pgn", strip = Vec::new(), ply_count = false, limit = None,
                     skip_errors = true, threads = None))]
@@ -442,7 +446,7 @@ fn open_source(py: Python<'_>, source: Bound<'_, PyAny>) -> PyResult<Box<dyn Rea
 fn select(
     py: Python<'_>,
     source: Bound<'_, PyAny>,
-    filter: Filters,
+    filter: OneOrMany<String>,
     ending: Option<&str>,
     contains: Vec<String>,
     min_plies: Option<u64>,
@@ -456,20 +460,6 @@ fn select(
     skip_errors: bool,
     threads: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let filters = filter
-        .0
-        .iter()
-        .filter(|text| !text.trim().is_empty())
-        .map(|text| {
-            text.parse().map_err(|e: ParseFilterError| {
-                with_attrs(
-                    py,
-                    FilterError::new_err(format!("invalid filter {text:?}: {e}")),
-                    [("byte", attr(py, e.byte))],
-                )
-            })
-        })
-        .collect::<PyResult<Vec<Filter>>>()?;
     let format = match format {
         "pgn" => Format::Pgn,
         "uci" => Format::Uci,
@@ -493,47 +483,22 @@ fn select(
             }
         }
     }
-    let named = |e: ParseNameError| PyValueError::new_err(e.to_string());
-    let position = match position {
-        None => None,
-        Some(given) => Some(match given.cast::<Board>() {
-            Ok(board) => *board.borrow().position(),
-            Err(_) => *Board::new(py, Some(&given.extract::<String>()?), false)?.position(),
-        }),
+    let choice = Choice {
+        filter,
+        ending,
+        contains,
+        min_plies,
+        max_plies,
+        position,
+        moves,
     };
-    let moves = moves
-        .iter()
-        .map(|text| {
-            text.parse::<SanPlus>()
-                .map(|san| san.san)
-                .map_err(|e| errors::san_syntax_error(py, text, &e))
-        })
-        .collect::<PyResult<Vec<San>>>()?;
+    let options = choice.options(py, format)?;
     let options = SelectOptions {
-        filter: Filter::all(filters),
         strip: stripped,
         ply_count,
-        format,
-        game: GameFilter {
-            ending: ending
-                .map(str::parse::<Ending>)
-                .transpose()
-                .map_err(named)?,
-            contains: contains
-                .iter()
-                .map(|name| name.parse::<Feature>())
-                .collect::<Result<_, _>>()
-                .map_err(named)?,
-            min_plies,
-            max_plies,
-            position,
-            moves,
-        },
-        ..SelectOptions::default()
+        ..options
     };
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let threads = threads_or_all(threads);
     let limit = limit.unwrap_or(usize::MAX);
     let source = open_source(py, source)?;
     let (selected, broken) = py.detach(move || -> io::Result<_> {
@@ -556,6 +521,7 @@ fn select(
                 broken = Some(b);
                 ControlFlow::Break(())
             }
+            // Rows come only with `Format::Row`, which `select` does not ask for.
             Selection::Unmatched | Selection::Broken(_) | Selection::Row(_) => {
                 ControlFlow::Continue(())
             }
@@ -563,31 +529,126 @@ fn select(
         Ok((selected, broken))
     })?;
     match broken {
-        Some(b) => Err(with_attrs(
-            py,
-            PgnParseError::new_err(b.error.to_string()),
-            [
-                ("line", attr(py, b.error.location.line)),
-                ("column", attr(py, b.error.location.column)),
-                ("byte", attr(py, b.offset)),
-                ("ply", attr(py, b.error.replayed)),
-            ],
-        )),
+        Some(b) => Err(broken_error(py, &b)),
         None => Ok(selected),
     }
 }
 
-/// `select`'s `filter`: one tag filter, or several that must all hold.
-#[derive(Debug, Default)]
-struct Filters(Vec<String>);
+/// The `PgnParseError` of a game `select` cannot read or replay.
+pub(crate) fn broken_error(py: Python<'_>, b: &BrokenGame) -> PyErr {
+    with_attrs(
+        py,
+        PgnParseError::new_err(b.error.to_string()),
+        [
+            ("line", attr(py, b.error.location.line)),
+            ("column", attr(py, b.error.location.column)),
+            ("byte", attr(py, b.offset)),
+            ("ply", attr(py, b.error.replayed)),
+        ],
+    )
+}
 
-impl<'py> FromPyObject<'_, 'py> for Filters {
+/// `threads`, or one per core.
+pub(crate) fn threads_or_all(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
+}
+
+/// The games `select` and `to_arrow` take, as their arguments give them: tag filters, and
+/// conditions on the main line.
+pub(crate) struct Choice<'py> {
+    /// The tag filters, all of which must hold.
+    pub(crate) filter: OneOrMany<String>,
+    pub(crate) ending: Option<&'py str>,
+    pub(crate) contains: Vec<String>,
+    pub(crate) min_plies: Option<u64>,
+    pub(crate) max_plies: Option<u64>,
+    pub(crate) position: Option<Bound<'py, PyAny>>,
+    pub(crate) moves: Vec<String>,
+}
+
+impl Choice<'_> {
+    /// The options that select these games and write them in `format`; a filter, name, FEN or
+    /// move that cannot be read raises its exception.
+    pub(crate) fn options(self, py: Python<'_>, format: Format) -> PyResult<SelectOptions> {
+        let filters = self
+            .filter
+            .0
+            .iter()
+            .filter(|text| !text.trim().is_empty())
+            .map(|text| {
+                text.parse().map_err(|e: ParseFilterError| {
+                    with_attrs(
+                        py,
+                        FilterError::new_err(format!("invalid filter {text:?}: {e}")),
+                        [("byte", attr(py, e.byte))],
+                    )
+                })
+            })
+            .collect::<PyResult<Vec<Filter>>>()?;
+        let named = |e: ParseNameError| PyValueError::new_err(e.to_string());
+        let position = match self.position {
+            None => None,
+            Some(given) => Some(match given.cast::<Board>() {
+                Ok(board) => *board.borrow().position(),
+                Err(_) => *Board::new(py, Some(&given.extract::<String>()?), false)?.position(),
+            }),
+        };
+        let moves = self
+            .moves
+            .iter()
+            .map(|text| {
+                text.parse::<SanPlus>()
+                    .map(|san| san.san)
+                    .map_err(|e| errors::san_syntax_error(py, text, &e))
+            })
+            .collect::<PyResult<Vec<San>>>()?;
+        Ok(SelectOptions {
+            filter: Filter::all(filters),
+            format,
+            game: GameFilter {
+                ending: self
+                    .ending
+                    .map(str::parse::<Ending>)
+                    .transpose()
+                    .map_err(named)?,
+                contains: self
+                    .contains
+                    .iter()
+                    .map(|name| name.parse::<Feature>())
+                    .collect::<Result<_, _>>()
+                    .map_err(named)?,
+                min_plies: self.min_plies,
+                max_plies: self.max_plies,
+                position,
+                moves,
+            },
+            ..SelectOptions::default()
+        })
+    }
+}
+
+/// An argument that is one value or a list of them (`filter`, `to_arrow`'s `paths`).
+#[derive(Debug)]
+pub(crate) struct OneOrMany<T>(pub(crate) Vec<T>);
+
+impl<T> Default for OneOrMany<T> {
+    fn default() -> OneOrMany<T> {
+        OneOrMany(Vec::new())
+    }
+}
+
+impl<'py, T> FromPyObject<'_, 'py> for OneOrMany<T>
+where
+    T: for<'a> FromPyObject<'a, 'py>,
+{
     type Error = PyErr;
 
-    fn extract(ob: Borrowed<'_, 'py, PyAny>) -> PyResult<Filters> {
-        match ob.extract::<String>() {
-            Ok(one) => Ok(Filters(vec![one])),
-            Err(_) => Ok(Filters(ob.extract()?)),
+    fn extract(ob: Borrowed<'_, 'py, PyAny>) -> PyResult<OneOrMany<T>> {
+        match ob.extract::<T>() {
+            Ok(one) => Ok(OneOrMany(vec![one])),
+            Err(_) => Ok(OneOrMany(ob.extract()?)),
         }
     }
 }

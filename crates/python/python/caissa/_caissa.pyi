@@ -327,3 +327,25 @@ def select(
     skip_errors: bool = True,
     threads: Optional[int] = None,
 ) -> list[str]: ...
+
+@final
+class ArrowStream:
+    """Record batches of games, read once through the Arrow PyCapsule interface."""
+    def __arrow_c_schema__(self) -> Any: ...
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
+
+def to_arrow(
+    paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    filter: Union[str, Sequence[str]] = ...,
+    *,
+    columns: Sequence[str] = ...,
+    ending: Optional[str] = None,
+    contains: Sequence[str] = ...,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    position: Union[Board, str, None] = None,
+    moves: Sequence[str] = ...,
+    limit: Optional[int] = None,
+    skip_errors: bool = True,
+    threads: Optional[int] = None,
+) -> ArrowStream: ...

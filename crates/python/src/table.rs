@@ -1,0 +1,287 @@
+//! `caissa.pgn.to_arrow`: the games of PGN files as a stream of Arrow record batches, handed to
+//! Python through the Arrow PyCapsule interface (`__arrow_c_stream__`), which pyarrow, polars
+//! and DuckDB read without a copy.
+//!
+//! The rows and their columns are caissa-pgntools' ([`caissa_pgntools::table`]: the Hugging
+//! Face `Lichess/standard-chess-games` columns, and per-ply lists on request). A thread started
+//! by [`to_arrow`] runs `caissa_pgntools::select` over the files, one after the other, each on
+//! every core, and sends each full batch over a channel of one; the stream's reader takes them
+//! in order. Memory stays bounded whatever the input: one batch being built, one waiting, and
+//! select's own bounded queues. When the stream is dropped unread, the thread stops at its
+//! next batch.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::ffi::FFI_ArrowSchema;
+use arrow_schema::{ArrowError, SchemaRef};
+use caissa_pgntools::input::decompress;
+use caissa_pgntools::table::{Columns, TableBuilder};
+use caissa_pgntools::{Format, SelectOptions, Selection};
+use core::ops::ControlFlow;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+
+use crate::pgn::{Choice, OneOrMany, threads_or_all};
+
+/// The games of PGN files that pass the filters of `caissa pgn select`, as an Arrow stream of
+/// record batches in the columns of `caissa pgn select --format parquet`.
+///
+/// `paths` is a path or a list of paths, each plain or compressed (zstd, gzip, bzip2), read in
+/// order, each on `threads` threads (default: every core). The columns are the Hugging Face
+/// `Lichess/standard-chess-games` dataset's (`Event`, `Site`, `White`, `Black`, `Result`,
+/// `WhiteTitle`, `BlackTitle`, `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff` as
+/// int16, `UTCDate` as date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`,
+/// `TimeControl`, `movetext`); `columns` adds per-ply lists: `'uci'`, `'clocks'` (`clock_ms`),
+/// `'evals'` (`eval_cp`, `eval_mate`). `filter`, `ending`, `contains`, `min_plies`,
+/// `max_plies`, `position`, `moves` and `limit` choose the games as in `select`. A game that
+/// cannot be read or replayed is skipped, or with `skip_errors=False` ends the stream with an
+/// error naming its line and column.
+///
+/// Returns an `ArrowStream`, read once: `pyarrow.table(stream)`,
+/// `pyarrow.RecordBatchReader.from_stream(stream)` for a batch at a time, `polars.DataFrame
+/// (stream)`, or DuckDB's `FROM stream`. Reading runs in Rust while the stream is consumed.
+///
+/// >>> import pathlib, tempfile, pyarrow
+/// >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.pgn"
+/// >>> pgn = '[WhiteElo "2500"]\n\n1. e4 e5 *\n\n[WhiteElo "1500"]\n\n1. d4 *\n'
+/// >>> _ = path.write_text(pgn)
+/// >>> table = pyarrow.table(caissa.pgn.to_arrow(path, "WhiteElo > 2000", columns=["uci"]))
+/// >>> table.num_rows, table["WhiteElo"].to_pylist(), table["uci"].to_pylist()
+/// (1, [2500], [['e2e4', 'e7e5']])
+#[pyfunction]
+#[pyo3(signature = (paths, filter = OneOrMany::default(), *, columns = Vec::new(), ending = None,
+                    contains = Vec::new(), min_plies = None, max_plies = None, position = None,
+                    moves = Vec::new(), limit = None, skip_errors = true, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn to_arrow(
+    py: Python<'_>,
+    paths: OneOrMany<PathBuf>,
+    filter: OneOrMany<String>,
+    columns: Vec<String>,
+    ending: Option<&str>,
+    contains: Vec<String>,
+    min_plies: Option<u64>,
+    max_plies: Option<u64>,
+    position: Option<Bound<'_, PyAny>>,
+    moves: Vec<String>,
+    limit: Option<u64>,
+    skip_errors: bool,
+    threads: Option<usize>,
+) -> PyResult<ArrowStream> {
+    let columns = if columns.is_empty() {
+        Columns::default()
+    } else {
+        columns
+            .join(",")
+            .parse::<Columns>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?
+    };
+    let choice = Choice {
+        filter,
+        ending,
+        contains,
+        min_plies,
+        max_plies,
+        position,
+        moves,
+    };
+    let options = choice.options(py, Format::Row(columns))?;
+    let schema = TableBuilder::new(columns).schema();
+    let (batches, receiver) = sync_channel(1);
+    let files = paths
+        .0
+        .into_iter()
+        .map(|path| match File::open(&path) {
+            Ok(file) => Ok((path, file)),
+            Err(e) => Err(PyOSError::new_err(format!("{}: {e}", path.display()))),
+        })
+        .collect::<PyResult<_>>()?;
+    let producer = Producer {
+        files,
+        options,
+        columns,
+        threads: threads_or_all(threads),
+        limit: limit.unwrap_or(u64::MAX),
+        skip_errors,
+    };
+    std::thread::Builder::new()
+        .name("caissa-to-arrow".into())
+        .spawn(move || producer.run(&batches))
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    Ok(ArrowStream {
+        reader: Mutex::new(Some(Batches { schema, receiver })),
+    })
+}
+
+/// What the thread of a stream reads, and how.
+struct Producer {
+    /// The files, opened by `to_arrow`, so that a missing one raises there.
+    files: Vec<(PathBuf, File)>,
+    options: SelectOptions,
+    columns: Columns,
+    threads: usize,
+    limit: u64,
+    skip_errors: bool,
+}
+
+/// Why a producer stopped before the end of its files.
+enum Stop {
+    /// `limit` rows sent, or the stream is gone: nothing more to do.
+    Done,
+    /// A broken game, with `skip_errors=False`.
+    Broken(String),
+}
+
+impl Producer {
+    /// Reads every file, sending full batches, then the last one, then the error that stopped
+    /// it, if any.
+    fn run(self, batches: &SyncSender<Result<RecordBatch, ArrowError>>) {
+        let mut table = TableBuilder::new(self.columns);
+        let mut rows = 0;
+        let mut failure = None;
+        for (path, file) in &self.files {
+            if rows >= self.limit {
+                break;
+            }
+            let mut stop = None;
+            let read = decompress(file).and_then(|(input, _)| {
+                caissa_pgntools::select(input, &self.options, self.threads, |game| {
+                    match game.selection {
+                        Selection::Row(row) => {
+                            table.push(&row);
+                            rows += 1;
+                            // A stream dropped unread takes no more batches.
+                            let gone = table.is_full() && batches.send(Ok(table.finish())).is_err();
+                            if gone || rows >= self.limit {
+                                stop = Some(Stop::Done);
+                            }
+                        }
+                        Selection::Broken(b) if !self.skip_errors => {
+                            let at = b.error.location;
+                            stop = Some(Stop::Broken(format!(
+                                "{}:{}:{}: {}",
+                                path.display(),
+                                at.line,
+                                at.column,
+                                b.error.kind
+                            )));
+                        }
+                        // Texts come only with the other formats.
+                        Selection::Unmatched | Selection::Broken(_) | Selection::Matched(_) => {}
+                    }
+                    match stop {
+                        Some(_) => ControlFlow::Break(()),
+                        None => ControlFlow::Continue(()),
+                    }
+                })
+            });
+            match (read, stop) {
+                (Err(e), _) => {
+                    failure = Some(ArrowError::IoError(format!("{}: {e}", path.display()), e));
+                    break;
+                }
+                (Ok(()), Some(Stop::Broken(message))) => {
+                    failure = Some(ArrowError::ParseError(message));
+                    break;
+                }
+                (Ok(()), Some(Stop::Done)) => break,
+                (Ok(()), None) => {}
+            }
+        }
+        if !table.is_empty() && batches.send(Ok(table.finish())).is_err() {
+            return;
+        }
+        if let Some(failure) = failure {
+            // The stream may be gone already: nothing is left to tell.
+            let _ = batches.send(Err(failure));
+        }
+    }
+}
+
+/// The reader side of a stream: batches as the producer sends them, in order, until it hangs
+/// up.
+struct Batches {
+    schema: SchemaRef,
+    receiver: Receiver<Result<RecordBatch, ArrowError>>,
+}
+
+impl Iterator for Batches {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.receiver.recv().ok()
+    }
+}
+
+impl RecordBatchReader for Batches {
+    fn schema(&self) -> SchemaRef {
+        SchemaRef::clone(&self.schema)
+    }
+}
+
+/// Record batches of games, read once through the Arrow PyCapsule interface
+/// (`__arrow_c_stream__`): `pyarrow.table(stream)`, `pyarrow.RecordBatchReader.from_stream
+/// (stream)`, `polars.DataFrame(stream)`, DuckDB's `FROM stream`. Its schema can be read any
+/// time (`__arrow_c_schema__`, `pyarrow.schema(stream)`).
+#[pyclass(module = "caissa.pgn", frozen)]
+pub(crate) struct ArrowStream {
+    reader: Mutex<Option<Batches>>,
+}
+
+#[pymethods]
+impl ArrowStream {
+    /// The schema, as an `arrow_schema` PyCapsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let guard = self
+            .reader
+            .lock()
+            .map_err(|_| PyOSError::new_err("the stream broke"))?;
+        let reader = guard
+            .as_ref()
+            .ok_or_else(|| PyOSError::new_err("the stream has been read"))?;
+        let schema = FFI_ArrowSchema::try_from(reader.schema.as_ref())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        PyCapsule::new_with_value(py, schema, c"arrow_schema")
+    }
+
+    /// The batches, as an `arrow_array_stream` PyCapsule; the stream can be taken once. A
+    /// `requested_schema` is not applied: the batches come in their own schema, as the
+    /// interface allows.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let reader = self
+            .reader
+            .lock()
+            .map_err(|_| PyOSError::new_err("the stream broke"))?
+            .take()
+            .ok_or_else(|| PyOSError::new_err("the stream has been read"))?;
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    fn __repr__(&self) -> String {
+        let state = match self.reader.lock() {
+            Ok(reader) if reader.is_some() => "unread",
+            _ => "read",
+        };
+        format!("<caissa.pgn.ArrowStream ({state})>")
+    }
+}
+
+/// Adds `to_arrow` and `ArrowStream` to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(to_arrow, m)?)?;
+    m.add_class::<ArrowStream>()?;
+    Ok(())
+}
