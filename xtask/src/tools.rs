@@ -55,7 +55,7 @@ pub(crate) const PYTHON_PACKAGES: &[&str] = &[
     "pyarrow",
     "duckdb",
     "polars",
-    "dask[dataframe]",
+    "dask[dataframe,distributed]",
 ];
 
 /// The environment variable that hands the venv's interpreter to the tests.
