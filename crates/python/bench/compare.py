@@ -6,7 +6,10 @@ Jobs (default input: the PGN samples of data/pgn):
 
 - read and replay every game: python-chess's ``read_game`` loop (it replays each move to
   check it) against ``caissa.pgn.read_games``, alone and with every game's moves as Python
-  ``Move`` objects;
+  ``Move`` objects, and against ``caissa.pgn.to_arrow`` made into a ``pyarrow`` table (every
+  core; needs pyarrow);
+- select: the games with both Elos at least 2000, their main lines in UCI: python-chess's
+  ``read_game`` loop with the test in Python against ``caissa.pgn.select`` (every core);
 - per call, over the positions of the first N games: ``push_san`` (with ``pop`` to undo it),
   ``legal_moves`` (made into a list) and ``is_game_over``.
 
@@ -57,6 +60,32 @@ def caissa_read(paths, with_moves):
             if with_moves:
                 game.moves
     return games
+
+
+def python_chess_select(paths):
+    lines = []
+    for path in paths:
+        with open(path, encoding="utf-8-sig") as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                elos = [game.headers.get(tag, "") for tag in ("WhiteElo", "BlackElo")]
+                if game.errors or not all(e.isdigit() and int(e) >= 2000 for e in elos):
+                    continue
+                lines.append(" ".join(m.uci() for m in game.mainline_moves()) + "\n")
+    return lines
+
+
+def caissa_select(paths):
+    return [
+        line
+        for path in paths
+        for line in caissa.pgn.select(path, "WhiteElo >= 2000 and BlackElo >= 2000", format="uci")
+    ]
+
+
+def caissa_to_arrow(paths):
+    import pyarrow
+
+    return pyarrow.table(caissa.pgn.to_arrow(paths)).num_rows
 
 
 def sample_lines(paths, limit):
@@ -113,14 +142,27 @@ def main():
     peer = best(lambda: python_chess_read(paths), args.repeat)
     games = python_chess_read(paths)
     print(f"{'job':<34} {'python-chess':>14} {'caissa':>14} {'ratio':>8}")
-    for name, job in [
+    jobs = [
         ("read + replay (read_games)", lambda: caissa_read(paths, False)),
         ("read + replay + moves as objects", lambda: caissa_read(paths, True)),
-    ]:
+    ]
+    try:
+        import pyarrow  # noqa: F401
+
+        jobs.append(("read + replay (to_arrow table)", lambda: caissa_to_arrow(paths)))
+    except ImportError:
+        print("(no pyarrow: to_arrow left out)")
+    for name, job in jobs:
         ours = best(job, args.repeat)
         print(f"{name:<34} {size / peer / 1e6:>9.2f} MB/s {size / ours / 1e6:>9.2f} MB/s "
               f"{peer / ours:>7.1f}x")
     print(f"{'':<34} ({games} games)")
+    peer = best(lambda: python_chess_select(paths), args.repeat)
+    ours = best(lambda: caissa_select(paths), args.repeat)
+    selected = len(caissa_select(paths))
+    print(f"{'select Elo >= 2000, UCI':<34} {size / peer / 1e6:>9.2f} MB/s {size / ours / 1e6:>9.2f} MB/s "
+          f"{peer / ours:>7.1f}x")
+    print(f"{'':<34} ({selected} games selected)")
 
     lines = sample_lines(paths, args.games)
     for name, call in CALLS.items():
