@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 mod arbitrate;
+mod engine_match;
 mod error;
 mod moves;
 mod perft;
@@ -27,12 +28,12 @@ mod status;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Subcommand};
 
 use crate::error::CliError;
 
 /// Chess tools built on caissa, an implementation of the FIDE Laws of Chess.
-#[derive(Debug, Parser)]
+#[derive(Debug, clap::Parser)]
 #[command(name = "caissa", version)]
 struct Cli {
     /// What to do.
@@ -60,11 +61,15 @@ enum Command {
     /// A UCI engine that plays random legal moves (on stdin and stdout), for testing GUIs and
     /// match runners; --misbehave makes it fail on purpose.
     RandomEngine(random_engine::RandomEngineArgs),
+    /// Play engines against each other (UCI), every game judged by the FIDE Laws: results,
+    /// Elo, SPRT, and the games as PGN.
+    Match(engine_match::MatchArgs),
 }
 
 fn main() -> ExitCode {
     // On bad usage clap prints its message to stderr and exits with status 2.
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
@@ -73,6 +78,12 @@ fn main() -> ExitCode {
         Command::Arbitrate(args) => arbitrate::run(&args),
         Command::Rate(args) => rate::run(&args),
         Command::RandomEngine(args) => random_engine::run(&args),
+        Command::Match(mut args) => {
+            if let Some(("match", sub)) = matches.subcommand() {
+                args.group_engines(sub);
+            }
+            engine_match::run(&args)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,7 +5,9 @@
 //! with a ply limit), [`referee`] (one game on the arbiter: the Laws' endings, claims made for
 //! the engines, forfeits, adjudication, the PGN with clocks and evaluations), [`stats`] (wins,
 //! draws, losses, Elo with its interval, LOS, pentanomial pairs) and [`sprt`] (the sequential
-//! test that stops a match). These are pure: no IO, no clock.
+//! test that stops a match). These are pure: no IO, no clock. [`runner`] is the IO edge: it
+//! plays games between engine processes through [`caissa_uci::client`], timed by a clock the
+//! caller gives, and a whole match on worker threads.
 //!
 //! It depends on the arbiter (clocks, verdicts), notation (books, PGN) and caissa-uci (the
 //! engines).
@@ -15,6 +17,7 @@
 
 pub mod openings;
 pub mod referee;
+pub mod runner;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;

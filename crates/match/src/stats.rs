@@ -96,7 +96,15 @@ impl Tally {
             / n;
         let margin = Z_975 * (variance / n).sqrt();
         let (low, high) = (elo_of_score(s - margin), elo_of_score(s + margin));
-        (elo_of_score(s), (high - low) / 2.0)
+        let half_width = (high - low) / 2.0;
+        (
+            elo_of_score(s),
+            if half_width.is_nan() {
+                f64::INFINITY
+            } else {
+                half_width
+            },
+        )
     }
 
     /// The likelihood of superiority of the first engine, 0 to 1.
@@ -170,7 +178,7 @@ mod tests {
         assert!((t.los() - normal_cdf(3.0 / 5f64.sqrt())).abs() < 1e-12);
         assert!(t.los() > 0.9);
         assert_eq!(tally(&[Draw, Draw]).elo().0, 0.0);
-        assert_eq!(tally(&[Win]).elo().0, f64::INFINITY);
+        assert_eq!(tally(&[Win]).elo(), (f64::INFINITY, f64::INFINITY));
         assert_eq!(Tally::default().los(), 0.5);
     }
 

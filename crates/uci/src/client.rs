@@ -31,7 +31,7 @@ use crate::protocol::{
     EngineMessage, Go, GuiCommand, Info, ParseUciLineError, SetPosition, UciOption,
 };
 
-/// A clock in milliseconds from any fixed origin, never decreasing, given by the caller.
+/// A clock in microseconds from any fixed origin, never decreasing, given by the caller.
 pub type Stamp = Arc<dyn Fn() -> u64 + Send + Sync>;
 
 /// How to start an engine.
@@ -66,9 +66,9 @@ pub struct SearchResult {
     /// The last `info` line with a score, if any.
     pub info: Option<Info>,
     /// When `go` was written, by the caller's clock.
-    pub sent_ms: u64,
+    pub sent_us: u64,
     /// When `bestmove` was read, by the caller's clock.
-    pub received_ms: u64,
+    pub received_us: u64,
 }
 
 /// An engine that did not do what the protocol says.
@@ -225,10 +225,11 @@ impl Client {
     ) -> Result<(EngineMessage, String, u64), ClientError> {
         let mut skipped = 0;
         let start = (self.stamp)();
-        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
+        let timeout_ms = timeout_us / 1000;
         loop {
             let waited = (self.stamp)().saturating_sub(start);
-            let left = Duration::from_millis(timeout_ms.saturating_sub(waited));
+            let left = Duration::from_micros(timeout_us.saturating_sub(waited));
             let received = match self.lines.recv_timeout(left) {
                 Ok(received) => received,
                 Err(RecvTimeoutError::Timeout) => {
@@ -317,17 +318,17 @@ impl Client {
     ) -> Result<SearchResult, ClientError> {
         self.send(&GuiCommand::Position(position.clone()))?;
         self.send(&GuiCommand::Go(go.clone()))?;
-        let sent_ms = (self.stamp)();
+        let sent_us = (self.stamp)();
         let mut info = None;
         loop {
             match self.next_message(timeout, "bestmove")? {
-                (EngineMessage::BestMove { best, ponder }, _, received_ms) => {
+                (EngineMessage::BestMove { best, ponder }, _, received_us) => {
                     return Ok(SearchResult {
                         best,
                         ponder,
                         info,
-                        sent_ms,
-                        received_ms,
+                        sent_us,
+                        received_us,
                     });
                 }
                 (EngineMessage::Info(i), _, _) if i.score.is_some() => info = Some(*i),
@@ -366,8 +367,8 @@ impl Client {
     pub fn quit(mut self, timeout: Duration) {
         let _ = self.send(&GuiCommand::Quit);
         let start = (self.stamp)();
-        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
-        while !self.closed && (self.stamp)().saturating_sub(start) < timeout_ms {
+        let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
+        while !self.closed && (self.stamp)().saturating_sub(start) < timeout_us {
             match self.lines.recv_timeout(Duration::from_millis(10)) {
                 Ok(Received::End) | Err(RecvTimeoutError::Disconnected) => self.closed = true,
                 _ => {}

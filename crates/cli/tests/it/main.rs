@@ -2,6 +2,7 @@
 //! statuses: one test binary, a module per area, the helpers here.
 
 mod arbitrate;
+mod engine_match;
 mod errors;
 mod moves;
 mod perft;

@@ -13,7 +13,7 @@ use caissa_uci::protocol::{Go, SetPosition};
 
 fn stamp() -> Stamp {
     let start = Instant::now();
-    Arc::new(move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX))
+    Arc::new(move || u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX))
 }
 
 /// A `/bin/sh` engine running `script`.
@@ -64,7 +64,7 @@ fn stockfish_handshake_sync_and_search() {
         .unwrap();
     assert!(result.best.is_some());
     assert!(result.info.is_some_and(|i| i.score.is_some()));
-    assert!(result.received_ms >= result.sent_ms);
+    assert!(result.received_us >= result.sent_us);
     // A game from a FEN, with castling, in both conventions.
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     let mut game = Game::new(fen.parse().unwrap());

@@ -1,0 +1,252 @@
+//! `caissa match`: real games between Stockfish (at low node counts) and the random engine,
+//! the PGN they produce, resuming, SPRT, and misbehaving engines that lose for the right reason
+//! while the match goes on.
+
+use std::path::Path;
+
+use super::{TempFile, caissa};
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+fn random(extra: &str) -> String {
+    format!(
+        "cmd={} arg=random-engine {extra}",
+        env!("CARGO_BIN_EXE_caissa")
+    )
+}
+
+/// `caissa match` with each `--engine` given as one string of words.
+fn run_match(engines: &[&str], rest: &[&str]) -> super::Run {
+    let mut args = vec!["match".to_owned()];
+    for engine in engines {
+        args.push("--engine".into());
+        args.extend(engine.split_whitespace().map(str::to_owned));
+    }
+    args.extend(rest.iter().map(|s| (*s).to_owned()));
+    caissa(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The PGN's results and terminations, in file order, after `caissa pgn check` accepted it.
+fn games(pgn: &Path) -> Vec<(String, String, String, String)> {
+    let check = caissa(&["pgn", "check", pgn.to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let tag = |game: &str, name: &str| {
+        let start = format!("[{name} \"");
+        game.lines()
+            .find_map(|l| l.strip_prefix(&start)?.strip_suffix("\"]"))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    text.split("[Event ")
+        .skip(1)
+        .map(|g| {
+            (
+                tag(g, "White"),
+                tag(g, "Black"),
+                tag(g, "Result"),
+                tag(g, "Termination"),
+            )
+        })
+        .collect()
+}
+
+/// W/D/L of `first` in `games`.
+fn wdl(games: &[(String, String, String, String)], first: &str) -> (usize, usize, usize) {
+    let mut t = (0, 0, 0);
+    for (white, _, result, _) in games {
+        match (result.as_str(), white == first) {
+            ("1/2-1/2", _) => t.1 += 1,
+            ("1-0", true) | ("0-1", false) => t.0 += 1,
+            _ => t.2 += 1,
+        }
+    }
+    t
+}
+
+#[test]
+fn stockfish_against_the_random_engine() {
+    if !Path::new(STOCKFISH).exists() {
+        eprintln!("no {STOCKFISH}; `cargo xtask setup` installs it");
+        return;
+    }
+    let pgn = TempFile::new("match-sf.pgn", "");
+    std::fs::remove_file(pgn.path()).unwrap();
+    let openings = TempFile::new(
+        "match-book.epd",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - id \"d4\";\n",
+    );
+    let sf = format!("cmd={STOCKFISH} name=sf option.Threads=1 option.Hash=16 nodes=2000");
+    let engines = [sf.as_str(), &random("name=random")];
+    let rest = [
+        "--tc",
+        "20+0.2",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--openings",
+        openings.path(),
+        "--pgn",
+        pgn.path(),
+        "--max-moves",
+        "150",
+    ];
+    let run = run_match(&engines, &rest);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let progress = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .count();
+    assert_eq!(progress, 4, "{}", run.stderr);
+    let played = games(pgn.0.as_path());
+    assert_eq!(played.len(), 4);
+    let (w, d, l) = wdl(&played, "sf");
+    let last = run.stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!(
+            "result sf vs random: wins {w} draws {d} losses {l} elo "
+        )),
+        "{last}"
+    );
+    assert!(w >= 3, "{played:?}");
+    let text = std::fs::read_to_string(pgn.path()).unwrap();
+    assert!(
+        text.contains("[TimeControl \"20+0.2\"]") && text.contains("[%clk "),
+        "{text}"
+    );
+    assert!(
+        text.contains("[%eval ") && text.contains("[SetUp \"1\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[Opening \"e4\"]") && text.contains("[Opening \"d4\"]"));
+    // Run again: every game is in the PGN, nothing is played, the same result.
+    let again = run_match(&engines, &rest);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.stdout.lines().last(), Some(last));
+    assert_eq!(games(pgn.0.as_path()).len(), 4);
+}
+
+#[test]
+fn sprt_stops_the_match() {
+    if !Path::new(STOCKFISH).exists() {
+        return;
+    }
+    let sf = format!("cmd={STOCKFISH} name=sf option.Threads=1 nodes=500");
+    let run = run_match(
+        &[&sf, &random("name=random")],
+        &[
+            "--games",
+            "200",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "elo0=0",
+            "elo1=300",
+            "--max-moves",
+            "150",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("sprt: H1 accepted"), "{}", run.stderr);
+    let games = run.stdout.lines().filter(|l| l.starts_with('{')).count();
+    assert!((2..200).contains(&games), "{games}");
+    let first: serde_json::Value =
+        serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    assert!(
+        first["termination"].is_string() && first["pentanomial"].is_array(),
+        "{first}"
+    );
+}
+
+#[test]
+fn misbehaving_engines_lose_for_the_right_reason() {
+    let cases = [
+        ("illegal", "rules infraction: {c} illegal move a1a1"),
+        ("exit", "rules infraction: {c} engine exited"),
+        ("garbage", "rules infraction: {c} malformed move"),
+        ("hang", "time forfeit (FIDE 6.9)"),
+        (
+            "noready",
+            "rules infraction: {c} did not start: no readyok within 500 ms",
+        ),
+    ];
+    for (mode, reason) in cases {
+        let pgn = TempFile::new(&format!("match-{mode}.pgn"), "");
+        std::fs::remove_file(pgn.path()).unwrap();
+        let bad = random(&format!(
+            "name=bad arg=--misbehave arg={mode} arg=--after arg=3"
+        ));
+        let run = run_match(
+            &[&bad, &random("name=good")],
+            &[
+                "--tc",
+                "1+0",
+                "--games",
+                "2",
+                "--concurrency",
+                "2",
+                "--timeout",
+                "500",
+                "--pgn",
+                pgn.path(),
+            ],
+        );
+        assert_eq!(run.code, 0, "{mode}: {}", run.stderr);
+        let played = games(pgn.0.as_path());
+        assert_eq!(played.len(), 2, "{mode}: the match goes on");
+        for (white, _, result, termination) in &played {
+            let bad_is_white = white == "bad";
+            let color = if bad_is_white { "White" } else { "Black" };
+            assert!(
+                termination.starts_with(&reason.replace("{c}", color)),
+                "{mode}: {termination}"
+            );
+            assert_eq!(result, if bad_is_white { "0-1" } else { "1-0" }, "{mode}");
+        }
+        let last = run.stdout.lines().last().unwrap();
+        assert_eq!(
+            last.split(" elo ").next(),
+            Some("result bad vs good: wins 0 draws 0 losses 2"),
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    for (engines, rest, needle) in [
+        (&["name=x"][..], &["--tc", "1+0"][..], "cmd= is required"),
+        (&["cmd=a"][..], &["--tc", "1+0"][..], "two engines or more"),
+        (&["cmd=a", "cmd=b"][..], &["--tc", "x"][..], "--tc"),
+        (
+            &["cmd=a name=n", "cmd=b name=n"][..],
+            &["--tc", "1"][..],
+            "two engines are named n",
+        ),
+        (&["cmd=a", "cmd=b"][..], &[][..], "give a time control"),
+        (&["cmd=a tc=1", "cmd=b tc=2"][..], &[][..], "time odds"),
+        (
+            &["cmd=a bogus=1", "cmd=b"][..],
+            &["--tc", "1"][..],
+            "unknown key bogus",
+        ),
+        (
+            &["cmd=a", "cmd=b"][..],
+            &["--tc", "1", "--sprt", "elo0=1"][..],
+            "--sprt",
+        ),
+        (
+            &["cmd=a", "cmd=b"][..],
+            &["--tc", "1", "--draw", "movecount=3"][..],
+            "movenumber= is required",
+        ),
+    ] {
+        let run = run_match(engines, rest);
+        assert_eq!(run.code, 2, "{engines:?} {rest:?}: {}", run.stderr);
+        assert!(run.stderr.contains(needle), "{needle}: {}", run.stderr);
+    }
+}
