@@ -12,7 +12,7 @@
 //! The client reads no clock: the caller gives it one ([`Stamp`]), used to stamp the lines, so
 //! that a match runner can feed the arbiter's clock with the time a `bestmove` arrived.
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
@@ -134,7 +134,9 @@ enum Received {
 /// A running engine process.
 pub struct Client {
     child: Child,
-    stdin: ChildStdin,
+    /// Buffered, so that each command is one write (and the engine wakes once), however many
+    /// pieces its text is formatted in.
+    stdin: BufWriter<ChildStdin>,
     lines: Receiver<Received>,
     stamp: Stamp,
     closed: bool,
@@ -192,7 +194,7 @@ impl Client {
         }
         Ok(Client {
             child,
-            stdin,
+            stdin: BufWriter::with_capacity(16 * 1024, stdin),
             lines,
             stamp,
             closed: false,
@@ -316,8 +318,12 @@ impl Client {
         go: &Go,
         timeout: Duration,
     ) -> Result<SearchResult, ClientError> {
-        self.send(&GuiCommand::Position(position.clone()))?;
-        self.send(&GuiCommand::Go(go.clone()))?;
+        // Both lines in one flush: one system call, and the engine wakes once.
+        writeln!(self.stdin, "{position}\n{go}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| ClientError::Exited {
+                waiting_for: "a reader of its input",
+            })?;
         let sent_us = (self.stamp)();
         let mut info = None;
         loop {
