@@ -32,6 +32,8 @@
 //! - `cargo xtask dead [ARGS...]` ([`dead`]): the dead-position suites (`tests/it/dead_*` of
 //!   caissa-testsuite) on all their inputs, which `cargo test` only samples: `cargo test --locked
 //!   -p caissa-testsuite -- dead_ ARGS` with `CAISSA_DEAD_FULL=1`.
+//! - `cargo xtask match [--games N] [ARGS...]` ([`engine_match`]): the long Stockfish match
+//!   (1+0.01, concurrency 2, 1,000 games by default) through the release CLI, not part of `ci`.
 //! - `cargo xtask help`, or no command: the usage text.
 
 #![forbid(unsafe_code)]
@@ -39,6 +41,7 @@
 mod bench;
 mod ci;
 mod dead;
+mod engine_match;
 mod fuzz;
 mod layering;
 mod perft;
@@ -99,6 +102,10 @@ Commands:
             ARGS` with CAISSA_DEAD_FULL=1 (`cargo test` runs them on every eighth
             position of data/dead and an eighth of the soundness hunts).
 
+  match [--games N] [ARGS...]
+            The long engine match (not in ci): Stockfish against itself at 1+0.01, Threads=1,
+            Hash=16, concurrency 2, N games (default 1000), through the release CLI's `caissa
+            match` (ARGS passed on); PGN in <target dir>/match/stockfish.pgn (resumable).
   help      This text.
 ";
 
@@ -201,6 +208,7 @@ fn run(args: &[String]) -> Result {
         "bench" => bench::run(&workspace, rest),
         "fuzz" => fuzz::run(&workspace, rest),
         "dead" => dead::run(&workspace, rest),
+        "match" => engine_match::run(&workspace, rest),
         other => Err(Error::usage(format!("unknown command `{other}`"))),
     }
 }
