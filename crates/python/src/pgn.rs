@@ -423,9 +423,13 @@ pub(crate) fn open_source(
 /// `'en-passant'`), `min_plies` / `max_plies`, `position` (a `Board` or FEN the main line
 /// reaches, compared as the Laws' "same position") and `moves` (the SAN moves it starts with).
 ///
-/// `format` is `'pgn'` (export format, canonical SAN) or `'uci'` (the main line's moves in UCI,
-/// one game a line); `strip` names what to leave out: `'comments'`, `'nags'`, `'variations'`,
-/// `'commands'`; `ply_count` sets the `PlyCount` tag; `limit` stops after so many games. Games
+/// `format` is `'pgn'` (export format, canonical SAN), `'uci'` or `'lan'` (the main line's moves
+/// in UCI or long algebraic notation, one game a line), `'fen'` or `'epd'` (each position of the
+/// main line, the start included, one a line); `strip` names what to leave out: `'comments'`,
+/// `'nags'`, `'variations'`, `'commands'`; `ply_count` sets the `PlyCount` tag; `openings` sets
+/// `ECO` and `Opening` from the built-in opening table (the last named position the main line
+/// reaches); `fen_comments` adds each position's FEN as a comment; `limit` stops after so many
+/// games. Games
 /// that cannot be read or replayed are skipped, or with `skip_errors=False` the first one
 /// raises `PgnParseError` (with `line`, `column` and `ply`).
 ///
@@ -440,8 +444,8 @@ pub(crate) fn open_source(
 #[pyfunction]
 #[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None, contains = Vec::new(),
                     min_plies = None, max_plies = None, position = None, moves = Vec::new(),
-                    format = "pgn", strip = Vec::new(), ply_count = false, limit = None,
-                    skip_errors = true, threads = None))]
+                    openings = false, format = "pgn", strip = Vec::new(), ply_count = false,
+                    fen_comments = false, limit = None, skip_errors = true, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn select(
     py: Python<'_>,
@@ -453,9 +457,11 @@ fn select(
     max_plies: Option<u64>,
     position: Option<Bound<'_, PyAny>>,
     moves: Vec<String>,
+    openings: bool,
     format: &str,
     strip: Vec<String>,
     ply_count: bool,
+    fen_comments: bool,
     limit: Option<usize>,
     skip_errors: bool,
     threads: Option<usize>,
@@ -463,9 +469,12 @@ fn select(
     let format = match format {
         "pgn" => Format::Pgn,
         "uci" => Format::Uci,
+        "lan" => Format::Lan,
+        "fen" => Format::Fen,
+        "epd" => Format::Epd,
         other => {
             return Err(PyValueError::new_err(format!(
-                "format is 'pgn' or 'uci', not {other:?}"
+                "format is 'pgn', 'uci', 'lan', 'fen' or 'epd', not {other:?}"
             )));
         }
     };
@@ -491,11 +500,13 @@ fn select(
         max_plies,
         position,
         moves,
+        openings,
     };
     let options = choice.options(py, format)?;
     let options = SelectOptions {
         strip: stripped,
         ply_count,
+        fen_comments,
         ..options
     };
     let threads = threads_or_all(threads);
@@ -566,6 +577,8 @@ pub(crate) struct Choice<'py> {
     pub(crate) max_plies: Option<u64>,
     pub(crate) position: Option<Bound<'py, PyAny>>,
     pub(crate) moves: Vec<String>,
+    /// Whether to set `ECO` and `Opening` from the opening table, by position.
+    pub(crate) openings: bool,
 }
 
 impl Choice<'_> {
@@ -607,6 +620,7 @@ impl Choice<'_> {
         Ok(SelectOptions {
             filter: Filter::all(filters),
             format,
+            openings: self.openings,
             game: GameFilter {
                 ending: self
                     .ending

@@ -39,7 +39,8 @@ use crate::pgn::{Choice, OneOrMany, threads_or_all};
 /// int16, `UTCDate` as date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`,
 /// `TimeControl`, `movetext`); `columns` adds per-ply lists: `'uci'`, `'clocks'` (`clock_ms`),
 /// `'evals'` (`eval_cp`, `eval_mate`). `filter`, `ending`, `contains`, `min_plies`,
-/// `max_plies`, `position`, `moves` and `limit` choose the games as in `select`. A game that
+/// `max_plies`, `position`, `moves` and `limit` choose the games as in `select`; `openings`
+/// sets `ECO` and `Opening` from the opening table. A game that
 /// cannot be read or replayed is skipped, or with `skip_errors=False` ends the stream with an
 /// error naming its line and column.
 ///
@@ -57,7 +58,8 @@ use crate::pgn::{Choice, OneOrMany, threads_or_all};
 #[pyfunction]
 #[pyo3(signature = (paths, filter = OneOrMany::default(), *, columns = Vec::new(), ending = None,
                     contains = Vec::new(), min_plies = None, max_plies = None, position = None,
-                    moves = Vec::new(), limit = None, skip_errors = true, threads = None))]
+                    moves = Vec::new(), openings = false, limit = None, skip_errors = true,
+                    threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn to_arrow(
     py: Python<'_>,
@@ -70,6 +72,7 @@ fn to_arrow(
     max_plies: Option<u64>,
     position: Option<Bound<'_, PyAny>>,
     moves: Vec<String>,
+    openings: bool,
     limit: Option<u64>,
     skip_errors: bool,
     threads: Option<usize>,
@@ -90,6 +93,7 @@ fn to_arrow(
         max_plies,
         position,
         moves,
+        openings,
     };
     let options = choice.options(py, Format::Row(columns))?;
     let schema = TableBuilder::new(columns).schema();

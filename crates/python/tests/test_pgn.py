@@ -3,6 +3,7 @@ evaluations, errors with their positions, and the same games as python-chess rea
 
 import io
 import pathlib
+import re
 
 import chess
 import chess.pgn
@@ -226,3 +227,27 @@ def test_select_game_filters_agree_with_python_chess():
     assert high == chosen(filter="WhiteElo >= 2000 and BlackElo >= 2000", ending="checkmate")
     assert chosen(limit=3) == [uci for uci, _, _ in lines[:3]]
     assert chosen(limit=0) == []
+
+
+def test_select_writes_lan_fen_epd_openings_and_fen_comments():
+    text = b'[Event "x"]\n\n1. e4 c5 2. Nf3 d6 *\n'
+    (lan,) = caissa.pgn.select(io.BytesIO(text), format="lan")
+    assert lan.split() == ["e2-e4", "c7-c5", "Ng1-f3", "d7-d6"]
+    peer = chess.Board()
+    fens = [peer.fen()]
+    for san in ["e4", "c5", "Nf3", "d6"]:
+        peer.push_san(san)
+        fens.append(peer.fen())
+    (fen,) = caissa.pgn.select(io.BytesIO(text), format="fen")
+    assert fen.splitlines() == fens
+    (epd,) = caissa.pgn.select(io.BytesIO(text), format="epd")
+    assert epd.splitlines() == [" ".join(f.split()[:4]) for f in fens]
+    (named,) = caissa.pgn.select(io.BytesIO(text), openings=True)
+    assert '[ECO "B50"]' in named and "Sicilian" in named
+    (commented,) = caissa.pgn.select(io.BytesIO(text), fen_comments=True)
+    assert re.findall(r"\{ ([^}]*) \}", commented) == fens[1:]
+    import pyarrow
+    path = pathlib.Path(pytest.importorskip("tempfile").mkdtemp()) / "sicilian.pgn"
+    path.write_bytes(text)
+    row = pyarrow.table(caissa.pgn.to_arrow(path, openings=True)).to_pylist()[0]
+    assert row["ECO"] == "B50" and "Sicilian" in row["Opening"]
