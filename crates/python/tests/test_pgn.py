@@ -182,50 +182,56 @@ def test_select_errors_say_where():
         caissa.pgn.select(io.BytesIO(text), moves=["e4", "Zz9"])
 
 
-def _peer_lines(path):
-    """Every well-formed game's moves in UCI and the python-chess boards of its main line."""
+def _peer_facts(path):
+    """What python-chess sees on every well-formed game's main line, in one replay each."""
     for game in caissa.pgn.read_games(path, skip_errors=True):
         board = chess.Board(game.headers.get("FEN", chess.STARTING_FEN))
-        boards = [board.copy()]
-        moves = []
+        facts = {"uci": [m.uci() for m in game.moves], "features": set(), "san": [],
+                 "epds": {board.epd()}}
         for m in game.moves:
             peer = chess.Move.from_uci(m.uci())
-            moves.append((board.copy(), peer))
+            if board.is_queenside_castling(peer):
+                facts["features"].add("queenside-castling")
+            if board.is_castling(peer):
+                facts["features"].add("castling")
+            if board.is_en_passant(peer):
+                facts["features"].add("en-passant")
+            if len(facts["san"]) < 2:
+                facts["san"].append(board.san(peer))
             board.push(peer)
-            boards.append(board.copy())
-        yield [m.uci() for m in game.moves], moves, boards
+            facts["epds"].add(board.epd())
+        facts["mate"] = board.is_checkmate()
+        yield facts
 
 
 def test_select_game_filters_agree_with_python_chess():
-    lines = list(_peer_lines(LICHESS))
+    games = list(_peer_facts(LICHESS))
 
     def chosen(**kwargs):
         return [line.split() for line in caissa.pgn.select(LICHESS, format="uci", **kwargs)]
 
     def expected(keep):
-        return [uci for uci, moves, boards in lines if keep(moves, boards)]
+        return [g["uci"] for g in games if keep(g)]
 
     mates = chosen(ending="checkmate")
-    assert 0 < len(mates) == len(expected(lambda m, b: b[-1].is_checkmate()))
-    assert mates == expected(lambda m, b: b[-1].is_checkmate())
-    castled = expected(lambda m, b: any(before.is_queenside_castling(mv) for before, mv in m))
+    assert 0 < len(mates) and mates == expected(lambda g: g["mate"])
+    castled = expected(lambda g: "queenside-castling" in g["features"])
     assert 0 < len(castled) and chosen(contains=["queenside-castling"]) == castled
-    both = expected(lambda m, b: any(before.is_castling(mv) for before, mv in m)
-                    and any(before.is_en_passant(mv) for before, mv in m))
+    both = expected(lambda g: {"castling", "en-passant"} <= g["features"])
     assert 0 < len(both) and chosen(contains=["castling", "en-passant"]) == both
-    assert chosen(min_plies=80, max_plies=90) == expected(lambda m, b: 80 <= len(m) <= 90)
-    sicilian = expected(lambda m, b: [before.san(mv) for before, mv in m[:2]] == ["e4", "c5"])
+    assert chosen(min_plies=80, max_plies=90) == expected(lambda g: 80 <= len(g["uci"]) <= 90)
+    sicilian = expected(lambda g: g["san"] == ["e4", "c5"])
     assert 0 < len(sicilian) and chosen(moves=["e4", "c5"]) == sicilian
     after = chess.Board()
     for san in ["d4", "d5", "c4"]:
         after.push_san(san)
-    gambit = expected(lambda m, b: any(board.epd() == after.epd() for board in b))
+    gambit = expected(lambda g: after.epd() in g["epds"])
     assert 0 < len(gambit)
     assert chosen(position=after.fen()) == gambit
     assert chosen(position=caissa.Board(after.fen())) == gambit
     high = chosen(filter=["WhiteElo >= 2000", "BlackElo >= 2000"], ending="checkmate")
     assert high == chosen(filter="WhiteElo >= 2000 and BlackElo >= 2000", ending="checkmate")
-    assert chosen(limit=3) == [uci for uci, _, _ in lines[:3]]
+    assert chosen(limit=3) == [g["uci"] for g in games[:3]]
     assert chosen(limit=0) == []
 
 
