@@ -33,5 +33,5 @@ pub mod table;
 pub use pipeline::select;
 pub use select::{
     BrokenGame, Ending, Feature, Format, GameFilter, InputGame, ParseNameError, SelectOptions,
-    Selection, Strip,
+    Selection, Strip, board_result,
 };

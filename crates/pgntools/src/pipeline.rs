@@ -243,6 +243,39 @@ mod tests {
     }
 
     #[test]
+    fn results_fixed_from_the_board_by_hand() {
+        let input = b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+            [Result \"0-1\"]\n[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n*\n\n\
+            [Result \"1-0\"]\n\n1. e4 e5 0-1\n\n\
+            [Result \"1-0\"]\n\n1. e4 e5 *\n";
+        let options = SelectOptions {
+            fix_result: true,
+            format: Format::Row(crate::table::Columns::default()),
+            ..SelectOptions::default()
+        };
+        let results: Vec<(String, String)> = run(input, &options, 1)
+            .into_iter()
+            .map(|game| match game.selection {
+                Selection::Row(row) => (
+                    row.tag("Result").unwrap_or_default().to_owned(),
+                    row.movetext().to_owned(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let result = |r: &str, m: &str| (r.to_owned(), m.to_owned());
+        assert_eq!(
+            results,
+            [
+                result("0-1", "1. f3 e5 2. g4 Qh4# 0-1"),
+                result("1/2-1/2", "1/2-1/2"),
+                result("0-1", "1. e4 e5 0-1"),
+                result("1-0", "1. e4 e5 *"),
+            ]
+        );
+    }
+
+    #[test]
     fn stopping_early_stops() {
         let input = b"1. e4 *\n\n".repeat(100_000);
         let mut seen = 0;

@@ -19,8 +19,8 @@ use caissa_notation::epd::Epd;
 use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
-    Flow, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError, PgnReplayError,
-    RawComment, RawTag, Replay, Tags, TerminationMarker, VariationChoice, Visitor,
+    Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError,
+    PgnReplayError, RawComment, RawTag, Replay, Tags, TerminationMarker, VariationChoice, Visitor,
 };
 use caissa_notation::san::{San, SanPlus, Suffix};
 
@@ -100,6 +100,10 @@ pub struct SelectOptions {
     pub openings: bool,
     /// Whether to add a comment with the FEN of the position after each move (PGN).
     pub fen_comments: bool,
+    /// Whether to make the `Result` tag and the termination marker say what the board says
+    /// ([`board_result`]): the game is over there, or else the marker is known and the tag
+    /// says otherwise (the marker wins).
+    pub fix_result: bool,
     /// Conditions on the main line.
     pub game: GameFilter,
 }
@@ -427,6 +431,38 @@ impl InProgress {
     }
 }
 
+/// The result a main line ending in `end` has under the Laws whatever the players wrote: a
+/// win for the side that checkmated (5.1.1), a draw when the side to move is stalemated
+/// (5.2.1), the position is dead (5.2.2, insufficient material included) or 75 moves passed
+/// without a capture or a pawn move (9.6.2). `None` when the board does not end the game.
+#[must_use]
+pub fn board_result(end: &Position) -> Option<TerminationMarker> {
+    if end.is_checkmate() {
+        return Some(match end.turn() {
+            Color::White => TerminationMarker::BlackWins,
+            Color::Black => TerminationMarker::WhiteWins,
+        });
+    }
+    (end.is_stalemate() || end.halfmoves() >= 150 || is_dead(end))
+        .then_some(TerminationMarker::Draw)
+}
+
+/// [`SelectOptions::fix_result`] on a game whose main line ends in `end`.
+fn fix_result(tree: &mut GameTree, end: &Position) {
+    let tag = tree.tags.get("Result").and_then(|r| r.parse().ok());
+    let marker = tree.termination_marker;
+    let fixed = board_result(end).or(match (marker, tag) {
+        (Some(marker), Some(tag)) if marker != TerminationMarker::Unknown && marker != tag => {
+            Some(marker)
+        }
+        _ => None,
+    });
+    if let Some(result) = fixed {
+        tree.tags.insert("Result", result.as_str());
+        tree.termination_marker = Some(result);
+    }
+}
+
 /// The line of a position in [`Format::Fen`] or [`Format::Epd`] (empty in other formats).
 fn position_line(format: Format, pos: &Position) -> String {
     let mut line = match format {
@@ -695,6 +731,9 @@ impl Visitor for Selector<'_> {
             return Ok(Selected::Unmatched);
         }
         let mut tree = self.builder.end_game(tree)?;
+        if self.options.fix_result {
+            fix_result(&mut tree, &end.position);
+        }
         if let Some(opening) = opening {
             tree.tags.insert("ECO", opening.eco);
             tree.tags.insert("Opening", opening.name);

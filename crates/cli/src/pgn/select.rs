@@ -82,6 +82,11 @@ pub(crate) struct SelectArgs {
     /// Add a comment with the FEN after each move.
     #[arg(long)]
     fen_comments: bool,
+    /// Make the Result tag and the movetext's result say what the board says (checkmate,
+    /// stalemate, a dead position, 75 moves), or else what the movetext says when the tag
+    /// contradicts it.
+    #[arg(long)]
+    fix_result: bool,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
@@ -338,6 +343,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         ply_count: args.ply_count,
         openings: args.openings,
         fen_comments: args.fen_comments,
+        fix_result: args.fix_result,
         format: match args.format {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,

@@ -615,3 +615,42 @@ fn fen_comments_follow_every_move() {
         )
     );
 }
+
+#[test]
+fn fix_result_restores_tags_that_contradict_the_movetext() {
+    let games = sample_games();
+    let wrong = |result: &str| match result {
+        "1-0" => "0-1",
+        "0-1" => "1/2-1/2",
+        _ => "1-0",
+    };
+    let corrupted: String = games
+        .iter()
+        .map(|game| {
+            let result = tag(game, "Result").expect("a Result tag");
+            game.replacen(
+                &format!("[Result \"{result}\"]"),
+                &format!("[Result \"{}\"]", wrong(&result)),
+                1,
+            )
+        })
+        .collect();
+    let input = TempFile::new("wrong-results.pgn", &corrupted);
+    let run = caissa(&["pgn", "select", "--fix-result", input.path()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let fixed: Vec<&str> = run.stdout.split("\n[Event ").collect();
+    assert_eq!(fixed.len(), games.len());
+    for (game, fixed) in games.iter().zip(&fixed) {
+        assert_eq!(tag(fixed, "Result"), tag(game, "Result"));
+    }
+    // Without --fix-result the wrong tags stay: each original 0-1 is a draw now.
+    let unfixed = caissa(&["pgn", "select", input.path()]);
+    let black_wins = games
+        .iter()
+        .filter(|g| tag(g, "Result").as_deref() == Some("0-1"))
+        .count();
+    assert_eq!(
+        unfixed.stdout.matches("[Result \"1/2-1/2\"]").count(),
+        black_wins
+    );
+}
