@@ -31,10 +31,15 @@
 //!
 //! Writes every game of the file (`-` is stdin) to stdout in the PGN export format (the seven
 //! tag roster first, 80-column lines; see `caissa_notation::pgn::Layout`), games separated by
-//! a blank line, or with `--compact` one game per line. A malformed game is not written: its
-//! problem goes to stderr as `FILE:LINE:COL: message`, and the exit status is 1.
+//! a blank line, or with `--compact` one game per line. A game that is malformed, whose start
+//! tags give no position, or that is too large to hold (more than 250,000 moves or 16 MiB of
+//! tags and comments; `docs/LIMITS.md`) is not written: its problem goes to stderr as
+//! `FILE:LINE:COL: message`, and the exit status is 1. Text that is not written as read (bytes
+//! that are not UTF-8, NUL bytes) is warned of on stderr, `FILE:LINE:COL: warning: message`.
+//! See `fmt.rs`.
 
 mod check;
+mod fmt;
 mod select;
 
 use std::fs::File;
@@ -42,9 +47,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use caissa::notation::pgn::{
-    GameTreeBuilder, Layout, ParallelReader, PgnError, PgnErrorKind, Reader,
-};
+use caissa::notation::pgn::{Layout, ParallelReader};
 use clap::{Args, Subcommand};
 
 use crate::error::CliError;
@@ -118,7 +121,7 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
                 Layout::Export
             };
             let mut out = BufWriter::new(io::stdout().lock());
-            let (games, bad) = format(&args.file, layout, &mut out)?;
+            let (games, bad) = fmt::format(&args.file, layout, &mut out)?;
             out.flush()?;
             if bad > 0 {
                 return Err(CliError::ChecksFailed {
@@ -149,46 +152,6 @@ fn read_error(path: &Path) -> impl FnOnce(io::Error) -> CliError + '_ {
         path: path.to_owned(),
         source,
     }
-}
-
-/// Writes every well-formed game of `path` to `out`; reports the others on stderr. Returns the
-/// number of games and of malformed ones.
-fn format(path: &Path, layout: Layout, out: &mut dyn Write) -> Result<(u64, u64), CliError> {
-    let mut reader = Reader::new(open(path)?);
-    let (mut games, mut bad) = (0, 0);
-    let mut text = String::new();
-    while let Some(game) = reader.read_game(&mut GameTreeBuilder) {
-        match game {
-            Err(PgnError {
-                kind: PgnErrorKind::Io(failure),
-                ..
-            }) => return Err(read_error(path)(failure.into())),
-            Ok(game) => {
-                games += 1;
-                text.clear();
-                if games > bad + 1 && layout == Layout::Export {
-                    text.push('\n');
-                }
-                game.write(&mut text, layout);
-                if layout == Layout::Compact {
-                    text.push('\n');
-                }
-                out.write_all(text.as_bytes())?;
-            }
-            Err(error) => {
-                games += 1;
-                bad += 1;
-                eprintln!(
-                    "{}:{}:{}: {}",
-                    path.display(),
-                    error.line(),
-                    error.column(),
-                    error.kind
-                );
-            }
-        }
-    }
-    Ok((games, bad))
 }
 
 #[cfg(test)]
@@ -222,24 +185,4 @@ pub(crate) mod tests {
     pub(crate) const GOOD: &str = "[Event \"a\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 1-0\n\n";
     pub(crate) const BAD: &str =
         "[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 {oops\n\n[Event \"c\"]\n1. d4 *\n";
-
-    #[test]
-    fn fmt_writes_export_format_and_skips_malformed_games() {
-        let file = TempPgn::new("fmt", format!("{GOOD}{BAD}"));
-        let mut out = Vec::new();
-        let (games, bad) = format(&file.0, Layout::Export, &mut out).expect("formatted");
-        assert_eq!((games, bad), (4, 1));
-        let text = String::from_utf8(out).expect("UTF-8");
-        assert_eq!(text.matches("[Event ").count(), 3);
-        assert!(text.starts_with("[Event \"a\"]\n[Site \"?\"]\n"));
-        assert!(text.contains("\n\n[Event \"b\"]\n"));
-        let mut compact = Vec::new();
-        format(&file.0, Layout::Compact, &mut compact).expect("formatted");
-        let compact = String::from_utf8(compact).expect("UTF-8");
-        assert_eq!(compact.lines().count(), 3);
-        assert_eq!(
-            compact.lines().next(),
-            Some("[Event \"a\"] 1. e4 e5 ( 1... c5 2. Nf3 ) 2. Nf3 Nc6 1-0")
-        );
-    }
 }

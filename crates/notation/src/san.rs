@@ -211,8 +211,8 @@ pub enum SanError {
         /// The legal moves it could stand for.
         candidates: Candidates,
     },
-    /// The null move `--` is not a legal move.
-    #[error("the null move -- is not a legal move")]
+    /// The null move (`--` or `Z0`) is not a legal move.
+    #[error("a null move is not a legal move")]
     Null,
 }
 

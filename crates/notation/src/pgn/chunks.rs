@@ -194,8 +194,13 @@ impl BoundaryScan {
         let before = from - 1;
         if self.searched < before {
             let skipped = &data[self.searched..before];
-            if let Some(last) = skipped.iter().rposition(|&b| b == b'\n') {
-                self.newlines += skipped.iter().filter(|&&b| b == b'\n').count() as u64;
+            let ends = line_ends(&data[self.searched..=before]);
+            if ends > 0 {
+                let last = (0..skipped.len())
+                    .rev()
+                    .find(|&i| ends_line(skipped[i], data[self.searched + i + 1]))
+                    .expect("a line end among the bytes");
+                self.newlines += ends;
                 self.line = self.searched + last + 1;
             }
             self.searched = before;
@@ -204,18 +209,31 @@ impl BoundaryScan {
             let line = &data[self.line..];
             if self.line >= from && self.after_ok {
                 let prefix = &line[..line.len().min(TAG_PAIR_PREFIX)];
-                if prefix.len() < TAG_PAIR_PREFIX && !eof && !prefix.contains(&b'\n') {
+                let whole = prefix.iter().any(|&b| b == b'\n' || b == b'\r');
+                if prefix.len() < TAG_PAIR_PREFIX && !eof && !whole {
                     return None;
                 }
                 if looks_like_tag_line(prefix) {
                     return Some(self.line);
                 }
             }
-            let Some(end) = data[self.searched..].iter().position(|&b| b == b'\n') else {
+            let Some(found) = data[self.searched..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+            else {
                 self.searched = data.len();
                 return None;
             };
-            let end = self.searched + end;
+            let found = self.searched + found;
+            // A CR ends its line, or the CRLF it begins does; the next byte tells.
+            let end = match (data[found], data.get(found + 1)) {
+                (b'\r', Some(b'\n')) => found + 1,
+                (b'\r', None) if !eof => {
+                    self.searched = found;
+                    return None;
+                }
+                _ => found,
+            };
             let mut text = &data[self.line..end];
             if self.input_start && self.line == 0 {
                 text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
@@ -227,6 +245,26 @@ impl BoundaryScan {
             self.searched = end + 1;
         }
     }
+}
+
+/// Whether `byte`, followed by `next`, ends a line: a LF, or a CR not followed by a LF (the
+/// LF of a CRLF ends it).
+const fn ends_line(byte: u8, next: u8) -> bool {
+    byte == b'\n' || (byte == b'\r' && next != b'\n')
+}
+
+/// The line ends among all bytes of `bytes` but the last, which only tells whether a CR before
+/// it is a CRLF's. Counts with loops that compile to vector instructions.
+fn line_ends(bytes: &[u8]) -> u64 {
+    let (body, _) = bytes.split_at(bytes.len() - 1);
+    let count = |byte: u8| body.iter().filter(|&&b| b == byte).count();
+    let crs = count(b'\r');
+    let crlfs = if crs == 0 {
+        0
+    } else {
+        bytes.windows(2).filter(|pair| *pair == b"\r\n").count()
+    };
+    (count(b'\n') + crs - crlfs) as u64
 }
 
 #[cfg(test)]
@@ -292,7 +330,49 @@ mod tests {
     fn a_scan_in_steps_finds_what_a_scan_at_once_finds() {
         let text =
             "[Event \"a\"]\n\n1. e4 {\n[x]\n} e5 *\n\n%\n[Event \"b\"]\n\n1. d4 *\n[C \"\"]\n";
-        let data = text.as_bytes();
+        for text in line_end_variants(text) {
+            scan_in_steps(text.as_bytes());
+        }
+    }
+
+    /// The text with its line ends as LF, lone CR, CRLF, and a mix of the three.
+    fn line_end_variants(text: &str) -> [String; 4] {
+        // (Never a lone CR before an empty line's LF, which would make them one CRLF.)
+        let mut ends = ["\r\n", "\n", "\r"].iter().cycle();
+        let mixed = text
+            .split('\n')
+            .map(|line| format!("{line}{}", ends.next().expect("endless")))
+            .collect::<String>();
+        [
+            text.to_owned(),
+            text.replace('\n', "\r"),
+            text.replace('\n', "\r\n"),
+            mixed,
+        ]
+    }
+
+    #[test]
+    fn lone_crs_and_crlfs_end_lines_as_lfs_do() {
+        let text = "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n1. e4 *\n[Event \"d\"]\n\
+                    %x\n[Event \"e\"]\n [A \"f\"]\n[B \"g\"]\n\t\n[C\t\"h\"]\n{\n[D \"i\"]\n";
+        let lines = |text: &str| -> Vec<u64> {
+            chunks(text.as_bytes(), 1)
+                .map(|chunk| chunk.first_line())
+                .collect()
+        };
+        let expected = lines(text);
+        assert_eq!(expected, [1, 4, 6, 12, 14]);
+        for variant in line_end_variants(text) {
+            assert_eq!(lines(&variant), expected, "{variant:?}");
+        }
+        // A CR at the end of the bytes so far waits for the next byte: a CRLF is not cut.
+        let mut scan = BoundaryScan::new(true);
+        assert_eq!(scan.next(b"1. e4 *\r", 1, false), None);
+        assert_eq!(scan.next(b"1. e4 *\r\n[Event \"x\"]\n", 1, false), Some(9));
+        assert_eq!(scan.newlines, 1);
+    }
+
+    fn scan_in_steps(data: &[u8]) {
         for from in 1..data.len() {
             let mut whole = BoundaryScan::new(true);
             let expected = whole.next(data, from, true);

@@ -58,7 +58,7 @@ impl Excerpt {
 
     pub(crate) fn new(bytes: &[u8]) -> Excerpt {
         let cut = if bytes.len() > Excerpt::MAX {
-            super::reader::utf8_prefix(&bytes[..Excerpt::MAX])
+            utf8_prefix(&bytes[..Excerpt::MAX])
         } else {
             bytes
         };
@@ -80,6 +80,29 @@ impl fmt::Display for Excerpt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.0)
     }
+}
+
+/// `bytes` without a UTF-8 character cut at its end.
+fn utf8_prefix(bytes: &[u8]) -> &[u8] {
+    // Look back over at most three continuation bytes for the start of the last character.
+    let tail = bytes.len().saturating_sub(4);
+    for i in (tail..bytes.len()).rev() {
+        let b = bytes[i];
+        if b & 0xc0 != 0x80 {
+            let width = match b {
+                0x00..=0x7f => 1,
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                _ => 4,
+            };
+            return if i + width <= bytes.len() {
+                bytes
+            } else {
+                &bytes[..i]
+            };
+        }
+    }
+    bytes
 }
 
 /// An I/O error of the input, as a value that can be cloned and compared: its kind and message.
@@ -146,6 +169,22 @@ pub enum PgnErrorKind {
     /// A tag value not followed by `]`.
     #[error("malformed tag pair: expected ']' after the value")]
     ExpectedTagEnd,
+    /// A tag pair that does not fit the reader's buffer ([`Reader::with_capacity`]): its value
+    /// is not cut, the game is not read.
+    ///
+    /// [`Reader::with_capacity`]: super::Reader::with_capacity
+    #[error("tag pair longer than the reader's buffer of {buffer} bytes")]
+    TagTooLong {
+        /// The buffer's size.
+        buffer: usize,
+    },
+    /// A comment that does not fit the reader's buffer with its `{` and `}` (or its `;`): its
+    /// text is not cut, the game is not read.
+    #[error("comment longer than the reader's buffer of {buffer} bytes")]
+    CommentTooLong {
+        /// The buffer's size.
+        buffer: usize,
+    },
     /// A `{` comment that is not closed before the end of the input or the next game's tags.
     #[error("unterminated comment")]
     UnterminatedComment,
@@ -172,6 +211,20 @@ pub enum PgnErrorKind {
     /// need one, not by the reader.
     #[error(transparent)]
     Start(StartErrorKind),
+    /// A game with more moves (in all lines) than a visitor that holds games keeps: reported by
+    /// such visitors (`caissa pgn fmt`'s), not by the reader, at the first move past the limit.
+    #[error("more than {limit} moves in one game")]
+    TooManyMoves {
+        /// The most moves kept.
+        limit: usize,
+    },
+    /// A game with more tag and comment text than a visitor that holds games keeps: reported by
+    /// such visitors, not by the reader.
+    #[error("more than {limit} bytes of tags and comments in one game")]
+    TooMuchText {
+        /// The most bytes kept.
+        limit: usize,
+    },
     /// The input failed; the reader reads no further.
     #[error("cannot read the input: {0}")]
     Io(IoFailure),
@@ -212,6 +265,16 @@ mod tests {
             PgnErrorKind::UnexpectedByte(0xff).to_string(),
             "unexpected byte 0xff (not UTF-8)"
         );
+    }
+
+    #[test]
+    fn utf8_prefix_drops_a_cut_character() {
+        let text = "aé€😀".as_bytes();
+        for cut in 0..=text.len() {
+            let prefix = utf8_prefix(&text[..cut]);
+            assert!(core::str::from_utf8(prefix).is_ok(), "cut at {cut}");
+            assert!(cut - prefix.len() < 4);
+        }
     }
 
     #[test]

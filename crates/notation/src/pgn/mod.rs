@@ -56,6 +56,9 @@
 //!
 //! A game is an optional tag section followed by movetext.
 //!
+//! - **Line ends** are LF, CRLF or a lone CR (as old Mac files have), in any mix. The reader
+//!   makes each lone CR a LF as it reads it, so a comment that spans lines reaches the visitor
+//!   with LF where the input had a lone CR; nothing else is changed.
 //! - **Between games**, whitespace, blank lines and `%` escape lines (a `%` in the first column:
 //!   the line is ignored, here and in movetext) are skipped, and a UTF-8 byte order mark at the
 //!   start of the input.
@@ -89,9 +92,10 @@
 //! # Limits
 //!
 //! Memory is the buffer (64 KiB by default, [`Reader::with_capacity`]), whatever the input:
-//! tag values and comments longer than the buffer are cut ([`RawTag::is_truncated`],
-//! [`RawComment::is_truncated`]) and the rest is skipped; a token (move, number, glyph, tag
-//! name) longer than 256 bytes is an error. Nesting depth is a counter, not recursion. Every
+//! a tag pair or a comment longer than the buffer is an error for its game
+//! ([`PgnErrorKind::TagTooLong`], [`PgnErrorKind::CommentTooLong`]), never cut; a token (move,
+//! number, glyph, tag name) longer than 256 bytes is an error. `docs/LIMITS.md` lists every
+//! limit. Nesting depth is a counter, not recursion. Every
 //! byte is looked at a bounded number of times, so reading takes linear time on any input.
 //! The visitors' memory is theirs: [`GameTreeBuilder`] and [`Recorder`] grow with the game,
 //! [`Replayer`] replays variations to a depth of [`MAX_REPLAY_DEPTH`] and reports deeper ones
@@ -114,8 +118,8 @@ pub use error::{Excerpt, IoFailure, PgnError, PgnErrorKind};
 pub use parallel::{MAX_THREADS, ParallelReader};
 pub use reader::{DEFAULT_CAPACITY, Games, MIN_CAPACITY, Reader};
 pub use replay::{
-    MAX_REPLAY_DEPTH, PgnReplayError, PgnReplayErrorKind, RecordedGame, RecordedToken, Recorder,
-    Replay, ReplayStats, Replayer,
+    Claims, MAX_REPLAY_DEPTH, PgnReplayError, PgnReplayErrorKind, RecordedGame, RecordedToken,
+    Recorder, Replay, ReplayStats, Replayer,
 };
 pub use start::{StartError, StartErrorKind, StartTags};
 pub use tree::{

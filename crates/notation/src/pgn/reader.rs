@@ -29,9 +29,9 @@ pub(super) const TAG_PROBE: usize = 64;
 ///
 /// The reader owns one buffer of fixed size (64 KiB unless [`Reader::with_capacity`] says
 /// otherwise) and allocates nothing else while reading (but the short excerpt an error quotes),
-/// however large the input or any token in it: tag values and comments longer than the buffer
-/// reach the visitor cut at the buffer's end, flagged with [`RawTag::is_truncated`] and
-/// [`RawComment::is_truncated`], and the rest is skipped. It does its own buffering: do not wrap
+/// however large the input or any token in it. Nothing reaches the visitor cut: a tag pair or
+/// comment longer than the buffer is an error for its game ([`PgnErrorKind::TagTooLong`],
+/// [`PgnErrorKind::CommentTooLong`]), which is skipped. It does its own buffering: do not wrap
 /// the input in a `BufReader`.
 ///
 /// See the [module docs](super) for the grammar, what counts as an error, and how the reader
@@ -42,8 +42,11 @@ pub struct Reader<R> {
     buf: Box<[u8]>,
     /// The next unread byte of `buf`.
     pos: usize,
-    /// The end of the valid bytes of `buf`.
+    /// The end of the valid bytes of `buf`: read, and with their line ends settled.
     end: usize,
+    /// Whether `buf[end]` holds a carriage return read from the input whose line end is not
+    /// settled yet: the next byte tells whether it is a lone one, or a CRLF's.
+    held: bool,
     /// Whether `inner` has reported its end.
     eof: bool,
     /// Offset in the input of `buf[0]`.
@@ -101,14 +104,15 @@ impl<R: Read> Reader<R> {
         Reader::with_capacity(inner, DEFAULT_CAPACITY)
     }
 
-    /// A reader with a buffer of `capacity` bytes (at least [`MIN_CAPACITY`]): the longest tag
-    /// value or comment that reaches the visitor whole.
+    /// A reader with a buffer of `capacity` bytes (at least [`MIN_CAPACITY`]): a tag pair or a
+    /// comment must fit in it.
     pub fn with_capacity(inner: R, capacity: usize) -> Reader<R> {
         Reader {
             inner,
             buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
             pos: 0,
             end: 0,
+            held: false,
             eof: false,
             base: 0,
             line: 1,
@@ -264,23 +268,37 @@ impl<R: Read> Reader<R> {
 
     /// Makes at least `want` bytes available after `pos` unless the input ends first or the
     /// buffer is full. Moves the unread bytes to the front of the buffer first.
+    ///
+    /// Every lone carriage return read (one not followed by a line feed) is made a line feed
+    /// here, in place, so that the rest of the reader knows one line end, `\n` (a CRLF's CR is
+    /// a blank before it): CR, LF and CRLF files read alike, with the same lines and columns.
     #[cold]
     fn fill(&mut self, want: usize) -> io::Result<()> {
+        let mut read_end = self.end + usize::from(self.held);
         if self.pos > 0 {
-            self.buf.copy_within(self.pos..self.end, 0);
+            self.buf.copy_within(self.pos..read_end, 0);
             self.base += self.pos as u64;
             self.end -= self.pos;
+            read_end -= self.pos;
             self.pos = 0;
         }
-        while self.end < want && !self.eof && self.end < self.buf.len() {
-            match self.inner.read(&mut self.buf[self.end..]) {
+        while self.end < want && !self.eof && read_end < self.buf.len() {
+            match self.inner.read(&mut self.buf[read_end..]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => read_end += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
+            self.end = settle_line_ends(&mut self.buf[..read_end], self.end, self.eof);
+            self.held = self.end < read_end;
         }
         Ok(())
+    }
+
+    /// Whether the buffer is full of bytes from `pos` on, so that a token or text that goes on
+    /// past them cannot be held whole.
+    fn is_full(&self) -> bool {
+        self.pos == 0 && self.end + usize::from(self.held) == self.buf.len()
     }
 
     /// Makes at least `want` bytes available after `pos` if the input has them.
@@ -568,7 +586,7 @@ impl<R: Read> Reader<R> {
                 }
                 None if keep => {
                     rel = self.end - self.pos;
-                    if self.pos == 0 && self.end == self.buf.len() {
+                    if self.is_full() {
                         return Ok(CommentEnd::Full {
                             resume: rel,
                             line_start: false,
@@ -623,20 +641,18 @@ impl<R: Read> Reader<R> {
                 kind: PgnErrorKind::UnterminatedComment,
             })),
             CommentEnd::Full { resume, line_start } => {
-                let text = utf8_prefix(&self.buf[self.pos + 1..self.end]);
-                let flow = visitor.comment(movetext, RawComment::braced(text).cut());
-                match self.find_comment_end(resume, false, line_start)? {
+                let kind = match self.find_comment_end(resume, false, line_start)? {
                     CommentEnd::Closed(i) => {
                         self.pos += i + 1;
-                        Ok(step(flow))
+                        PgnErrorKind::CommentTooLong {
+                            buffer: self.buf.len(),
+                        }
                     }
                     CommentEnd::Full { .. } | CommentEnd::Unterminated => {
-                        Ok(Step::Error(PgnError {
-                            location: at,
-                            kind: PgnErrorKind::UnterminatedComment,
-                        }))
+                        PgnErrorKind::UnterminatedComment
                     }
-                }
+                };
+                Ok(Step::Error(PgnError { location: at, kind }))
             }
         }
     }
@@ -647,7 +663,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         movetext: &mut V::Movetext,
-    ) -> io::Result<Flow<V>> {
+    ) -> io::Result<GameStep<V>> {
         let mut rel = 1;
         loop {
             let start = self.pos + rel;
@@ -655,19 +671,23 @@ impl<R: Read> Reader<R> {
                 let text = trim_cr(&self.buf[self.pos + 1..start + k]);
                 let flow = visitor.comment(movetext, RawComment::line(text));
                 self.pos = start + k;
-                return Ok(flow);
+                return Ok(step(flow));
             }
             if self.eof {
                 let text = trim_cr(&self.buf[self.pos + 1..self.end]);
                 let flow = visitor.comment(movetext, RawComment::line(text));
                 self.pos = self.end;
-                return Ok(flow);
+                return Ok(step(flow));
             }
-            if self.pos == 0 && self.end == self.buf.len() {
-                let text = utf8_prefix(&self.buf[1..self.end]);
-                let flow = visitor.comment(movetext, RawComment::line(text).cut());
+            if self.is_full() {
+                let location = self.location();
                 self.skip_to_line_end()?;
-                return Ok(flow);
+                return Ok(Step::Error(PgnError {
+                    location,
+                    kind: PgnErrorKind::CommentTooLong {
+                        buffer: self.buf.len(),
+                    },
+                }));
             }
             rel = self.end - self.pos;
             self.fill(rel + 1)?;
@@ -769,7 +789,7 @@ impl<R: Read> Reader<R> {
             if self.eof {
                 return Ok(unterminated());
             }
-            if self.pos == 0 && self.end == self.buf.len() {
+            if self.is_full() {
                 break None;
             }
             let want = self.end - self.pos + 1;
@@ -788,15 +808,8 @@ impl<R: Read> Reader<R> {
                 flow
             }
             None => {
-                // `pos` is 0: the whole buffer is this tag.
-                let value = utf8_prefix(&self.buf[value_start..self.end]);
-                let flow = visitor.tag(
-                    tags,
-                    &self.buf[name_start..name_end],
-                    RawTag::new(value).cut(),
-                    at,
-                );
-                // Whether the buffer ended inside an escape, its `\` the last byte.
+                // `pos` is 0: the whole buffer is this tag. Whether it ended inside an escape,
+                // its `\` the last byte.
                 let mut escaped = j < self.end;
                 loop {
                     self.refill_after_all()?;
@@ -819,7 +832,12 @@ impl<R: Read> Reader<R> {
                     }
                     if let Some(k) = found {
                         self.pos += k + 1;
-                        break flow;
+                        return Ok(Step::Error(PgnError {
+                            location: at,
+                            kind: PgnErrorKind::TagTooLong {
+                                buffer: self.buf.len(),
+                            },
+                        }));
                     }
                 }
             }
@@ -927,7 +945,10 @@ impl<R: Read> Reader<R> {
                     Step::Continue => {}
                     other => return Ok(other),
                 },
-                b';' => flow!(self.read_line_comment(visitor, movetext)?),
+                b';' => match self.read_line_comment(visitor, movetext)? {
+                    Step::Continue => {}
+                    other => return Ok(other),
+                },
                 b'0'..=b'9' => {
                     let data = &self.buf[self.pos..self.end];
                     let digits = data.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -1193,6 +1214,41 @@ fn step<O>(flow: ControlFlow<O>) -> Step<O> {
     }
 }
 
+/// Settles the line ends of `bytes[from..]`, the bytes just read (after what earlier calls
+/// settled): each carriage return followed by anything but a line feed becomes a line feed.
+/// Returns the end of the settled bytes: `bytes.len()`, or one less when the last byte is a
+/// carriage return whose next byte is not read yet (unless `eof`: then it is a lone one).
+fn settle_line_ends(bytes: &mut [u8], from: usize, eof: bool) -> usize {
+    // Most input has no carriage return, or one per line: look at 64 bytes at a time, with a
+    // test of fixed length that compiles to a few vector instructions, and byte by byte only
+    // at the blocks that hold one (and at the last few bytes).
+    const BLOCK: usize = 64;
+    let mut start = from;
+    while start < bytes.len() {
+        let (end, any) = match bytes[start..].first_chunk::<BLOCK>() {
+            Some(block) => (
+                start + BLOCK,
+                block.iter().fold(0, |any, &b| any | u8::from(b == b'\r')) != 0,
+            ),
+            None => (bytes.len(), true),
+        };
+        if any {
+            for i in start..end {
+                if bytes[i] == b'\r' {
+                    match bytes.get(i + 1) {
+                        Some(b'\n') => {}
+                        Some(_) => bytes[i] = b'\n',
+                        None if eof => bytes[i] = b'\n',
+                        None => return i,
+                    }
+                }
+            }
+        }
+        start = end;
+    }
+    bytes.len()
+}
+
 /// Whether `b` continues a move, number or result token.
 const fn is_token_byte_slow(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'=' | b'+' | b'#' | b'/' | b':' | b'@')
@@ -1282,29 +1338,6 @@ fn unexpected(bytes: &[u8]) -> PgnErrorKind {
 
 fn trim_cr(text: &[u8]) -> &[u8] {
     text.strip_suffix(b"\r").unwrap_or(text)
-}
-
-/// `bytes` without a UTF-8 character cut at its end.
-pub(super) fn utf8_prefix(bytes: &[u8]) -> &[u8] {
-    // Look back over at most three continuation bytes for the start of the last character.
-    let tail = bytes.len().saturating_sub(4);
-    for i in (tail..bytes.len()).rev() {
-        let b = bytes[i];
-        if b & 0xc0 != 0x80 {
-            let width = match b {
-                0x00..=0x7f => 1,
-                0xc0..=0xdf => 2,
-                0xe0..=0xef => 3,
-                _ => 4,
-            };
-            return if i + width <= bytes.len() {
-                bytes
-            } else {
-                &bytes[..i]
-            };
-        }
-    }
-    bytes
 }
 
 /// The index of the first byte of `hay` that is one of `needles`. Looks at eight bytes at a
@@ -1537,13 +1570,28 @@ mod tests {
     }
 
     #[test]
-    fn utf8_prefix_drops_a_cut_character() {
-        let text = "aé€😀".as_bytes();
-        for cut in 0..=text.len() {
-            let prefix = utf8_prefix(&text[..cut]);
-            assert!(core::str::from_utf8(prefix).is_ok(), "cut at {cut}");
-            assert!(cut - prefix.len() < 4);
+    fn lone_carriage_returns_become_line_feeds() {
+        let settled = |text: &[u8], from: usize, eof: bool| {
+            let mut bytes = text.to_vec();
+            let end = settle_line_ends(&mut bytes, from, eof);
+            (bytes, end)
+        };
+        assert_eq!(
+            settled(b"a\rb\r\nc\r\rd", 0, true),
+            (b"a\nb\r\nc\n\nd".to_vec(), 9)
+        );
+        // The last CR waits for the next byte, unless the input ended.
+        assert_eq!(settled(b"ab\r", 0, false), (b"ab\r".to_vec(), 2));
+        assert_eq!(settled(b"ab\r", 0, true), (b"ab\n".to_vec(), 3));
+        // Bytes before `from` are settled already; across blocks too.
+        assert_eq!(settled(b"\rx\r", 1, true), (b"\rx\n".to_vec(), 3));
+        let mut long = vec![b'x'; 100];
+        for i in [0, 30, 31, 32, 33, 63, 64, 99] {
+            long[i] = b'\r';
         }
+        let (bytes, end) = settled(&long, 0, false);
+        assert_eq!(end, 99);
+        assert_eq!(bytes.iter().filter(|&&b| b == b'\n').count(), 7);
     }
 
     #[test]

@@ -7,12 +7,12 @@
 
 use core::ops::ControlFlow;
 
-use caissa_board::Role;
+use caissa_board::{Color, Role};
 use caissa_movegen::{Move, Position};
 
 use super::error::{PgnError, PgnErrorKind};
 use super::start::{StartError, StartTags};
-use super::types::{Location, RawTag, VariationChoice};
+use super::types::{Location, RawTag, TerminationMarker, VariationChoice};
 use super::visitor::{Flow, Visitor};
 use crate::san::{San, SanError, SanPlus};
 
@@ -60,8 +60,8 @@ pub enum PgnReplayErrorKind {
         /// Why it does not fit.
         error: SanError,
     },
-    /// A move after the game ended on the board in checkmate or stalemate.
-    #[error("move {san} after the game ended in {}", if *.checkmate { "checkmate" } else { "stalemate" })]
+    /// A move (or a null move) after the game ended on the board in checkmate or stalemate.
+    #[error("{} after the game ended in {}", move_name(*.san), ending(*.checkmate))]
     AfterGameEnd {
         /// The move as written.
         san: SanPlus,
@@ -74,6 +74,51 @@ pub enum PgnReplayErrorKind {
     /// A variation nested deeper than [`MAX_REPLAY_DEPTH`].
     #[error("variations nested deeper than {MAX_REPLAY_DEPTH}")]
     TooDeep,
+    /// A result the game claims (its termination marker or its `Result` tag, at the error's
+    /// location) that the checkmate or stalemate at the end of its main line contradicts: a
+    /// draw or the wrong winner after checkmate, a win after stalemate. (`*` claims nothing.)
+    #[error("result {claimed} contradicts the {} on the board", ending(*.checkmate))]
+    ResultContradictsBoard {
+        /// The result claimed.
+        claimed: TerminationMarker,
+        /// Whether the board shows checkmate (else stalemate).
+        checkmate: bool,
+    },
+}
+
+/// A move for a message: a null move is named so, whichever way it is written (`--`, `Z0`).
+fn move_name(san: SanPlus) -> String {
+    match san.san {
+        San::Null => "null move".to_owned(),
+        _ => format!("move {san}"),
+    }
+}
+
+const fn ending(checkmate: bool) -> &'static str {
+    if checkmate { "checkmate" } else { "stalemate" }
+}
+
+/// The results a game claims, each with its place: its `Result` tag and its termination marker.
+/// [`Replay::check_claims`] holds them against the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Claims {
+    /// The `Result` tag, if it is one of `1-0`, `0-1`, `1/2-1/2`, `*`.
+    pub tag: Option<(TerminationMarker, Location)>,
+    /// The termination marker.
+    pub marker: Option<(TerminationMarker, Location)>,
+}
+
+impl Claims {
+    /// Takes note of a tag pair: returns whether it was the `Result` tag.
+    #[inline]
+    pub fn observe_tag(&mut self, name: &[u8], value: RawTag<'_>, at: Location) -> bool {
+        // Told from most names by length and first letter, inline.
+        if name.len() != 6 || name[0] != b'R' || name != b"Result" {
+            return false;
+        }
+        self.tag = TerminationMarker::from_ascii(value.as_bytes()).map(|result| (result, at));
+        true
+    }
 }
 
 impl From<PgnError> for PgnReplayError {
@@ -161,6 +206,9 @@ impl Replay {
     pub fn play(&mut self, san: SanPlus, at: Location) -> Result<Option<Move>, PgnReplayError> {
         let played = match san.san {
             San::Null => {
+                if !self.pos.has_legal_moves() {
+                    return Err(self.game_over(san, at));
+                }
                 let next = self
                     .pos
                     .pass()
@@ -199,15 +247,49 @@ impl Replay {
     /// The error for a SAN that does not fit: the game is over if no move does.
     #[cold]
     fn san_error(&self, san: SanPlus, error: SanError, at: Location) -> PgnReplayError {
-        let kind = if self.pos.has_legal_moves() {
-            PgnReplayErrorKind::San { san, error }
+        if self.pos.has_legal_moves() {
+            self.error(at, PgnReplayErrorKind::San { san, error })
         } else {
-            PgnReplayErrorKind::AfterGameEnd {
-                san,
-                checkmate: self.pos.is_check(),
-            }
+            self.game_over(san, at)
+        }
+    }
+
+    /// The error for a move where the side to move has none.
+    #[cold]
+    fn game_over(&self, san: SanPlus, at: Location) -> PgnReplayError {
+        let checkmate = self.pos.is_check();
+        self.error(at, PgnReplayErrorKind::AfterGameEnd { san, checkmate })
+    }
+
+    /// Holds the results a game claims against the end of its main line (the current line, or
+    /// the one that open variations interrupt): after checkmate only the mating side's win fits,
+    /// after stalemate only a draw; `*` fits anything. The termination marker is checked first.
+    ///
+    /// # Errors
+    ///
+    /// [`PgnReplayErrorKind::ResultContradictsBoard`] at the claim that does not fit.
+    pub fn check_claims(&self, claims: &Claims) -> Result<(), PgnReplayError> {
+        let pos = self.stack.first().map_or(&self.pos, |(pos, _)| pos);
+        let claimed = [claims.marker, claims.tag];
+        // In check, the game can only have ended in checkmate, else only in stalemate: the
+        // result that fits that ending needs no look at the moves.
+        let checkmate = pos.is_check();
+        let fits = match (checkmate, pos.turn()) {
+            (false, _) => TerminationMarker::Draw,
+            (true, Color::White) => TerminationMarker::BlackWins,
+            (true, Color::Black) => TerminationMarker::WhiteWins,
         };
-        self.error(at, kind)
+        match claimed
+            .into_iter()
+            .flatten()
+            .find(|&(result, _)| result != fits && result != TerminationMarker::Unknown)
+        {
+            Some((claimed, at)) if !pos.has_legal_moves() => Err(self.error(
+                at,
+                PgnReplayErrorKind::ResultContradictsBoard { claimed, checkmate },
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Starts a variation, whose `(` is at `at`: an alternative to the last move of the current
@@ -292,36 +374,38 @@ impl Default for Replayer {
 }
 
 impl Visitor for Replayer {
-    type Tags = StartTags;
-    type Movetext = Replay;
+    type Tags = (StartTags, Claims);
+    type Movetext = (Replay, Claims);
     type Output = ReplayStats;
     type Error = PgnReplayError;
 
-    fn begin_game(&mut self, _at: Location) -> Flow<Self, StartTags> {
-        ControlFlow::Continue(StartTags::default())
+    fn begin_game(&mut self, _at: Location) -> Flow<Self, Self::Tags> {
+        ControlFlow::Continue(Default::default())
     }
 
-    #[inline]
+    #[inline(always)]
     fn tag(
         &mut self,
-        tags: &mut StartTags,
+        (start, claims): &mut Self::Tags,
         name: &[u8],
         value: RawTag<'_>,
         at: Location,
     ) -> Flow<Self> {
-        tags.observe(name, value, at);
+        if !start.observe(name, value, at) {
+            claims.observe_tag(name, value, at);
+        }
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: StartTags) -> Flow<Self, Replay> {
-        match tags.position() {
-            Ok(pos) => ControlFlow::Continue(Replay::new(pos)),
+    fn begin_movetext(&mut self, (start, claims): Self::Tags) -> Flow<Self, Self::Movetext> {
+        match start.position() {
+            Ok(pos) => ControlFlow::Continue((Replay::new(pos), claims)),
             Err(error) => ControlFlow::Break(Err(PgnError::from(error).into())),
         }
     }
 
     #[inline(always)]
-    fn san(&mut self, replay: &mut Replay, san: SanPlus, at: Location) -> Flow<Self> {
+    fn san(&mut self, (replay, _): &mut Self::Movetext, san: SanPlus, at: Location) -> Flow<Self> {
         match replay.play(san, at) {
             Ok(_) => ControlFlow::Continue(()),
             Err(error) => ControlFlow::Break(Err(error)),
@@ -330,7 +414,7 @@ impl Visitor for Replayer {
 
     fn begin_variation(
         &mut self,
-        replay: &mut Replay,
+        (replay, _): &mut Self::Movetext,
         at: Location,
     ) -> Flow<Self, VariationChoice> {
         if !self.variations {
@@ -342,16 +426,34 @@ impl Visitor for Replayer {
         }
     }
 
-    fn end_variation(&mut self, replay: &mut Replay) -> Flow<Self> {
+    fn end_variation(&mut self, (replay, _): &mut Self::Movetext) -> Flow<Self> {
         replay.end_variation();
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, replay: Replay) -> Result<ReplayStats, PgnReplayError> {
+    fn termination_marker(
+        &mut self,
+        (_, claims): &mut Self::Movetext,
+        marker: TerminationMarker,
+        at: Location,
+    ) -> Flow<Self> {
+        claims.marker = Some((marker, at));
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(
+        &mut self,
+        (replay, claims): Self::Movetext,
+    ) -> Result<ReplayStats, PgnReplayError> {
+        replay.check_claims(&claims)?;
         Ok(replay.finish())
     }
 
-    fn end_malformed_game(&mut self, replay: Replay, error: PgnError) -> PgnReplayError {
+    fn end_malformed_game(
+        &mut self,
+        (replay, _): Self::Movetext,
+        error: PgnError,
+    ) -> PgnReplayError {
         PgnReplayError {
             replayed: replay.moves(),
             ..error.into()
@@ -379,6 +481,8 @@ pub struct RecordedGame {
     pub start: Result<Position, StartError>,
     /// Moves and variations, in order.
     pub tokens: Vec<RecordedToken>,
+    /// The results the game claims, to hold against the board at the end.
+    pub claims: Claims,
 }
 
 impl RecordedGame {
@@ -391,11 +495,13 @@ impl RecordedGame {
         let start = self.start.clone().map_err(PgnError::from)?;
         let mut replay = Replay::new(start);
         self.replay_into(&mut replay)?;
+        replay.check_claims(&self.claims)?;
         Ok(replay.finish())
     }
 
     /// Replays the recorded moves into `replay` (made from [`RecordedGame::start`]), which
-    /// keeps what was replayed up to an error ([`Replay::moves`]).
+    /// keeps what was replayed up to an error ([`Replay::moves`]). The claims are not checked
+    /// ([`Replay::check_claims`] does that).
     ///
     /// # Errors
     ///
@@ -440,14 +546,14 @@ impl Recorder {
 }
 
 impl Visitor for Recorder {
-    type Tags = (Location, StartTags);
+    type Tags = (Location, StartTags, Claims);
     type Movetext = RecordedGame;
     type Output = RecordedGame;
     type Error = PgnError;
 
     fn begin_game(&mut self, at: Location) -> Flow<Self, Self::Tags> {
         self.malformed = None;
-        ControlFlow::Continue((at, StartTags::default()))
+        ControlFlow::Continue((at, StartTags::default(), Claims::default()))
     }
 
     fn tag(
@@ -457,15 +563,18 @@ impl Visitor for Recorder {
         value: RawTag<'_>,
         at: Location,
     ) -> Flow<Self> {
-        tags.1.observe(name, value, at);
+        if !tags.1.observe(name, value, at) {
+            tags.2.observe_tag(name, value, at);
+        }
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, (location, tags): Self::Tags) -> Flow<Self, RecordedGame> {
+    fn begin_movetext(&mut self, (location, tags, claims): Self::Tags) -> Flow<Self, RecordedGame> {
         ControlFlow::Continue(RecordedGame {
             location,
             start: tags.position(),
             tokens: Vec::new(),
+            claims,
         })
     }
 
@@ -488,6 +597,16 @@ impl Visitor for Recorder {
         ControlFlow::Continue(())
     }
 
+    fn termination_marker(
+        &mut self,
+        game: &mut RecordedGame,
+        marker: TerminationMarker,
+        at: Location,
+    ) -> Flow<Self> {
+        game.claims.marker = Some((marker, at));
+        ControlFlow::Continue(())
+    }
+
     fn end_game(&mut self, game: RecordedGame) -> Result<RecordedGame, PgnError> {
         Ok(game)
     }
@@ -495,5 +614,79 @@ impl Visitor for Recorder {
     fn end_malformed_game(&mut self, game: RecordedGame, error: PgnError) -> PgnError {
         self.malformed = Some(game);
         error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Reader;
+    use super::*;
+
+    /// What the replayer and the recorder (its games replayed) find in each game of `pgn`.
+    fn replay_both(pgn: &str) -> Vec<Result<u64, String>> {
+        let replayed: Vec<_> = Reader::new(pgn.as_bytes())
+            .games(&mut Replayer::new())
+            .map(|game| game.map(|stats| stats.moves).map_err(|e| e.to_string()))
+            .collect();
+        let recorded: Vec<_> = Reader::new(pgn.as_bytes())
+            .games(&mut Recorder::new())
+            .map(|game| {
+                let game = game.map_err(PgnReplayError::from)?;
+                game.replay().map(|stats| stats.moves)
+            })
+            .map(|game| game.map_err(|e| e.to_string()))
+            .collect();
+        assert_eq!(replayed, recorded, "{pgn}");
+        replayed
+    }
+
+    const STALEMATE: &str = "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n";
+
+    #[test]
+    fn a_null_move_after_the_end_is_named_as_such() {
+        let games = replay_both(&format!(
+            "1. f3 e5 2. g4 Qh4# Z0 *\n\n{STALEMATE}1... -- *\n\n1. e4 f5 2. Qh5+ Z0 *\n\n\
+             1. e4 Z0 2. d4 -- *\n"
+        ));
+        assert_eq!(
+            games,
+            [
+                Err("1:21: null move after the game ended in checkmate".to_owned()),
+                Err("4:6: null move after the game ended in stalemate".to_owned()),
+                Err("6:18: null move while in check".to_owned()),
+                Ok(4),
+            ]
+        );
+        assert_eq!(
+            SanError::Null.to_string(),
+            "a null move is not a legal move"
+        );
+    }
+
+    #[test]
+    fn results_that_contradict_the_board_are_reported() {
+        let mate = "1. f3 e5 2. g4 Qh4#";
+        let games = replay_both(&format!(
+            "{mate} 1-0\n\n{mate} 1/2-1/2\n\n[Result \"1-0\"]\n\n{mate} *\n\n\
+             [Result \"1/2-1/2\"]\n\n{mate} 0-1\n\n{mate} 0-1\n\n[Result \"0-1\"]\n\n{mate}\n\n\
+             {mate} *\n\n{STALEMATE}1... 1-0\n\n{STALEMATE}[Result \"1/2-1/2\"]\n1... 1/2-1/2\n\n\
+             [Result \"1-0\"]\n1. e4 e5 0-1\n"
+        ));
+        assert_eq!(
+            games,
+            [
+                Err("1:21: result 1-0 contradicts the checkmate on the board".to_owned()),
+                Err("3:21: result 1/2-1/2 contradicts the checkmate on the board".to_owned()),
+                Err("5:1: result 1-0 contradicts the checkmate on the board".to_owned()),
+                Err("9:1: result 1/2-1/2 contradicts the checkmate on the board".to_owned()),
+                Ok(4),
+                Ok(4),
+                Ok(4),
+                Err("22:6: result 1-0 contradicts the stalemate on the board".to_owned()),
+                Ok(0),
+                // No checkmate or stalemate on the board: nothing to contradict.
+                Ok(2),
+            ]
+        );
     }
 }

@@ -138,44 +138,25 @@ impl fmt::Display for Nag {
     }
 }
 
-/// A tag value as it stands between the quotes, escapes not yet undone.
-///
-/// Values longer than the reader's buffer are cut at its end (at a UTF-8 character boundary)
-/// and say so with [`RawTag::is_truncated`].
+/// A tag value as it stands between the quotes, escapes not yet undone: whole, as the reader
+/// hands over nothing cut (a tag pair longer than its buffer is an error,
+/// [`PgnErrorKind::TagTooLong`](super::PgnErrorKind::TagTooLong)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RawTag<'a> {
     bytes: &'a [u8],
-    truncated: bool,
 }
 
 impl<'a> RawTag<'a> {
     /// A tag value from the bytes between the quotes.
     #[must_use]
     pub const fn new(bytes: &'a [u8]) -> RawTag<'a> {
-        RawTag {
-            bytes,
-            truncated: false,
-        }
-    }
-
-    /// The value, marked as cut at the reader's buffer.
-    pub(super) const fn cut(self) -> RawTag<'a> {
-        RawTag {
-            truncated: true,
-            ..self
-        }
+        RawTag { bytes }
     }
 
     /// The bytes between the quotes, escapes included.
     #[must_use]
     pub const fn as_bytes(&self) -> &'a [u8] {
         self.bytes
-    }
-
-    /// Whether the value was longer than the reader's buffer and was cut.
-    #[must_use]
-    pub const fn is_truncated(&self) -> bool {
-        self.truncated
     }
 
     /// The value with `\\` and `\"` undone, and each raw carriage return or line feed made a
@@ -217,14 +198,11 @@ impl<'a> RawTag<'a> {
 }
 
 /// The text of a comment: what stands between `{` and `}`, or after `;` up to the end of the
-/// line. Whitespace is kept as written.
-///
-/// Comments longer than the reader's buffer are cut at its end (at a UTF-8 character boundary)
-/// and say so with [`RawComment::is_truncated`]; the rest is skipped.
+/// line. Whitespace is kept as written, and the text whole: a comment longer than the reader's
+/// buffer is an error, [`PgnErrorKind::CommentTooLong`](super::PgnErrorKind::CommentTooLong).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RawComment<'a> {
     bytes: &'a [u8],
-    truncated: bool,
     line_comment: bool,
 }
 
@@ -234,7 +212,6 @@ impl<'a> RawComment<'a> {
     pub const fn braced(bytes: &'a [u8]) -> RawComment<'a> {
         RawComment {
             bytes,
-            truncated: false,
             line_comment: false,
         }
     }
@@ -244,7 +221,6 @@ impl<'a> RawComment<'a> {
     pub const fn line(bytes: &'a [u8]) -> RawComment<'a> {
         RawComment {
             bytes,
-            truncated: false,
             line_comment: true,
         }
     }
@@ -255,16 +231,7 @@ impl<'a> RawComment<'a> {
     pub const fn with_bytes<'b>(&self, bytes: &'b [u8]) -> RawComment<'b> {
         RawComment {
             bytes,
-            truncated: false,
             line_comment: self.line_comment,
-        }
-    }
-
-    /// The comment, marked as cut at the reader's buffer.
-    pub(super) const fn cut(self) -> RawComment<'a> {
-        RawComment {
-            truncated: true,
-            ..self
         }
     }
 
@@ -272,12 +239,6 @@ impl<'a> RawComment<'a> {
     #[must_use]
     pub const fn as_bytes(&self) -> &'a [u8] {
         self.bytes
-    }
-
-    /// Whether the comment was longer than the reader's buffer and was cut.
-    #[must_use]
-    pub const fn is_truncated(&self) -> bool {
-        self.truncated
     }
 
     /// Whether this was a `;` comment (to the end of the line) rather than `{...}`.

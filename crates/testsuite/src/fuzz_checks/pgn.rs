@@ -18,7 +18,6 @@ enum Call {
     Tag {
         name: Vec<u8>,
         value: Vec<u8>,
-        truncated: bool,
         at: Location,
     },
     BeginMovetext,
@@ -26,7 +25,6 @@ enum Call {
     Nag(Nag),
     Comment {
         text: Vec<u8>,
-        truncated: bool,
         line_comment: bool,
     },
     BeginVariation(VariationChoice, Location),
@@ -60,7 +58,6 @@ impl Visitor for Recording {
         self.calls.push(Call::Tag {
             name: name.to_vec(),
             value: value.as_bytes().to_vec(),
-            truncated: value.is_truncated(),
             at,
         });
         ControlFlow::Continue(())
@@ -89,7 +86,6 @@ impl Visitor for Recording {
     fn comment(&mut self, _: &mut usize, comment: RawComment<'_>) -> Flow<Self> {
         self.calls.push(Call::Comment {
             text: comment.as_bytes().to_vec(),
-            truncated: comment.is_truncated(),
             line_comment: comment.is_line_comment(),
         });
         ControlFlow::Continue(())
@@ -150,15 +146,23 @@ impl Read for Trickle<'_> {
     }
 }
 
-/// The byte length of each line of a PGN input, as the reader counts columns (a byte order mark
-/// at the start does not count).
+/// The byte length of each line of a PGN input, as the reader counts lines (ended by LF, CRLF
+/// or a lone CR) and columns (a byte order mark at the start does not count).
 fn line_lengths(data: &[u8]) -> Vec<usize> {
     let bom = if data.starts_with(b"\xef\xbb\xbf") {
         3
     } else {
         0
     };
-    let mut lengths: Vec<usize> = data.split(|&b| b == b'\n').map(<[u8]>::len).collect();
+    let mut lengths = Vec::new();
+    let mut start = 0;
+    for (i, &b) in data.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && data.get(i + 1) != Some(&b'\n')) {
+            lengths.push(i - start);
+            start = i + 1;
+        }
+    }
+    lengths.push(data.len() - start);
     lengths[0] -= bom;
     lengths
 }

@@ -104,6 +104,12 @@ fn the_sample_files_read_the_same_in_parallel() {
         ] {
             assert_same(&input, reader(threads, chunk, limit), 4096);
         }
+        // With lone CRs for line ends (old Mac files), cut at the same lines.
+        let cr: Vec<u8> = input
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect();
+        assert_same(&cr, reader(2, 1000, usize::MAX), 4095);
     }
 }
 
@@ -128,10 +134,12 @@ fn the_fuzz_corpus_reads_the_same_in_parallel() {
 /// `%` and `;`, blank lines, CRs, byte order marks, ...) read the same whatever the cut.
 #[test]
 fn random_pieces_of_pgn_read_the_same_in_parallel() {
-    const PIECES: [&[u8]; 36] = [
+    const PIECES: [&[u8]; 38] = [
         b"\n",
         b"\n\n",
         b"\r\n",
+        b"\r",
+        b"\r\r",
         b" \n",
         b" ",
         b"\t",

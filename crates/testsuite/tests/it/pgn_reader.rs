@@ -5,8 +5,8 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use caissa_notation::pgn::{
-    Flow, Location, Nag, PgnError, PgnErrorKind, RawComment, RawTag, Reader, TerminationMarker,
-    VariationChoice, Visitor,
+    Flow, GameTreeBuilder, Location, Nag, PgnError, PgnErrorKind, RawComment, RawTag, Reader,
+    Replayer, TerminationMarker, VariationChoice, Visitor,
 };
 use caissa_notation::san::SanPlus;
 
@@ -30,9 +30,8 @@ impl Visitor for Events {
         value: RawTag<'_>,
         at: Location,
     ) -> Flow<Self> {
-        let cut = if value.is_truncated() { "…" } else { "" };
         tags.push(format!(
-            "[{}={}{cut}]@{at}",
+            "[{}={}]@{at}",
             String::from_utf8_lossy(name),
             value.decode_utf8_lossy()
         ));
@@ -55,8 +54,7 @@ impl Visitor for Events {
 
     fn comment(&mut self, ev: &mut Vec<String>, comment: RawComment<'_>) -> Flow<Self> {
         let kind = if comment.is_line_comment() { ";" } else { "{" };
-        let cut = if comment.is_truncated() { "…" } else { "" };
-        ev.push(format!("{kind}{}{cut}", comment.to_str_lossy()));
+        ev.push(format!("{kind}{}", comment.to_str_lossy()));
         ControlFlow::Continue(())
     }
 
@@ -415,69 +413,66 @@ fn pgn_reader_stops_and_skips() {
 }
 
 #[test]
-fn pgn_reader_truncates_long_tokens_at_the_buffer() {
-    let long = "x".repeat(5000);
-    let input = format!("[Annotator \"{long}\"]\n1. e4 {{{long}}} e5 ;{long}\n*");
-    let games = read_all(input.as_bytes(), 1024);
-    assert_eq!(games.len(), 1);
-    let events: Vec<&str> = games[0].split(' ').collect();
-    // The tag value and the comments arrive cut, flagged, with the rest skipped.
-    assert!(events[1].starts_with("[Annotator=xxx") && events[1].contains('…'));
-    assert!(events[1].len() < 1100);
-    assert!(events[3].starts_with("{xxx") && events[3].ends_with('…'));
-    assert_eq!(events[4], "e5@2:5010");
-    assert!(events[5].starts_with(";xxx") && events[5].ends_with('…'));
-    assert_eq!(events[6], "*");
-    // With a large enough buffer they arrive whole.
-    let games = read_all(input.as_bytes(), 16 * 1024);
-    assert!(!games[0].contains('…'));
+fn pgn_reader_refuses_tags_and_comments_longer_than_the_buffer() {
+    // Each is an error for its game at its place, however the input arrives; nothing reaches
+    // the visitor cut, and the next game is read. A buffer large enough reads them whole.
+    let long = "é".repeat(2500);
+    let next = "\n\n[Event \"next\"]\n1. d4 *\n";
+    for (bad, at, what) in [
+        (
+            format!("[Annotator \"{long}\"]\n1. e4 *"),
+            "1:1",
+            "tag pair",
+        ),
+        (
+            format!("[Annotator \"{long}\\\"\"]\n1. e4 *"),
+            "1:1",
+            "tag pair",
+        ),
+        (format!("1. e4 {{{long}}} e5 *"), "1:7", "comment"),
+        (format!("1. e4 {{\n{long}\n}} e5 *"), "1:7", "comment"),
+        (format!("1. e4 e5 ;{long}\n*"), "1:10", "comment"),
+    ] {
+        let input = format!("{bad}{next}");
+        let line = 3 + bad.matches('\n').count();
+        let expected = [
+            format!("error@{at}: {what} longer than the reader's buffer of 1024 bytes"),
+            format!("game@{line}:1 [Event=next]@{line}:1 d4@{}:4 *", line + 1),
+        ];
+        assert_eq!(read_all(input.as_bytes(), 1024), expected, "{what} at {at}");
+        assert_eq!(
+            read_all(OneByte(input.as_bytes()), 1024),
+            expected,
+            "{what} at {at}"
+        );
+        let whole = read_all(input.as_bytes(), 64 * 1024);
+        assert!(whole[0].contains(&long), "{what} at {at}: {whole:?}");
+    }
 }
 
 #[test]
 fn pgn_reader_escaped_quote_at_the_buffer_end() {
-    // The `\` of an escaped quote at every offset around the end of a full buffer: the value
-    // arrives truncated, and the escaped quote does not end it.
+    // The `\` of an escaped quote at every offset around the end of a full buffer: the escaped
+    // quote never ends the value, which is read whole or is too long.
+    let (mut whole, mut too_long) = (0, 0);
     for len in 1005..1025 {
         let input = format!("[Event \"{}\\\"x\"]\n\n1. e4 *", "a".repeat(len));
         let games = read_all(input.as_bytes(), 1024);
-        assert_eq!(games.len(), 1, "{len}");
-        assert!(games[0].ends_with("]@1:1 e4@3:4 *"), "{len}: {games:?}");
+        if games[0].starts_with("error@") {
+            too_long += 1;
+            assert_eq!(
+                games,
+                ["error@1:1: tag pair longer than the reader's buffer of 1024 bytes"],
+                "{len}"
+            );
+        } else {
+            whole += 1;
+            assert_eq!(games.len(), 1, "{len}");
+            assert!(games[0].ends_with("\"x]@1:1 e4@3:4 *"), "{len}: {games:?}");
+        }
         assert_eq!(read_all(OneByte(input.as_bytes()), 1024), games, "{len}");
     }
-}
-
-#[test]
-fn pgn_reader_truncated_values_stay_utf8() {
-    let long = "é".repeat(3000);
-    let input = format!("[Annotator \"{long}\"]\n1. e4 {{{long}}} *");
-    let mut reader = Reader::with_capacity(input.as_bytes(), 1025);
-    struct Utf8Check;
-    impl Visitor for Utf8Check {
-        type Tags = ();
-        type Movetext = ();
-        type Output = ();
-        type Error = PgnError;
-        fn begin_game(&mut self, _: Location) -> Flow<Self> {
-            ControlFlow::Continue(())
-        }
-        fn tag(&mut self, (): &mut (), _: &[u8], value: RawTag<'_>, _: Location) -> Flow<Self> {
-            assert!(value.is_truncated());
-            assert!(std::str::from_utf8(value.as_bytes()).is_ok());
-            ControlFlow::Continue(())
-        }
-        fn begin_movetext(&mut self, (): ()) -> Flow<Self> {
-            ControlFlow::Continue(())
-        }
-        fn comment(&mut self, (): &mut (), comment: RawComment<'_>) -> Flow<Self> {
-            assert!(comment.is_truncated());
-            assert!(std::str::from_utf8(comment.as_bytes()).is_ok());
-            ControlFlow::Continue(())
-        }
-        fn end_game(&mut self, (): ()) -> Result<(), PgnError> {
-            Ok(())
-        }
-    }
-    assert_eq!(reader.read_game(&mut Utf8Check), Some(Ok(())));
+    assert!(whole > 0 && too_long > 0);
 }
 
 #[test]
@@ -528,4 +523,56 @@ fn pgn_reader_reads_the_same_however_the_input_arrives() {
         assert!(!whole.is_empty(), "{name} has games");
         assert_eq!(whole, read_all(OneByte(text.as_bytes()), 1024), "{name}");
     }
+}
+
+/// Every game of `input` replayed and built, as text: results, counts and locations.
+fn replayed_and_built(input: impl Read + Copy) -> (Vec<String>, Vec<String>) {
+    let replayed = Reader::new(input)
+        .games(&mut Replayer::new())
+        .map(|game| format!("{game:?}"))
+        .collect();
+    let built = Reader::new(input)
+        .games(&mut GameTreeBuilder)
+        .map(|game| format!("{game:?}"))
+        .collect();
+    (replayed, built)
+}
+
+/// Lone CRs (old Mac files) and CRLFs end lines as LFs do: the sample files, their line ends
+/// changed, read the same games, errors and places, whole and trickled.
+#[test]
+fn pgn_reader_line_ends_lf_cr_and_crlf_read_alike() {
+    for name in [
+        "cm-pgn-test-list.pgn",
+        "lichess-2025-05-sample.pgn",
+        "mliebelt-sample-games.pgn",
+    ] {
+        let text = caissa_testsuite::read_data(&format!("pgn/{name}"));
+        let expected = replayed_and_built(text.as_bytes());
+        assert!(!expected.0.is_empty(), "{name} has games");
+        for (ends, variant) in [
+            ("CR", text.replace('\n', "\r")),
+            ("CRLF", text.replace('\n', "\r\n")),
+        ] {
+            assert_eq!(
+                replayed_and_built(variant.as_bytes()),
+                expected,
+                "{name}, {ends}"
+            );
+        }
+        let cr = text.replace('\n', "\r");
+        let trickled = Reader::with_capacity(OneByte(cr.as_bytes()), 1024)
+            .games(&mut Replayer::new())
+            .map(|game| format!("{game:?}"))
+            .collect::<Vec<_>>();
+        assert_eq!(trickled, expected.0, "{name}, CR, a byte at a time");
+    }
+    // The first game of an old Mac file is not taken for a bad one, nor the second lost.
+    check(
+        "[Event \"a\"]\r\r1. e4 e5 *\r\r[Event \"b\"]\r\r1. d4 ; x\r*\r",
+        &[
+            "game@1:1 [Event=a]@1:1 e4@3:4 e5@3:7 *",
+            "game@5:1 [Event=b]@5:1 d4@7:4 ; x *",
+        ],
+    );
 }
