@@ -7,6 +7,7 @@ use crate::{Color, File};
 /// Which way a king castles: towards the `h` file or towards the `a` file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[repr(u8)]
 pub enum CastlingSide {
     /// Towards the `h` file: `O-O`, the king ends on `g`, the rook on `f`.

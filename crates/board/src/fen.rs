@@ -513,6 +513,8 @@ impl fmt::Display for Setup {
     }
 }
 
+crate::text_serde!(Setup, "a FEN");
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 use core::fmt;
 use core::ops::{Index, IndexMut};
+use core::str::FromStr;
 
 use crate::Color;
 
@@ -126,15 +127,36 @@ impl Role {
     }
 }
 
+/// The English name: `pawn`, `knight`, ... (what `FromStr` reads back).
 impl fmt::Display for Role {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
+/// The text was not a role: an English name (`knight`) or a letter (`n` or `N`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a piece kind: pawn, knight, bishop, rook, queen, king, or its letter")]
+pub struct ParseRoleError;
+
+/// Reads an English name in lowercase (`knight`, as `Display` writes) or a letter in either case
+/// (`n`, `N`).
+impl FromStr for Role {
+    type Err = ParseRoleError;
+    fn from_str(s: &str) -> Result<Role, ParseRoleError> {
+        let mut chars = s.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            return Role::from_char(c).ok_or(ParseRoleError);
+        }
+        Role::ALL
+            .into_iter()
+            .find(|role| role.name() == s)
+            .ok_or(ParseRoleError)
+    }
+}
+
 /// A piece: a role of a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Piece {
     /// Whose piece it is.
     pub color: Color,
@@ -174,11 +196,31 @@ impl Piece {
     }
 }
 
+/// The FEN letter: `N` for a white knight, `n` for a black one.
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.char())
     }
 }
+
+/// The text was not a piece's FEN letter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a piece letter: PNBRQK for white, pnbrqk for black")]
+pub struct ParsePieceError;
+
+/// Reads one FEN letter, as `Display` writes it.
+impl FromStr for Piece {
+    type Err = ParsePieceError;
+    fn from_str(s: &str) -> Result<Piece, ParsePieceError> {
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Piece::from_char(c).ok_or(ParsePieceError),
+            _ => Err(ParsePieceError),
+        }
+    }
+}
+
+crate::text_serde!(Piece, "a piece letter such as N or n");
 
 /// One value for each role, indexed by [`Role`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -276,6 +318,24 @@ mod tests {
         assert_eq!(Piece::from_char('x'), None);
         assert_eq!(Piece::from_char('N'), Some(Role::Knight.of(Color::White)));
         assert_eq!(Role::from_index(6), None);
+    }
+
+    #[test]
+    fn text_forms_round_trip() {
+        for role in Role::ALL {
+            assert_eq!(role.to_string().parse(), Ok(role));
+            assert_eq!(role.upper_char().to_string().parse(), Ok(role));
+            for color in Color::ALL {
+                let piece = role.of(color);
+                assert_eq!(piece.to_string().parse(), Ok(piece));
+            }
+        }
+        assert_eq!("Knight".parse::<Role>(), Err(ParseRoleError));
+        assert_eq!("".parse::<Role>(), Err(ParseRoleError));
+        assert_eq!("x".parse::<Role>(), Err(ParseRoleError));
+        assert_eq!("NN".parse::<Piece>(), Err(ParsePieceError));
+        assert_eq!("".parse::<Piece>(), Err(ParsePieceError));
+        assert_eq!("é".parse::<Piece>(), Err(ParsePieceError));
     }
 
     #[test]

@@ -10,7 +10,6 @@ use crate::Color;
 
 /// A column of the board, `a` to `h`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum File {
@@ -94,15 +93,31 @@ impl File {
     }
 }
 
+/// The lowercase letter, `a` to `h`.
 impl fmt::Display for File {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.char())
     }
 }
 
+/// The text was not a file letter `a` to `h`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a file letter a-h")]
+pub struct ParseFileError;
+
+/// Reads one lowercase letter, `a` to `h`.
+impl FromStr for File {
+    type Err = ParseFileError;
+    fn from_str(s: &str) -> Result<File, ParseFileError> {
+        match s.as_bytes() {
+            &[c] => File::from_char(char::from(c)).ok_or(ParseFileError),
+            _ => Err(ParseFileError),
+        }
+    }
+}
+
 /// A row of the board, first (white's back rank) to eighth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum Rank {
@@ -195,9 +210,26 @@ impl Rank {
     }
 }
 
+/// The digit, `1` to `8`.
 impl fmt::Display for Rank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.char())
+    }
+}
+
+/// The text was not a rank digit `1` to `8`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a rank digit 1-8")]
+pub struct ParseRankError;
+
+/// Reads one digit, `1` to `8`.
+impl FromStr for Rank {
+    type Err = ParseRankError;
+    fn from_str(s: &str) -> Result<Rank, ParseRankError> {
+        match s.as_bytes() {
+            &[c] => Rank::from_char(char::from(c)).ok_or(ParseRankError),
+            _ => Err(ParseRankError),
+        }
     }
 }
 
@@ -371,20 +403,9 @@ impl FromStr for Square {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Square {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Square {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
-        let name = <&str>::deserialize(deserializer)?;
-        name.parse().map_err(serde::de::Error::custom)
-    }
-}
+crate::text_serde!(File, "a file letter a-h");
+crate::text_serde!(Rank, "a rank digit 1-8");
+crate::text_serde!(Square, "a square name such as e4");
 
 #[cfg(test)]
 mod tests {
@@ -411,6 +432,18 @@ mod tests {
         assert_eq!("a".parse::<Square>(), Err(ParseSquareError));
         assert_eq!("a1x".parse::<Square>(), Err(ParseSquareError));
         assert_eq!(Square::new(64), None);
+    }
+
+    #[test]
+    fn files_and_ranks_read_what_they_write() {
+        for (file, rank) in File::ALL.into_iter().zip(Rank::ALL) {
+            assert_eq!(file.to_string().parse(), Ok(file));
+            assert_eq!(rank.to_string().parse(), Ok(rank));
+        }
+        assert_eq!("A".parse::<File>(), Err(ParseFileError));
+        assert_eq!("ab".parse::<File>(), Err(ParseFileError));
+        assert_eq!("9".parse::<Rank>(), Err(ParseRankError));
+        assert_eq!("".parse::<Rank>(), Err(ParseRankError));
     }
 
     #[test]

@@ -7,8 +7,13 @@
 //!
 //! The numbers come from a fixed-seed generator evaluated at compile time, so keys are the same
 //! in every build and on every machine (and may be stored).
+//!
+//! [`polyglot`] holds the other family of keys engines use: the published table of the
+//! Polyglot opening-book format.
 
 use crate::{Board, CastlingRights, Color, File, Piece, Square};
+
+pub mod polyglot;
 
 const PIECE_KEYS: usize = 12 * 64;
 const CASTLING_KEYS: usize = 2 * 8;
@@ -37,7 +42,28 @@ const fn generate() -> [u64; KEY_COUNT] {
     keys
 }
 
-static KEYS: [u64; KEY_COUNT] = generate();
+/// The keys for compile-time computations ([`STANDARD`]); run-time lookups read `KEYS`.
+const TABLE: [u64; KEY_COUNT] = generate();
+static KEYS: [u64; KEY_COUNT] = TABLE;
+
+/// The key of the standard start position: its pieces, its four castling rights, white to
+/// move. The same as the XOR of [`board`] and [`castling_rights`] of the start.
+pub const STANDARD: u64 = {
+    let board = Board::standard();
+    let mut key = 0;
+    let mut i = 0;
+    while i < 64 {
+        if let Some(piece) = board.piece_at(Square::ALL[i]) {
+            key ^= TABLE[piece.index() * 64 + i];
+        }
+        i += 1;
+    }
+    let (a, h) = (File::A.index(), File::H.index());
+    key ^ TABLE[PIECE_KEYS + a]
+        ^ TABLE[PIECE_KEYS + h]
+        ^ TABLE[PIECE_KEYS + 8 + a]
+        ^ TABLE[PIECE_KEYS + 8 + h]
+};
 
 /// The key of `piece` standing on `sq`.
 #[inline]
@@ -92,6 +118,14 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), KEY_COUNT);
         assert!(!sorted.contains(&0));
+    }
+
+    #[test]
+    fn standard_key_is_the_start_positions() {
+        assert_eq!(
+            STANDARD,
+            board(&Board::standard()) ^ castling_rights(&CastlingRights::STANDARD)
+        );
     }
 
     #[test]

@@ -70,7 +70,6 @@ pub(crate) fn run(args: &PerftArgs) -> Result<(), CliError> {
     let start = Instant::now();
     let nodes = if args.divide {
         let mut divide: Vec<(String, u64)> = perft_divide(&pos, depth)
-            .into_iter()
             .map(|(m, nodes)| (uci(&pos, m), nodes))
             .collect();
         divide.sort_unstable();

@@ -7,13 +7,13 @@ use caissa_board::{CastlingSide, Color, File, Square};
 use crate::Move;
 
 /// One thing wrong with a setup. A [`PositionError`] lists every one found.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SetupProblem {
     /// The side has no king.
     MissingKing(Color),
     /// The side has more than one king (how many is given).
-    TooManyKings(Color, u32),
+    TooManyKings(Color, u8),
     /// A pawn stands on the first or eighth rank.
     PawnOnBackRank(Square),
     /// The side that is not to move is in check: its opponent could take the king.
@@ -65,30 +65,83 @@ impl fmt::Display for SetupProblem {
     }
 }
 
-/// A setup that is not a legal position, with every problem found.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("illegal position: {}", display_list(.problems))]
+/// The most problems one setup can have: two for the kings, sixteen pawns on the back ranks,
+/// four castling rights, the en passant square (validation stops there if any is found), or
+/// the two checks.
+const MAX_PROBLEMS: usize = 2 + 16 + 4 + 1;
+
+/// A setup that is not a legal position, with every problem found. It holds them in place,
+/// without allocating.
+#[derive(Clone, Copy, thiserror::Error)]
+#[error("illegal position: {}", ProblemList(self.problems()))]
 pub struct PositionError {
-    problems: Vec<SetupProblem>,
+    problems: [SetupProblem; MAX_PROBLEMS],
+    len: u8,
 }
 
-fn display_list(problems: &[SetupProblem]) -> String {
-    problems
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
+/// Problems separated by `; `.
+struct ProblemList<'a>(&'a [SetupProblem]);
+
+impl fmt::Display for ProblemList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{problem}")?;
+        }
+        Ok(())
+    }
 }
 
 impl PositionError {
-    pub(crate) fn new(problems: Vec<SetupProblem>) -> PositionError {
-        PositionError { problems }
+    /// No problem yet: the list that validation fills.
+    pub(crate) const fn empty() -> PositionError {
+        PositionError {
+            problems: [SetupProblem::OppositeCheck; MAX_PROBLEMS],
+            len: 0,
+        }
+    }
+
+    /// Adds `problem`. Validation finds at most [`MAX_PROBLEMS`] (a debug build checks it); a
+    /// release build would keep the first ones.
+    pub(crate) fn push(&mut self, problem: SetupProblem) {
+        debug_assert!(
+            usize::from(self.len) < MAX_PROBLEMS,
+            "more problems than a setup has"
+        );
+        if let Some(slot) = self.problems.get_mut(usize::from(self.len)) {
+            *slot = problem;
+            self.len += 1;
+        }
     }
 
     /// Every problem found, in the order checked (kings, pawns, castling, en passant, checks).
     #[must_use]
     pub fn problems(&self) -> &[SetupProblem] {
-        &self.problems
+        &self.problems[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Debug for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PositionError")
+            .field("problems", &self.problems())
+            .finish()
+    }
+}
+
+impl PartialEq for PositionError {
+    fn eq(&self, other: &PositionError) -> bool {
+        self.problems() == other.problems()
+    }
+}
+
+impl Eq for PositionError {}
+
+impl core::hash::Hash for PositionError {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.problems().hash(state);
     }
 }
 

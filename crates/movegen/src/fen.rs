@@ -86,6 +86,19 @@ impl Fen {
         Position::from_setup(self.0, mode)
     }
 
+    /// Validates the setup into a legal position after dropping impossible castling rights and
+    /// en passant squares, and says what was dropped (see [`Position::from_setup_lenient`]).
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError`] for the problems that remain.
+    pub fn into_position_lenient(
+        self,
+        mode: CastlingMode,
+    ) -> Result<(Position, crate::Dropped), PositionError> {
+        Position::from_setup_lenient(self.0, mode)
+    }
+
     /// A `Display` that writes Shredder-FEN castling (rook files, `HAha`) instead of X-FEN.
     #[must_use]
     pub fn shredder(&self) -> impl fmt::Display + '_ {
@@ -93,6 +106,8 @@ impl Fen {
     }
 
     /// Appends the FEN to `out` (X-FEN castling).
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn append_to(&self, out: &mut String) {
         use fmt::Write as _;
         let _ = write!(out, "{self}");

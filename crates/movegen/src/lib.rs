@@ -43,8 +43,15 @@
 //!
 //! # Features
 //!
-//! - `serde`: serialisation for [`CastlingMode`] and the board types.
+//! - `std` (default): run-time detection of `POPCNT` for [`perft`], and [`Fen::append_to`].
+//!   Without it the crate is `no_std` and needs no allocator: nothing here allocates.
+//! - `serde`: `Serialize`/`Deserialize` in snake_case names, each type with a text form as that
+//!   text: `Position` and `Fen` as FEN, `UciMove` as UCI; `Move` is written as UCI (castling as
+//!   king takes rook) and read back as a `UciMove` in its position (castling named by rook files reads
+//!   as a Chess960 position, so the mode survives a round trip while a right is left); `CastlingMode` as `"standard"`, `"chess960"`.
 
+#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -58,21 +65,25 @@ mod moves;
 mod moves_to;
 mod perft;
 mod position;
+#[cfg(feature = "serde")]
+mod serde_impls;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+#[cfg(test)]
+mod testing;
 pub mod uci;
 
 // The board vocabulary this crate's signatures use, so that one dependency is enough.
 pub use caissa_board::{
     Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, FenField, File,
-    ParseColorError, ParseFenError, ParseFenErrorKind, ParseSquareError, Piece, Rank, Role, Setup,
-    Square,
+    ParseColorError, ParseFenError, ParseFenErrorKind, ParseFileError, ParsePieceError,
+    ParseRankError, ParseRoleError, ParseSquareError, Piece, Rank, Role, Setup, Square,
 };
 
 pub use error::{IllegalMoveError, PositionError, SetupProblem};
 pub use fen::{EnPassantMode, Fen, ParsePositionError};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, MoveListIntoIter};
 pub use moves_to::{Candidates, MovesTo};
 pub use perft::{perft, perft_divide};
-pub use position::{CastlingMode, Position};
+pub use position::{CastlingMode, Dropped, Position};
 pub use uci::{ParseUciError, ParseUciErrorKind, UciError, UciMove};

@@ -22,7 +22,7 @@
 use caissa_board::{Bitboard, CastlingSide, Color, File, Rank, Role, Square};
 
 use crate::attacks;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// Receives generated moves, group by group.
@@ -103,6 +103,35 @@ impl Position {
     #[inline]
     pub fn for_each_legal_move_between(&self, from: Bitboard, to: Bitboard, f: impl FnMut(Move)) {
         self.generate(from, to, &mut Expand(f));
+    }
+
+    /// Calls `f` with every legal capture: en passant included, castling (a king "taking" its
+    /// own rook) not.
+    #[inline]
+    pub fn for_each_capture(&self, mut f: impl FnMut(Move)) {
+        // The en passant square is empty: as a target it would let any piece "capture" there.
+        let victims = self.board.by_color(!self.turn);
+        self.generate(Bitboard::FULL, victims, &mut Expand(&mut f));
+        if let Some(ep) = self.ep_square {
+            self.en_passant_moves(ep, &mut f);
+        }
+    }
+
+    /// The legal captures (see [`Position::for_each_capture`]).
+    ///
+    /// ```
+    /// use caissa_movegen::{Move, Position, Square};
+    ///
+    /// // Black just played d7d5: exd6 en passant is one of the two captures.
+    /// let pos: Position = "4k3/8/8/2pPp3/8/8/8/4K3 w - e6 0 1".parse()?;
+    /// assert_eq!(pos.capture_moves().as_slice(), [Move::en_passant(Square::D5, Square::E6)]);
+    /// # Ok::<(), caissa_movegen::ParsePositionError>(())
+    /// ```
+    #[must_use]
+    pub fn capture_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.for_each_capture(|m| list.push(m));
+        list
     }
 
     /// The number of legal moves, counted without listing them (perft at depth 1).
@@ -403,3 +432,39 @@ const fn castling_paths() -> [[[CastlingPaths; 8]; 8]; 2] {
 
 /// Castling squares by side (king side first), king file and rook file.
 static CASTLING_PATHS: [[[CastlingPaths; 8]; 8]; 2] = castling_paths();
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::test_positions;
+    use crate::{Move, Position, Square};
+
+    #[test]
+    fn captures_are_the_legal_moves_that_capture() {
+        let mut en_passant = 0;
+        for pos in test_positions() {
+            let mut expected = pos.legal_moves();
+            expected.retain(|m| pos.is_capture(m));
+            assert_eq!(pos.capture_moves(), expected, "{pos}");
+            en_passant += expected.iter().filter(|m| m.is_en_passant()).count();
+        }
+        assert!(en_passant > 0, "the walk meets en passant captures");
+        // The capture of the pawn that gives check, en passant.
+        let pos: Position = "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1".parse().unwrap();
+        assert!(
+            pos.capture_moves()
+                .contains(&Move::en_passant(Square::E4, Square::D3))
+        );
+    }
+
+    #[test]
+    fn gives_check_is_whether_the_reply_is_in_check() {
+        for pos in test_positions() {
+            for m in pos.legal_moves() {
+                assert_eq!(pos.gives_check(m), pos.play(m).unwrap().is_check());
+            }
+        }
+        let pos = Position::standard();
+        assert!(!pos.gives_check(Move::normal(Square::E2, Square::E5)));
+        assert!(!pos.gives_check(Move::normal(Square::E4, Square::E5)));
+    }
+}

@@ -19,6 +19,7 @@ use crate::moves::{Move, MoveList};
 /// and `h`) and how notation writes castling (`e1g1` or `e1h1`, `KQkq` or X-FEN).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CastlingMode {
     /// Standard chess.
     #[default]
@@ -59,16 +60,44 @@ pub struct Position {
     pub(crate) key: u64,
 }
 
+/// What [`Position::from_setup_lenient`] dropped from a setup.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Dropped {
+    /// The castling rights dropped because their king or rook is not in place (or, in
+    /// [`CastlingMode::Standard`], not on the standard files).
+    pub castling_rights: CastlingRights,
+    /// The en passant square dropped because no double push can have passed over it.
+    pub ep_square: Option<Square>,
+}
+
+impl Dropped {
+    /// Whether nothing was dropped.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.castling_rights.is_empty() && self.ep_square.is_none()
+    }
+}
+
 impl Position {
     /// The standard starting position.
     #[must_use]
-    pub fn standard() -> Position {
-        // Set up and validated once: PGN readers ask for it at every game.
-        static STANDARD: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
-        *STANDARD.get_or_init(|| {
-            Position::from_setup(Setup::standard(), CastlingMode::Standard)
-                .expect("the standard start is legal")
-        })
+    pub const fn standard() -> Position {
+        // What `from_setup(Setup::standard(), CastlingMode::Standard)` builds (a test checks
+        // it), written out: PGN readers ask for it at every game.
+        Position {
+            board: Board::standard(),
+            turn: Color::White,
+            castling_rights: CastlingRights::STANDARD,
+            mode: CastlingMode::Standard,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            key: zobrist::STANDARD,
+        }
     }
 
     /// The Chess960 starting position with Scharnagl number `number` (0 to 959), or `None` for a
@@ -90,12 +119,12 @@ impl Position {
     /// checks no legal move can have given.
     pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
         let board = setup.board;
-        let mut problems = Vec::new();
+        let mut problems = PositionError::empty();
         for color in Color::ALL {
             match board.by_piece(Role::King.of(color)).count() {
                 0 => problems.push(SetupProblem::MissingKing(color)),
                 1 => {}
-                n => problems.push(SetupProblem::TooManyKings(color, n)),
+                n => problems.push(SetupProblem::TooManyKings(color, n as u8)),
             }
         }
         for sq in board.pawns() & Bitboard::BACK_RANKS {
@@ -115,9 +144,9 @@ impl Position {
         {
             problems.push(SetupProblem::InvalidEnPassant(ep));
         }
-        if !problems.is_empty() {
+        if !problems.problems().is_empty() {
             // Check tests need exactly one king a side and sane pawns; stop here.
-            return Err(PositionError::new(problems));
+            return Err(problems);
         }
 
         let mut pos = Position {
@@ -148,11 +177,53 @@ impl Position {
         if !pos.checkers_are_possible() {
             problems.push(SetupProblem::ImpossibleCheck);
         }
-        if problems.is_empty() {
+        if problems.problems().is_empty() {
             Ok(pos)
         } else {
-            Err(PositionError::new(problems))
+            Err(problems)
         }
+    }
+
+    /// Validates `setup` into a position as [`Position::from_setup`] does, after dropping the
+    /// castling rights whose king or rook is not in place and an en passant square that no
+    /// double push can have passed over: what real PGN `[FEN]` tags and hand-written FENs need.
+    /// Returns the position with what was dropped.
+    ///
+    /// ```
+    /// use caissa_movegen::{CastlingMode, Color, CastlingSide, Position, Setup, Square};
+    ///
+    /// // White's king has left e1 but the FEN still says KQ; e3 has no pawn in front of it.
+    /// let setup: Setup = "4k3/8/8/8/8/8/8/R4K1R w KQ e3 0 1".parse()?;
+    /// assert!(Position::from_setup(setup, CastlingMode::Standard).is_err());
+    /// let (pos, dropped) = Position::from_setup_lenient(setup, CastlingMode::Standard)?;
+    /// assert!(pos.castling_rights().is_empty());
+    /// assert!(dropped.castling_rights.has(Color::White, CastlingSide::KingSide));
+    /// assert_eq!(dropped.ep_square, Some(Square::E3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError`] for the problems that remain (kings, pawns, checks).
+    pub fn from_setup_lenient(
+        mut setup: Setup,
+        mode: CastlingMode,
+    ) -> Result<(Position, Dropped), PositionError> {
+        let mut dropped = Dropped::default();
+        for (color, side, rook_file) in setup.castling_rights.iter() {
+            if !castling_right_is_valid(&setup.board, color, side, rook_file, mode) {
+                dropped.castling_rights.set(color, side, Some(rook_file));
+            }
+        }
+        for (color, side, _) in dropped.castling_rights.iter() {
+            setup.castling_rights.set(color, side, None);
+        }
+        if let Some(ep) = setup.ep_square
+            && !ep_square_is_valid(&setup.board, setup.turn, ep)
+        {
+            dropped.ep_square = setup.ep_square.take();
+        }
+        Position::from_setup(setup, mode).map(|pos| (pos, dropped))
     }
 
     /// Whether the checkers could have come from one legal move.
@@ -350,6 +421,36 @@ impl Position {
         }
     }
 
+    /// Whether `m` captures something (en passant included; castling never does).
+    #[must_use]
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.captured_role(m).is_some()
+    }
+
+    /// Whether `m`, a move of this position, gives check. `false` for a move that is not legal
+    /// here.
+    ///
+    /// ```
+    /// use caissa_movegen::{Move, Position, Square};
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse()?;
+    /// assert!(pos.gives_check(Move::normal(Square::A1, Square::A8)));
+    /// assert!(!pos.gives_check(Move::normal(Square::A1, Square::A7)));
+    /// // Castling can give check with the rook.
+    /// let pos: Position = "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1".parse()?;
+    /// assert!(pos.gives_check(Move::castle(Square::E1, Square::A1)));
+    /// # Ok::<(), caissa_movegen::ParsePositionError>(())
+    /// ```
+    #[must_use]
+    pub fn gives_check(&self, m: Move) -> bool {
+        if !self.is_legal(m) {
+            return false;
+        }
+        let mut next = *self;
+        next.play_unchecked(m);
+        next.is_check()
+    }
+
     /// Whether `m` captures or moves a pawn (and so resets the fifty-move counter).
     #[must_use]
     pub fn is_zeroing(&self, m: Move) -> bool {
@@ -364,6 +465,35 @@ impl Position {
             Some(ep) => self.key ^ zobrist::en_passant(ep.file()),
             None => self.key,
         }
+    }
+
+    /// The key of this position in Polyglot opening books (see
+    /// [`caissa_board::zobrist::polyglot`]): the en passant file counts when a pawn of the side
+    /// to move stands beside the pawn that just moved two squares, legal capture or not, as the
+    /// book format says.
+    ///
+    /// ```
+    /// use caissa_movegen::Position;
+    ///
+    /// assert_eq!(Position::standard().polyglot_key(), 0x463b_9618_1691_fc9c);
+    /// ```
+    #[must_use]
+    pub fn polyglot_key(&self) -> u64 {
+        use zobrist::polyglot;
+        let mut key = self
+            .board
+            .pieces()
+            .fold(0, |key, (sq, piece)| key ^ polyglot::piece(piece, sq));
+        for (color, side, _) in self.castling_rights.iter() {
+            key ^= polyglot::castling(color, side);
+        }
+        if let Some(ep) = self.pseudo_legal_ep_square() {
+            key ^= polyglot::en_passant(ep.file());
+        }
+        if self.turn == Color::White {
+            key ^= polyglot::white_to_move();
+        }
+        key
     }
 
     /// The legal moves.
@@ -686,5 +816,81 @@ impl Hash for Position {
 impl Default for Position {
     fn default() -> Position {
         Position::standard()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::uci::UciMove;
+    use crate::{Color, Move, Position, Role, Square};
+
+    #[test]
+    fn polyglot_keys_are_the_published_ones() {
+        // The test positions of the Polyglot book format's description.
+        let lines: [(&str, u64); 9] = [
+            ("", 0x463b_9618_1691_fc9c),
+            ("e2e4", 0x823c_9b50_fd11_4196),
+            ("e2e4 d7d5", 0x0756_b944_61c5_0fb0),
+            ("e2e4 d7d5 e4e5", 0x662f_afb9_65db_29d4),
+            ("e2e4 d7d5 e4e5 f7f5", 0x22a4_8b5a_8e47_ff78),
+            ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a_607c_a3f2_42c1),
+            ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fd_d303_c946_bdd9),
+            ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c81_23ea_7b06_7637),
+            ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f_9b82_9b27_9560),
+        ];
+        for (line, key) in lines {
+            let mut pos = Position::standard();
+            for uci in line.split_whitespace() {
+                let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                pos = pos.play(m).unwrap();
+            }
+            assert_eq!(pos.polyglot_key(), key, "after {line:?}");
+        }
+    }
+
+    #[test]
+    fn lenient_import_drops_only_what_is_impossible() {
+        use crate::{CastlingMode, CastlingSide, Setup};
+        let setup: Setup = "r3k2r/8/8/3pP3/8/8/8/R3K1R1 w KQkq d6 0 1".parse().unwrap();
+        let (pos, dropped) = Position::from_setup_lenient(setup, CastlingMode::Standard).unwrap();
+        // White's king-side rook is on g1, not h1: that right goes, the others stay.
+        assert_eq!(dropped.castling_rights.iter().count(), 1);
+        assert!(
+            dropped
+                .castling_rights
+                .has(Color::White, CastlingSide::KingSide)
+        );
+        assert_eq!(pos.castling_rights().iter().count(), 3);
+        assert_eq!(
+            (dropped.ep_square, pos.ep_square()),
+            (None, Some(Square::D6))
+        );
+        // In Chess960 the g1 rook is a fine castling rook for a `K`, which X-FEN reads as g.
+        let (_, dropped) = Position::from_setup_lenient(setup, CastlingMode::Chess960).unwrap();
+        assert!(dropped.is_empty());
+        // What cannot be repaired is still an error.
+        let no_king: Setup = "8/8/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+        assert!(Position::from_setup_lenient(no_king, CastlingMode::Standard).is_err());
+    }
+
+    #[test]
+    fn the_standard_position_is_the_validated_start() {
+        use crate::{CastlingMode, Setup};
+        let validated = Position::from_setup(Setup::standard(), CastlingMode::Standard).unwrap();
+        assert_eq!(
+            format!("{:?}", Position::standard()),
+            format!("{validated:?}")
+        );
+    }
+
+    #[test]
+    fn capture_queries() {
+        let pos: Position = "4k3/8/8/2pPp3/8/8/8/R3K3 w Q e6 0 1".parse().unwrap();
+        assert!(pos.is_capture(Move::en_passant(Square::D5, Square::E6)));
+        assert!(!pos.is_capture(Move::normal(Square::D5, Square::D6)));
+        assert!(!pos.is_capture(Move::castle(Square::E1, Square::A1)));
+        assert!(Move::promotion(Square::A7, Square::A8, Role::Queen).is_promotion());
+        assert!(!Move::normal(Square::A7, Square::A8).is_promotion());
+        assert_eq!(pos.turn(), Color::White);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A leaf: it uses nothing of this crate, so auditing it means reading it alone.
 //!
-//! - [`count_leaves`]: counting the leaves of a [`Tree`], compiled a second time for CPUs with
+//! - `count_leaves` (feature `std`): counting the leaves of a `Tree`, compiled a second time for CPUs with
 //!   `POPCNT` and run that way when the CPU is found at run time to have the instruction. A
 //!   portable x86-64 build cannot assume `POPCNT`, so `count_ones` becomes a dozen
 //!   instructions, and bulk-counting perft spends much of its time there; perft is such a tree
@@ -14,6 +14,7 @@
 #![allow(unsafe_code)]
 
 /// A tree whose leaves at some depth are counted, such as the tree of legal moves.
+#[cfg(feature = "std")]
 pub(crate) trait Tree {
     /// A node of the tree (copied to make each child).
     type Node: Copy;
@@ -35,6 +36,7 @@ pub(crate) trait Tree {
 macro_rules! count_leaves {
     ($(#[$feature:meta])* $name:ident) => {
         $(#[$feature])*
+        #[cfg(feature = "std")]
         fn $name<T: Tree>(node: &T::Node, depth: u32) -> u64 {
             match depth {
                 0 => 1,
@@ -61,6 +63,7 @@ count_leaves!(count_leaves_portable);
 
 /// The number of leaves `depth` levels below `node`, counted with `POPCNT` if the CPU has that
 /// instruction (asked at every call; the standard library caches the answer).
+#[cfg(feature = "std")]
 pub(crate) fn count_leaves<T: Tree>(node: &T::Node, depth: u32) -> u64 {
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU executes POPCNT (checked just above), the only target feature
@@ -80,7 +83,7 @@ pub(crate) fn pext(value: u64, mask: u64) -> u64 {
     unsafe { core::arch::x86_64::_pext_u64(value, mask) }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
 

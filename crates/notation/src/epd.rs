@@ -17,7 +17,7 @@
 //! nothing without it.
 //!
 //! ```
-//! use caissa_movegen::CastlingMode;
+//! use caissa_movegen::{CastlingMode, Move, Square};
 //! use caissa_notation::epd::{Epd, Operation};
 //!
 //! let epd: Epd = "4k3/8/8/8/8/8/8/R3K3 w Q - bm Ra8+; id \"check\"; ce +500;".parse()?;
@@ -25,7 +25,7 @@
 //! assert_eq!(epd.operation("ce"), Some(&Operation::CentipawnEvaluation(500)));
 //! let pos = epd.position(CastlingMode::Standard)?;
 //! let best = epd.best_moves(&pos)?;
-//! assert_eq!(format!("{:?}", best), "[a1a8]");
+//! assert_eq!(best[..], [Move::normal(Square::A1, Square::A8)]);
 //! assert_eq!(
 //!     epd.to_string(),
 //!     "4k3/8/8/8/8/8/8/R3K3 w Q - bm Ra8+; id \"check\"; ce 500;"

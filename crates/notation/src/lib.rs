@@ -47,7 +47,8 @@ pub mod uci;
 // The lower layers' vocabulary this crate's signatures use, so that one dependency is enough.
 pub use caissa_board::{
     Bitboard, Board, ByColor, ByRole, CastlingRights, CastlingSide, Color, File, ParseColorError,
-    ParseSquareError, Piece, Rank, Role, Setup, Square,
+    ParseFileError, ParsePieceError, ParseRankError, ParseRoleError, ParseSquareError, Piece, Rank,
+    Role, Setup, Square,
 };
 pub use caissa_movegen::{
     CastlingMode, IllegalMoveError, Move, MoveList, Position, PositionError, SetupProblem,
