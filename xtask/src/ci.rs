@@ -7,11 +7,13 @@
 //! 3. `tools`: what the tests need from outside the Rust toolchain, installed when missing
 //!    ([`crate::tools::prepare`]: stockfish, pgn-extract, the Python venv).
 //! 4. `clippy`: `cargo clippy --workspace --all-targets --locked -- -D warnings`.
-//! 5. `test`: `cargo test --workspace --locked` with `CI=true` and `INSTA_UPDATE=no`, so that insta
+//! 5. `no_std`: `cargo build -p caissa-board -p caissa-movegen --no-default-features --locked`;
+//!    both crates are `#![no_std]` without their default features, and this keeps them so.
+//! 6. `test`: `cargo test --workspace --locked` with `CI=true` and `INSTA_UPDATE=no`, so that insta
 //!    fails on a changed snapshot instead of writing a `.snap.new` file, and the environment of
 //!    the `tools` step (`PATH` with `/usr/games`, `CAISSA_PYTHON`). The dead-position suites run
 //!    on their sample there; `cargo xtask dead` ([`crate::dead`]) runs them in full.
-//! 6. `doc`: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"` (broken intra-doc
+//! 7. `doc`: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"` (broken intra-doc
 //!    links and the like fail).
 //!
 //! `--locked` is only passed when `Cargo.lock` exists. The time of each step is printed at the
@@ -48,6 +50,11 @@ pub(crate) fn run(workspace: &Workspace) -> Result {
     ci.step("clippy", || {
         let mut command = workspace.cargo(["clippy", "--workspace", "--all-targets"]);
         command.args(lock_flag).args(["--", "-D", "warnings"]);
+        run_command(&mut command)
+    })?;
+    ci.step("no_std", || {
+        let mut command = workspace.cargo(["build", "-p", "caissa-board", "-p", "caissa-movegen"]);
+        command.arg("--no-default-features").args(lock_flag);
         run_command(&mut command)
     })?;
     ci.step("test", || {
