@@ -4,7 +4,7 @@
 //! and long algebraic notation), [`san`] (standard algebraic notation, strict and lenient),
 //! [`epd`] (extended position descriptions with operations), [`pgn`] (a streaming reader with
 //! a visitor API, a game tree, and a writer) and [`lines`] (line-based input read with bounded
-//! memory). It depends on `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
+//! memory), and [`parse_move`] reads a move written in either SAN or UCI. It depends on `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
 //! typed error that says what is wrong and where.
 //!
 //! ```
@@ -40,6 +40,7 @@
 pub mod epd;
 pub mod fen;
 pub mod lines;
+pub mod parse_move;
 pub mod pgn;
 pub mod san;
 pub mod uci;
