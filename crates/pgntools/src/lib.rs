@@ -24,6 +24,7 @@
 
 pub mod filter;
 pub mod input;
+pub mod material;
 pub mod openings;
 mod pipeline;
 mod select;

@@ -25,6 +25,7 @@ use caissa_notation::pgn::{
 use caissa_notation::san::{San, SanPlus, Suffix};
 
 use crate::filter::Filter;
+use crate::material::Material;
 use crate::openings::{Opening, Openings};
 use crate::table::{Columns, Row};
 
@@ -124,6 +125,8 @@ pub struct GameFilter {
     pub position: Option<Position>,
     /// The moves the main line starts with.
     pub moves: Vec<San>,
+    /// A material signature a position of the main line (its start included) has.
+    pub material: Option<Material>,
 }
 
 /// How a main line ends, on the board.
@@ -278,6 +281,8 @@ struct MainLine {
     reached: bool,
     /// Whether the moves so far agree with [`GameFilter::moves`].
     prefix: bool,
+    /// Whether a position so far has [`GameFilter::material`].
+    material: bool,
     /// The positions, for [`Ending::Repetition`]; `None` after a null move.
     history: Option<History>,
 }
@@ -289,6 +294,7 @@ impl MainLine {
             features: 0,
             reached: filter.position.as_ref() == Some(start),
             prefix: true,
+            material: filter.material.is_some_and(|m| m.matches(start.board())),
             history: (filter.ending == Some(Ending::Repetition)).then(|| History::new(*start)),
         }
     }
@@ -308,6 +314,7 @@ impl MainLine {
             self.prefix &= played.is_some_and(|m| san.to_move(before) == Ok(m));
         }
         self.reached |= filter.position.as_ref() == Some(after);
+        self.material |= filter.material.is_some_and(|m| m.matches(after.board()));
         match played {
             Some(m) => {
                 self.features |= Feature::of(m).fold(0, |bits, f| bits | f.bit());
@@ -335,6 +342,7 @@ impl MainLine {
             && filter.min_plies.is_none_or(|min| self.plies >= min)
             && filter.max_plies.is_none_or(|max| self.plies <= max)
             && (filter.position.is_none() || self.reached)
+            && (filter.material.is_none() || self.material)
             && self.prefix
             && self.plies >= filter.moves.len() as u64
     }

@@ -637,6 +637,7 @@ impl Choice<'_> {
                 max_plies: self.max_plies,
                 position,
                 moves,
+                ..GameFilter::default()
             },
             ..SelectOptions::default()
         })

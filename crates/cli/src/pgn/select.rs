@@ -36,6 +36,7 @@ use std::path::{Path, PathBuf};
 use caissa::{CastlingMode, San};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
+use caissa_pgntools::material::Material;
 use caissa_pgntools::table::{
     Columns, ParquetWriter, PartitionedParquet, Row, WriteParquetError, csv_header,
 };
@@ -120,6 +121,10 @@ pub(crate) struct SelectArgs {
     /// "same position").
     #[arg(long, value_name = "FEN")]
     position: Option<String>,
+    /// A material signature a position of the main line has, one side then the other,
+    /// whichever colour: "KQ vs KR", "KRP v KR".
+    #[arg(long, value_name = "SIGNATURE")]
+    material: Option<Material>,
     /// The moves the main line starts with, in SAN: "e4 e5 Nf3".
     #[arg(long, value_name = "SAN...", value_parser = parse_moves)]
     moves: Option<Moves>,
@@ -365,6 +370,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
                 .map(|fen| read_position(fen, CastlingMode::Standard))
                 .transpose()?,
             moves: args.moves.clone().map(|m| m.0).unwrap_or_default(),
+            material: args.material,
         },
     };
     let numbers = Numbers {

@@ -654,3 +654,60 @@ fn fix_result_restores_tags_that_contradict_the_movetext() {
         black_wins
     );
 }
+
+#[test]
+fn material_counts_what_the_fen_lines_show() {
+    // Every position of every game, cut into games by their lengths in UCI.
+    let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
+    let fen = caissa(&["pgn", "select", "--format", "fen", SAMPLE]);
+    let mut positions = fen.stdout.lines();
+    let games: Vec<Vec<&str>> = uci
+        .stdout
+        .lines()
+        .map(|line| {
+            let plies = line.split_whitespace().count();
+            positions.by_ref().take(plies + 1).collect()
+        })
+        .collect();
+    assert_eq!(positions.next(), None);
+    // The pieces of each side on a FEN board, sorted.
+    let sides = |fen: &str| -> (String, String) {
+        let board = fen.split(' ').next().unwrap_or_default();
+        let mut white: Vec<char> = board.chars().filter(char::is_ascii_uppercase).collect();
+        let mut black: Vec<char> = board
+            .chars()
+            .filter(char::is_ascii_lowercase)
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+        white.sort_unstable();
+        black.sort_unstable();
+        (white.into_iter().collect(), black.into_iter().collect())
+    };
+    for (signature, a, b) in [
+        ("KR vs KR", "KR", "KR"),
+        ("KRP vs KR", "KPR", "KR"),
+        ("KQ v K", "KQ", "K"),
+    ] {
+        let expected = games
+            .iter()
+            .filter(|game| {
+                game.iter().any(|fen| {
+                    let (white, black) = sides(fen);
+                    (white == a && black == b) || (white == b && black == a)
+                })
+            })
+            .count();
+        let run = caissa(&[
+            "pgn",
+            "select",
+            "--material",
+            signature,
+            "--format",
+            "uci",
+            SAMPLE,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), expected, "{signature}");
+        assert!(expected > 0, "{signature}");
+    }
+}
