@@ -433,14 +433,20 @@ impl fmt::Display for Command<'_> {
                 ms => write!(f, ".{ms:03}"),
             }
         }
-        fn shapes(f: &mut fmt::Formatter<'_>, shapes: Shapes<'_>) -> fmt::Result {
+        type WriteShape = fn(&mut fmt::Formatter<'_>, Shape) -> fmt::Result;
+        fn shapes(f: &mut fmt::Formatter<'_>, shapes: Shapes<'_>, each: WriteShape) -> fmt::Result {
             for (i, shape) in shapes.enumerate() {
                 if i > 0 {
                     f.write_str(",")?;
                 }
-                write!(f, "{shape}")?;
+                each(f, shape)?;
             }
             Ok(())
+        }
+        // An arrow keeps both squares, even from a square to itself (`Ga1a1`), which a
+        // highlight's one square would not read back as.
+        fn arrow(f: &mut fmt::Formatter<'_>, s: Shape) -> fmt::Result {
+            write!(f, "{}{}{}", s.color.char(), s.from, s.to)
         }
         f.write_str("[%")?;
         match *self {
@@ -468,11 +474,11 @@ impl fmt::Display for Command<'_> {
             }
             Command::Highlights(s) => {
                 f.write_str("csl ")?;
-                shapes(f, s)?;
+                shapes(f, s, |f, shape| write!(f, "{shape}"))?;
             }
             Command::Arrows(s) => {
                 f.write_str("cal ")?;
-                shapes(f, s)?;
+                shapes(f, s, arrow)?;
             }
             Command::Other { name, args } => {
                 f.write_str(&String::from_utf8_lossy(name))?;

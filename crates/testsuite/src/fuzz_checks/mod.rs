@@ -28,6 +28,8 @@ pub mod epd;
 pub mod fen;
 pub mod perft_suite;
 pub mod pgn;
+pub mod pgn_chunks;
+pub mod pgn_commands;
 pub mod position;
 pub mod rate;
 pub mod san;
@@ -48,6 +50,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("fen", fen::check),
     ("perft_suite", perft_suite::check),
     ("pgn", pgn::check),
+    ("pgn_chunks", pgn_chunks::check),
+    ("pgn_commands", pgn_commands::check),
     ("position", position::check),
     ("rate", rate::check),
     ("san", san::check),
