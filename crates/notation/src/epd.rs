@@ -159,7 +159,7 @@ pub enum Operand {
 /// What is wrong in an EPD line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum EpdErrorKind {
+pub enum ParseEpdErrorKind {
     /// One of the four position fields is missing.
     MissingField(FenField),
     /// The FEN reader refused a position field.
@@ -188,21 +188,23 @@ pub enum EpdErrorKind {
     San(ParseSanErrorKind),
 }
 
-impl fmt::Display for EpdErrorKind {
+impl fmt::Display for ParseEpdErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EpdErrorKind::MissingField(field) => write!(f, "missing {field} field"),
-            EpdErrorKind::Fen { field, kind } => write!(f, "{kind} in the {field} field"),
-            EpdErrorKind::InvalidUtf8 => f.write_str("text is not UTF-8"),
-            EpdErrorKind::BadOpcode => f.write_str(
+            ParseEpdErrorKind::MissingField(field) => write!(f, "missing {field} field"),
+            ParseEpdErrorKind::Fen { field, kind } => write!(f, "{kind} in the {field} field"),
+            ParseEpdErrorKind::InvalidUtf8 => f.write_str("text is not UTF-8"),
+            ParseEpdErrorKind::BadOpcode => f.write_str(
                 "an opcode starts with a letter and has only letters, digits and underscores",
             ),
-            EpdErrorKind::UnterminatedString => f.write_str("string without its closing quote"),
-            EpdErrorKind::MissingOperand => f.write_str("missing operand"),
-            EpdErrorKind::ExtraOperand => f.write_str("unexpected operand"),
-            EpdErrorKind::UnexpectedString => f.write_str("expected a word, not a string"),
-            EpdErrorKind::BadNumber => f.write_str("expected a number in range"),
-            EpdErrorKind::San(kind) => write!(f, "invalid SAN move: {kind}"),
+            ParseEpdErrorKind::UnterminatedString => {
+                f.write_str("string without its closing quote")
+            }
+            ParseEpdErrorKind::MissingOperand => f.write_str("missing operand"),
+            ParseEpdErrorKind::ExtraOperand => f.write_str("unexpected operand"),
+            ParseEpdErrorKind::UnexpectedString => f.write_str("expected a word, not a string"),
+            ParseEpdErrorKind::BadNumber => f.write_str("expected a number in range"),
+            ParseEpdErrorKind::San(kind) => write!(f, "invalid SAN move: {kind}"),
         }
     }
 }
@@ -215,14 +217,14 @@ pub struct ParseEpdError {
     /// Byte offset of the problem in the line.
     pub byte: usize,
     /// What is wrong.
-    pub kind: EpdErrorKind,
+    pub kind: ParseEpdErrorKind,
 }
 
 impl From<ParseFenError> for ParseEpdError {
     fn from(error: ParseFenError) -> ParseEpdError {
         ParseEpdError {
             byte: error.byte,
-            kind: EpdErrorKind::Fen {
+            kind: ParseEpdErrorKind::Fen {
                 field: error.field,
                 kind: error.kind,
             },
@@ -243,7 +245,7 @@ pub struct EpdMoveError {
     pub error: SanError,
 }
 
-fn error(byte: usize, kind: EpdErrorKind) -> ParseEpdError {
+fn error(byte: usize, kind: ParseEpdErrorKind) -> ParseEpdError {
     ParseEpdError { byte, kind }
 }
 
@@ -290,7 +292,7 @@ impl<'a> Reader<'a> {
         let mut text = String::new();
         loop {
             let Some(c) = self.text[self.at..].chars().next() else {
-                return Err(error(start, EpdErrorKind::UnterminatedString));
+                return Err(error(start, ParseEpdErrorKind::UnterminatedString));
             };
             self.at += c.len_utf8();
             match c {
@@ -343,10 +345,10 @@ fn count(
     end: usize,
 ) -> Result<(), ParseEpdError> {
     if operands.len() < min {
-        return Err(error(end, EpdErrorKind::MissingOperand));
+        return Err(error(end, ParseEpdErrorKind::MissingOperand));
     }
     match operands.get(max) {
-        Some(extra) => Err(error(extra.at, EpdErrorKind::ExtraOperand)),
+        Some(extra) => Err(error(extra.at, ParseEpdErrorKind::ExtraOperand)),
         None => Ok(()),
     }
 }
@@ -356,12 +358,12 @@ fn number<T: FromStr>(operands: &[RawOperand<'_>], end: usize) -> Result<T, Pars
     count(operands, 1, 1, end)?;
     let operand = &operands[0];
     if operand.quoted {
-        return Err(error(operand.at, EpdErrorKind::UnexpectedString));
+        return Err(error(operand.at, ParseEpdErrorKind::UnexpectedString));
     }
     operand
         .text
         .parse()
-        .map_err(|_| error(operand.at, EpdErrorKind::BadNumber))
+        .map_err(|_| error(operand.at, ParseEpdErrorKind::BadNumber))
 }
 
 /// The one operand of a string opcode.
@@ -377,10 +379,10 @@ fn moves(operands: &[RawOperand<'_>], end: usize) -> Result<Vec<SanPlus>, ParseE
         .iter()
         .map(|operand| {
             if operand.quoted {
-                return Err(error(operand.at, EpdErrorKind::UnexpectedString));
+                return Err(error(operand.at, ParseEpdErrorKind::UnexpectedString));
             }
             SanPlus::from_ascii(operand.text.as_bytes())
-                .map_err(|e| error(operand.at + e.byte, EpdErrorKind::San(e.kind)))
+                .map_err(|e| error(operand.at + e.byte, ParseEpdErrorKind::San(e.kind)))
         })
         .collect()
 }
@@ -447,7 +449,7 @@ impl Epd {
     /// [`ParseEpdError`] with the byte offset and what is wrong.
     pub fn from_ascii(line: &[u8]) -> Result<Epd, ParseEpdError> {
         let text = core::str::from_utf8(line)
-            .map_err(|e| error(e.valid_up_to(), EpdErrorKind::InvalidUtf8))?;
+            .map_err(|e| error(e.valid_up_to(), ParseEpdErrorKind::InvalidUtf8))?;
         let mut reader = Reader { text, at: 0 };
         let fields = [
             FenField::Placement,
@@ -460,7 +462,7 @@ impl Epd {
             reader.skip_space();
             let (start, word) = reader.word();
             if word.is_empty() {
-                return Err(error(start, EpdErrorKind::MissingField(field)));
+                return Err(error(start, ParseEpdErrorKind::MissingField(field)));
             }
             position_end = reader.at;
         }
@@ -503,7 +505,7 @@ impl Epd {
                             .bytes()
                             .position(|c| !(c.is_ascii_alphanumeric() || c == b'_'))
                             .unwrap_or(0);
-                        return Err(error(at + bad, EpdErrorKind::BadOpcode));
+                        return Err(error(at + bad, ParseEpdErrorKind::BadOpcode));
                     }
                     let operands = reader.operands()?;
                     operations.push(operation(opcode, &operands, at + opcode.len())?);

@@ -3,7 +3,7 @@
 
 use caissa_board::{Color, Square};
 use caissa_movegen::{CastlingMode, Position};
-use caissa_notation::epd::{self, Epd, EpdErrorKind, Operand, Operation};
+use caissa_notation::epd::{self, Epd, Operand, Operation, ParseEpdErrorKind};
 use caissa_notation::fen::{EnPassantMode, Fen, FenField, ParseFenErrorKind};
 use caissa_notation::san::{ParseSanErrorKind, San, SanError, SanPlus};
 use caissa_notation::uci::UciMove;
@@ -248,17 +248,17 @@ fn moves_are_resolved_on_demand() {
 #[test]
 fn errors_name_the_byte() {
     let fields = START_FIELDS.len();
-    let fen_error = |field, kind| EpdErrorKind::Fen { field, kind };
-    let table: Vec<(String, usize, EpdErrorKind)> = vec![
+    let fen_error = |field, kind| ParseEpdErrorKind::Fen { field, kind };
+    let table: Vec<(String, usize, ParseEpdErrorKind)> = vec![
         (
             String::new(),
             0,
-            EpdErrorKind::MissingField(FenField::Placement),
+            ParseEpdErrorKind::MissingField(FenField::Placement),
         ),
         (
             "8/8/8/8/8/8/8/8 w".into(),
             17,
-            EpdErrorKind::MissingField(FenField::Castling),
+            ParseEpdErrorKind::MissingField(FenField::Castling),
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -".into(),
@@ -273,67 +273,67 @@ fn errors_name_the_byte() {
         (
             format!("{START_FIELDS} 0 1 2"),
             fields + 5,
-            EpdErrorKind::BadOpcode,
+            ParseEpdErrorKind::BadOpcode,
         ),
         (
             format!("{START_FIELDS} b-m e4;"),
             fields + 2,
-            EpdErrorKind::BadOpcode,
+            ParseEpdErrorKind::BadOpcode,
         ),
         (
             format!("{START_FIELDS} id \"open;"),
             fields + 4,
-            EpdErrorKind::UnterminatedString,
+            ParseEpdErrorKind::UnterminatedString,
         ),
         (
             format!("{START_FIELDS} hmvc x;"),
             fields + 6,
-            EpdErrorKind::BadNumber,
+            ParseEpdErrorKind::BadNumber,
         ),
         (
             format!("{START_FIELDS} ce 99999999999;"),
             fields + 4,
-            EpdErrorKind::BadNumber,
+            ParseEpdErrorKind::BadNumber,
         ),
         (
             format!("{START_FIELDS} D3 -1;"),
             fields + 4,
-            EpdErrorKind::BadNumber,
+            ParseEpdErrorKind::BadNumber,
         ),
         (
             format!("{START_FIELDS} hmvc \"3\";"),
             fields + 6,
-            EpdErrorKind::UnexpectedString,
+            ParseEpdErrorKind::UnexpectedString,
         ),
         (
             format!("{START_FIELDS} bm \"e4\";"),
             fields + 4,
-            EpdErrorKind::UnexpectedString,
+            ParseEpdErrorKind::UnexpectedString,
         ),
         (
             format!("{START_FIELDS} bm;"),
             fields + 3,
-            EpdErrorKind::MissingOperand,
+            ParseEpdErrorKind::MissingOperand,
         ),
         (
             format!("{START_FIELDS} id"),
             fields + 3,
-            EpdErrorKind::MissingOperand,
+            ParseEpdErrorKind::MissingOperand,
         ),
         (
             format!("{START_FIELDS} id \"a\" \"b\";"),
             fields + 8,
-            EpdErrorKind::ExtraOperand,
+            ParseEpdErrorKind::ExtraOperand,
         ),
         (
             format!("{START_FIELDS} acd 1 2;"),
             fields + 7,
-            EpdErrorKind::ExtraOperand,
+            ParseEpdErrorKind::ExtraOperand,
         ),
         (
             format!("{START_FIELDS} bm e4 Nz3;"),
             fields + 8,
-            EpdErrorKind::San(ParseSanErrorKind::ExpectedSquare),
+            ParseEpdErrorKind::San(ParseSanErrorKind::ExpectedSquare),
         ),
     ];
     for (text, byte, kind) in table {
@@ -341,7 +341,10 @@ fn errors_name_the_byte() {
         assert_eq!((error.byte, error.kind), (byte, kind), "{text:?}: {error}");
     }
     let error = Epd::from_ascii(b"8/8/8/8/8/8/8/8 w - - id \"\xff\";").unwrap_err();
-    assert_eq!((error.byte, error.kind), (26, EpdErrorKind::InvalidUtf8));
+    assert_eq!(
+        (error.byte, error.kind),
+        (26, ParseEpdErrorKind::InvalidUtf8)
+    );
     assert_eq!(
         format!("{START_FIELDS} hmvc x;")
             .parse::<Epd>()
