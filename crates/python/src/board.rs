@@ -531,6 +531,17 @@ impl Board {
         self.position().zobrist_hash()
     }
 
+    /// The key of the position in Polyglot opening books: python-chess's
+    /// `chess.polyglot.zobrist_hash(board)`. The en passant file counts when a pawn of the side
+    /// to move stands beside the pawn that just moved two squares, legal capture or not, as the
+    /// book format says.
+    ///
+    /// >>> hex(caissa.Board().polyglot_key())
+    /// '0x463b96181691fc9c'
+    fn polyglot_key(&self) -> u64 {
+        self.position().polyglot_key()
+    }
+
     /// The number of leaf nodes of the legal move tree `depth` plies deep (the GIL is released
     /// while counting).
     ///

@@ -3,6 +3,8 @@ positions carried by the exceptions."""
 
 import copy
 
+import chess
+import chess.polyglot
 import pytest
 
 import caissa
@@ -348,3 +350,35 @@ def test_zobrist_hash_is_the_same_position_key():
     b = play(caissa.Board(), "e4")
     assert b.zobrist_hash() == caissa.Board(b.fen(en_passant="fen")).zobrist_hash()
     assert caissa.Board().zobrist_hash() != b.zobrist_hash()
+
+
+# The test positions published with the Polyglot book format.
+POLYGLOT_VECTORS = [
+    ("", 0x463B96181691FC9C),
+    ("e4", 0x823C9B50FD114196),
+    ("e4 d5", 0x0756B94461C50FB0),
+    ("e4 d5 e5", 0x662FAFB965DB29D4),
+    ("e4 d5 e5 f5", 0x22A48B5A8E47FF78),
+    ("e4 d5 e5 f5 Ke2", 0x652A607CA3F242C1),
+    ("e4 d5 e5 f5 Ke2 Kf7", 0x00FDD303C946BDD9),
+    ("a4 b5 h4 b4 c4", 0x3C8123EA7B067637),
+    ("a4 b5 h4 b4 c4 bxc3 Ra3", 0x5C3F9B829B279560),
+]
+
+
+@pytest.mark.parametrize("moves,key", POLYGLOT_VECTORS)
+def test_polyglot_key_of_the_published_positions(moves, key):
+    board = play(caissa.Board(), moves)
+    assert board.polyglot_key() == key
+    assert caissa.Board(board.fen()).polyglot_key() == key
+
+
+def test_polyglot_key_counts_an_en_passant_file_the_laws_do_not():
+    # exd6 would leave the white king in check from the rook: no legal capture, so not the
+    # Laws' en passant right, but the book format counts the pawn standing beside d5.
+    pinned = "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1"
+    without = "8/8/8/K2pP2r/8/8/8/7k w - - 0 1"
+    assert caissa.Board(pinned).zobrist_hash() == caissa.Board(without).zobrist_hash()
+    assert caissa.Board(pinned).polyglot_key() != caissa.Board(without).polyglot_key()
+    for fen in [pinned, without]:
+        assert caissa.Board(fen).polyglot_key() == chess.polyglot.zobrist_hash(chess.Board(fen))

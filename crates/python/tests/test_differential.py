@@ -1,6 +1,6 @@
 """caissa against python-chess on the sample PGNs of data/pgn: at every position of every main
-line, the same legal moves, SAN, FEN, check, mate, stalemate, material and outcome, except the
-documented differences (asserted as such):
+line, the same legal moves, SAN, FEN, Polyglot key, check, mate, stalemate, material and
+outcome, except the documented differences (asserted as such):
 
 - python-chess's INSUFFICIENT_MATERIAL is caissa's ``dead_position``, and caissa also ends the
   game on blocked positions its analysis proves dead;
@@ -13,6 +13,7 @@ import pathlib
 
 import chess
 import chess.pgn
+import chess.polyglot
 import pytest
 
 import caissa
@@ -63,6 +64,7 @@ def compare_position(ours, peer, where):
     for color in chess.COLORS:
         assert ours.has_insufficient_material(color) == peer.has_insufficient_material(color)
     assert ours.zobrist_hash() == ours.copy().zobrist_hash()
+    assert ours.polyglot_key() == chess.polyglot.zobrist_hash(peer), where
     termination = ours.outcome() and ours.outcome().termination
     expected = expected_termination(peer)
     if termination == "dead_position" and expected is None:
