@@ -65,7 +65,8 @@ pub struct SearchResult {
     pub ponder: Option<UciMove>,
     /// The last `info` line with a score, if any.
     pub info: Option<Info>,
-    /// When `go` was written, by the caller's clock.
+    /// When `go` was written, by the caller's clock: taken just before the write, so that the
+    /// engine's time never starts after its reply can arrive (`received_us >= sent_us`).
     pub sent_us: u64,
     /// When `bestmove` was read, by the caller's clock.
     pub received_us: u64,
@@ -318,13 +319,14 @@ impl Client {
         go: &Go,
         timeout: Duration,
     ) -> Result<SearchResult, ClientError> {
+        // Stamped before the write: a reply stamped by the reader thread can never precede it.
+        let sent_us = (self.stamp)();
         // Both lines in one flush: one system call, and the engine wakes once.
         writeln!(self.stdin, "{position}\n{go}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| ClientError::Exited {
                 waiting_for: "a reader of its input",
             })?;
-        let sent_us = (self.stamp)();
         let mut info = None;
         loop {
             match self.next_message(timeout, "bestmove")? {
