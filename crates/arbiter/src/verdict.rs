@@ -1,6 +1,7 @@
 //! What the arbiter decided: every ruling with its article, the penalties, and the result.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use caissa_board::{ByColor, Color};
 use caissa_game::{Article, Outcome};
@@ -9,7 +10,7 @@ use crate::events::MoveText;
 
 /// One decision of the arbiter, with the article of the Laws that makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Decision {
     /// The index of the event that led to it, in the log (from 0).
     pub event: usize,
@@ -25,7 +26,7 @@ pub struct Decision {
 
 /// What the arbiter decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Ruling {
@@ -79,15 +80,15 @@ pub enum Ruling {
     /// A claim the arbiter does not entertain (no penalty).
     ClaimRefused {
         /// `threefold`, `fifty`, `touch_move`, `flag`, `illegal_move`.
-        claim: &'static str,
+        claim: Cow<'static, str>,
         /// Why.
-        why: &'static str,
+        why: Cow<'static, str>,
     },
     /// An incorrect draw claim: time to the opponent (9.5.3); it stands as a draw offer
     /// (9.1.2.3).
     ClaimIncorrect {
         /// `threefold` or `fifty`.
-        claim: &'static str,
+        claim: Cow<'static, str>,
         /// The written move, which must now be played (9.5.3).
         must_play: Option<String>,
     },
@@ -100,7 +101,7 @@ pub enum Ruling {
     /// A draw offer not allowed.
     DrawOfferRefused {
         /// Why.
-        why: &'static str,
+        why: Cow<'static, str>,
     },
     /// The pending offer is declined (orally, by touching a piece, or by a move).
     DrawDeclined,
@@ -109,7 +110,7 @@ pub enum Ruling {
     /// An acceptance that does not end the game.
     AgreementRefused {
         /// Why.
-        why: &'static str,
+        why: Cow<'static, str>,
     },
     /// A flag observation or claim while the flag has not fallen.
     FlagNotFallen,
@@ -218,7 +219,7 @@ impl fmt::Display for Decision {
 
 /// Time given to a player's opponent for an offence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Penalty {
     /// The index of the event that led to it.
     pub event: usize,
@@ -249,7 +250,7 @@ impl fmt::Display for Penalty {
 
 /// Something the arbiter noticed that is not a decision: an event with no effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Note {
     /// The index of the event.
     pub event: usize,
@@ -267,14 +268,14 @@ impl fmt::Display for Note {
 
 /// Everything the arbiter decided about a game.
 ///
-/// With the `serde` feature the verdict and its parts serialise (snake-case names; rulings as
-/// `{"illegal_move": {"mv": "e5", "count": 1}}`), for a server to show or archive. They are not
-/// read back: a verdict follows from its event log, which is what a server keeps
-/// ([`Event`](crate::Event) reads and writes the log's lines), and [`replay`](crate::replay)
+/// With the `serde` feature the verdict and its parts serialise and read back (snake-case names;
+/// rulings as `{"illegal_move": {"mv": "e5", "count": 1}}`), for a server to show or archive.
+/// A verdict also follows from its event log, which is what a server need keep
+/// ([`Event`](crate::Event) reads and writes the log's lines): [`replay`](crate::replay)
 /// gives it again. [`json::verdict_to_json`](crate::json::verdict_to_json) writes the shape
 /// `caissa arbitrate` prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Verdict {
     /// The result, reason and article, or `None` while the game goes on.
     pub outcome: Option<Outcome>,

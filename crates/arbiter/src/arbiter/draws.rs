@@ -20,7 +20,7 @@ impl Arbiter {
         if let Some(why) = self.offers_forbidden() {
             self.decide(
                 Some(by),
-                Ruling::DrawOfferRefused { why },
+                Ruling::DrawOfferRefused { why: why.into() },
                 articles::OFFER_RESTRICTED,
             );
             return;
@@ -51,7 +51,8 @@ impl Arbiter {
             Offered::NotAgain => self.decide(
                 Some(by),
                 Ruling::DrawOfferRefused {
-                    why: "the last offer was declined; no new offer until the opponent offers",
+                    why: "the last offer was declined; no new offer until the opponent offers"
+                        .into(),
                 },
                 articles::DISTRACTION,
             ),
@@ -59,7 +60,7 @@ impl Arbiter {
     }
 
     pub(super) fn accept(&mut self, by: Color) {
-        let refused = |why| Ruling::AgreementRefused { why };
+        let refused = |why: &'static str| Ruling::AgreementRefused { why: why.into() };
         if !self.offers.pending_to(by) {
             self.decide(
                 Some(by),
@@ -101,8 +102,8 @@ impl Arbiter {
             self.decide(
                 Some(by),
                 Ruling::ClaimRefused {
-                    claim: name,
-                    why: "the claimant has touched a piece on this move",
+                    claim: name.into(),
+                    why: "the claimant has touched a piece on this move".into(),
                 },
                 articles::CLAIM_AFTER_TOUCH,
             );
@@ -147,7 +148,10 @@ impl Arbiter {
         let must_play = intended.map(|m| self.sans(&[m]).concat());
         self.decide(
             Some(by),
-            Ruling::ClaimIncorrect { claim, must_play },
+            Ruling::ClaimIncorrect {
+                claim: claim.into(),
+                must_play,
+            },
             articles::INCORRECT_CLAIM,
         );
         self.penalise(by, articles::INCORRECT_CLAIM);
@@ -160,9 +164,9 @@ impl Arbiter {
     }
 
     pub(super) fn claim_touch_move(&mut self, by: Color) {
-        let refuse = |why| Ruling::ClaimRefused {
-            claim: "touch_move",
-            why,
+        let refuse = |why: &'static str| Ruling::ClaimRefused {
+            claim: "touch_move".into(),
+            why: why.into(),
         };
         let open = self
             .last
@@ -215,8 +219,8 @@ impl Arbiter {
                 self.decide(
                     Some(!offender),
                     Ruling::ClaimRefused {
-                        claim: "illegal_move",
-                        why: "no illegal move of the opponent's can be claimed now",
+                        claim: "illegal_move".into(),
+                        why: "no illegal move of the opponent's can be claimed now".into(),
                     },
                     articles::ILLEGAL_REINSTATED,
                 );

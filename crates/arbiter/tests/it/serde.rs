@@ -7,7 +7,7 @@ use caissa_arbiter::json::{EventLog, arbitrate, parse_event};
 use caissa_arbiter::{
     ArbiterAction, Article, Bonus, ClaimKind, Clock, Color, Event, EventKind, Fen, GameResult,
     MoveText, Outcome, Period, PeriodTrigger, Presses, Profile, Reason, Role, Rules, Square, Start,
-    TimeControl, replay,
+    TimeControl, Verdict, replay,
 };
 
 use crate::common::{Rng, random_moves};
@@ -272,4 +272,49 @@ fn the_verdict_serialises() {
     assert_eq!(json["decisions"][0]["ruling"]["illegal_move"]["mv"], "e5");
     assert_eq!(json["penalties"][0]["offender"], "white");
     assert_eq!(json["clock_ms"]["black"], 420_000);
+}
+
+#[test]
+fn verdicts_read_back_as_themselves() {
+    // Logs of random events after a start: most are refused or noted, so the verdicts hold
+    // rulings of every kind, penalties and notes.
+    let mut rng = Rng::new(7);
+    let mut kinds = std::collections::BTreeSet::new();
+    for _ in 0..400 {
+        let mut events = vec![Event::new(
+            0,
+            EventKind::Start(Start {
+                time_control: Some("180+2".parse().unwrap()),
+                rules: pick(&mut rng, &RULES).parse().unwrap(),
+                ..Start::default()
+            }),
+        )];
+        let mut t = 0;
+        for _ in 0..rng.below(40) {
+            let mut event = random_event(&mut rng);
+            if matches!(event.kind, EventKind::Start(_)) {
+                continue;
+            }
+            t += rng.below(20_000);
+            event.t_ms = t;
+            events.push(event);
+        }
+        let Ok(verdict) = replay(&events) else {
+            continue;
+        };
+        for decision in &verdict.decisions {
+            let json = serde_json::to_value(&decision.ruling).unwrap();
+            kinds.insert(match json {
+                serde_json::Value::Object(map) => map.keys().next().unwrap().clone(),
+                other => other.to_string(),
+            });
+        }
+        let json = serde_json::to_string(&verdict).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Verdict>(&json).ok().as_ref(),
+            Some(&verdict),
+            "{json}"
+        );
+    }
+    assert!(kinds.len() >= 8, "too few kinds of ruling: {kinds:?}");
 }
