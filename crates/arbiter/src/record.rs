@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use caissa_game::{GameResult, Outcome, Reason};
 use caissa_movegen::Position;
-use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::{self, commands::Command};
 use caissa_notation::san::SanPlus;
 
@@ -37,8 +36,8 @@ pub(crate) struct Record {
 
 /// What the record is written with besides its moves.
 pub(crate) struct Header<'a> {
+    /// The start position, in Chess960 castling for a Chess960 game.
     pub(crate) start: &'a Position,
-    pub(crate) chess960: bool,
     pub(crate) time_control: Option<&'a TimeControl>,
     pub(crate) names: [Option<&'a str>; 2],
     pub(crate) outcome: Option<Outcome>,
@@ -84,22 +83,10 @@ impl Record {
         let [white, black] = header.names;
         game.tags.insert("White", white.unwrap_or("?"));
         game.tags.insert("Black", black.unwrap_or("?"));
-        let (result, marker) = match header.outcome.map(|o| o.result) {
-            Some(GameResult::WhiteWins) => ("1-0", pgn::TerminationMarker::WhiteWins),
-            Some(GameResult::BlackWins) => ("0-1", pgn::TerminationMarker::BlackWins),
-            Some(GameResult::Draw) => ("1/2-1/2", pgn::TerminationMarker::Draw),
-            _ => ("*", pgn::TerminationMarker::Unknown),
-        };
-        game.tags.insert("Result", result);
+        let marker = pgn::TerminationMarker::from_result(header.outcome.map(|o| o.result));
+        game.tags.insert("Result", marker.as_str());
         game.termination_marker = Some(marker);
-        if *header.start != Position::standard() || header.chess960 {
-            if header.chess960 {
-                game.tags.insert("Variant", "Chess960");
-            }
-            game.tags.insert("SetUp", "1");
-            let fen = Fen::from_position(header.start, EnPassantMode::Legal);
-            game.tags.insert("FEN", &fen.to_string());
-        }
+        game.tags.set_start(header.start);
         game.tags.insert(
             "TimeControl",
             &header

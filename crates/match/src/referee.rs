@@ -482,12 +482,7 @@ impl Referee {
             .ending
             .as_ref()
             .map_or(GameResult::Cancelled, Termination::result);
-        let (text, marker) = match result {
-            GameResult::WhiteWins => ("1-0", pgn::TerminationMarker::WhiteWins),
-            GameResult::BlackWins => ("0-1", pgn::TerminationMarker::BlackWins),
-            GameResult::Draw => ("1/2-1/2", pgn::TerminationMarker::Draw),
-            _ => ("*", pgn::TerminationMarker::Unknown),
-        };
+        let marker = pgn::TerminationMarker::from(result);
         for (tag, value) in [
             ("Event", event),
             ("Site", "?"),
@@ -495,20 +490,11 @@ impl Referee {
             ("Round", &round.to_string()),
             ("White", names[0]),
             ("Black", names[1]),
-            ("Result", text),
+            ("Result", marker.as_str()),
         ] {
             tree.tags.insert(tag, value);
         }
-        if self.opening.start != caissa_movegen::Position::standard() || self.opening.chess960 {
-            if self.opening.chess960 {
-                tree.tags.insert("Variant", "Chess960");
-            }
-            tree.tags.insert("SetUp", "1");
-            tree.tags.insert(
-                "FEN",
-                &Fen::from_position(&self.opening.start, EnPassantMode::Legal).to_string(),
-            );
-        }
+        tree.tags.set_start(&self.opening.start);
         let control = self
             .settings
             .time_control

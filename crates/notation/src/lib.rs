@@ -4,8 +4,10 @@
 //! and long algebraic notation), [`san`] (standard algebraic notation, strict and lenient),
 //! [`epd`] (extended position descriptions with operations), [`pgn`] (a streaming reader with
 //! a visitor API, a game tree, and a writer) and [`lines`] (line-based input read with bounded
-//! memory), and [`parse_move`] reads a move written in either SAN or UCI. It depends on `caissa-board` and `caissa-movegen`, and never panics on any input: every parser returns a
-//! typed error that says what is wrong and where.
+//! memory), and [`parse_move`] reads a move written in either SAN or UCI. It depends on
+//! `caissa-board`, `caissa-movegen` and `caissa-game` (a PGN game tree becomes a [`Game`] and
+//! back), and never panics on any input: every parser returns a typed error that says what is
+//! wrong and where.
 //!
 //! ```
 //! use caissa_notation::fen::Fen;
@@ -36,6 +38,7 @@
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod epd;
 pub mod fen;
@@ -51,6 +54,7 @@ pub use caissa_board::{
     ParseFileError, ParsePieceError, ParseRankError, ParseRoleError, ParseSquareError, Piece, Rank,
     Role, Setup, Square,
 };
+pub use caissa_game::{Game, GameResult};
 pub use caissa_movegen::{
     CastlingMode, IllegalMoveError, Move, MoveList, Position, PositionError, SetupProblem,
 };

@@ -180,7 +180,6 @@ pub struct Arbiter {
     rules: Rules,
     presses: Presses,
     start: Position,
-    chess960: bool,
     names: [Option<String>; 2],
     game: Game,
     clock: Option<Clock>,
@@ -241,7 +240,6 @@ impl Arbiter {
             rules: start.rules.clone(),
             presses: start.presses.unwrap_or(Presses::WithMove),
             start: position,
-            chess960: start.chess960,
             names: [start.white.clone(), start.black.clone()],
             game: Game::new(position),
             clock,
@@ -315,7 +313,6 @@ impl Arbiter {
         let t = self.ended_at.unwrap_or(self.now);
         let header = Header {
             start: &self.start,
-            chess960: self.chess960,
             time_control: self.clock.as_ref().map(Clock::control),
             names: [self.names[0].as_deref(), self.names[1].as_deref()],
             outcome: self.outcome,

@@ -9,7 +9,9 @@
 //!   ([`PgnReplayError`], one error type for reading and replaying); [`Recorder`] records moves
 //!   to replay them elsewhere ([`RecordedGame::replay`]).
 //! - [`GameTree::write`] writes the export format or a compact one-line form;
-//!   [`GameTree::mainline_moves`] replays the main line, positions and moves.
+//!   [`GameTree::mainline_moves`] replays the main line, positions and moves;
+//!   [`GameTree::to_game`] makes the main line a [`caissa_game::Game`], and
+//!   [`GameTree::from_game`] writes a game as a tree.
 //! - [`commands`] reads the `[%clk ...]`, `[%eval ...]`, `[%csl ...]`, `[%cal ...]` commands of
 //!   a comment into typed values.
 //! - [`StartTags`] reads the `[FEN]`, `[SetUp]` and `[Variant]` tags into a start position.
@@ -103,6 +105,7 @@
 
 mod chunks;
 pub mod commands;
+mod convert;
 mod error;
 mod parallel;
 mod reader;
@@ -114,6 +117,7 @@ mod visitor;
 mod writer;
 
 pub use chunks::{Chunk, Chunks, chunks};
+pub use convert::ToGameError;
 pub use error::{Excerpt, IoFailure, PgnError, PgnErrorKind};
 pub use parallel::{MAX_THREADS, ParallelReader};
 pub use reader::{DEFAULT_CAPACITY, Games, MIN_CAPACITY, Reader};

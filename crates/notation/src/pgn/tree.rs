@@ -5,7 +5,8 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::ops::ControlFlow;
 
-use caissa_movegen::{Move, Position};
+use caissa_movegen::fen::{EnPassantMode, Fen};
+use caissa_movegen::{CastlingMode, Move, Position};
 
 use super::error::{PgnError, PgnErrorKind};
 use super::replay::{PgnReplayErrorKind, Replay};
@@ -67,6 +68,40 @@ impl Tags {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Sets the tags that give `start` as a game's start position, as the PGN standard has
+    /// them: `SetUp "1"` and `FEN` when it is not the standard one, and `Variant "Chess960"`
+    /// (with `SetUp` and `FEN` always) for Chess960 castling. For the standard start in
+    /// standard chess it removes them.
+    ///
+    /// ```
+    /// use caissa_notation::Position;
+    /// use caissa_notation::pgn::Tags;
+    ///
+    /// let mut tags = Tags::new();
+    /// tags.set_start(&Position::standard());
+    /// assert!(tags.is_empty());
+    /// let start = Position::chess960(518).expect("a Chess960 number");
+    /// tags.set_start(&start);
+    /// assert_eq!(tags.get("Variant"), Some("Chess960"));
+    /// assert_eq!(tags.start().position(), Ok(start));
+    /// ```
+    pub fn set_start(&mut self, start: &Position) {
+        let chess960 = start.castling_mode() == CastlingMode::Chess960;
+        for name in ["Variant", "SetUp", "FEN"] {
+            self.remove(name);
+        }
+        if chess960 {
+            self.insert("Variant", "Chess960");
+        }
+        if chess960 || *start != Position::standard() {
+            self.insert("SetUp", "1");
+            self.insert(
+                "FEN",
+                &Fen::from_position(start, EnPassantMode::Legal).to_string(),
+            );
+        }
     }
 
     /// The start tags (`FEN`, `Variant`), collected for replaying.
@@ -258,13 +293,7 @@ impl GameTree {
     pub fn mainline_moves(&self) -> MainlineMoves<'_> {
         let (replay, failed) = match self.start_position() {
             Ok(start) => (Replay::new(start), None),
-            Err(error) => (
-                Replay::new(Position::standard()),
-                Some(TreeReplayError {
-                    ply: 0,
-                    kind: PgnReplayErrorKind::Pgn(PgnErrorKind::Start(error.kind)),
-                }),
-            ),
+            Err(error) => (Replay::new(Position::standard()), Some(error.into())),
         };
         MainlineMoves {
             tree: self,
@@ -305,6 +334,16 @@ pub struct TreeReplayError {
     pub ply: usize,
     /// What is wrong.
     pub kind: PgnReplayErrorKind,
+}
+
+impl From<StartError> for TreeReplayError {
+    /// Start tags that give no position: an error before the first move (ply 0).
+    fn from(error: StartError) -> TreeReplayError {
+        TreeReplayError {
+            ply: 0,
+            kind: PgnReplayErrorKind::Pgn(PgnErrorKind::Start(error.kind)),
+        }
+    }
 }
 
 /// The iterator of [`GameTree::mainline_moves`].

@@ -4,6 +4,8 @@ use core::fmt;
 use core::str::FromStr;
 use std::borrow::Cow;
 
+use caissa_game::GameResult;
+
 /// Where something is in the input: a line and a column, both counted from 1.
 ///
 /// The column counts bytes, not characters: a `é` before the place counts two. A UTF-8 byte order
@@ -49,6 +51,26 @@ impl TerminationMarker {
         }
     }
 
+    /// The marker for a game's result, `*` while it goes on (`None`) and for the results PGN
+    /// has no marker for ([`GameResult::BothLose`], [`GameResult::Cancelled`]).
+    ///
+    /// ```
+    /// use caissa_game::GameResult;
+    /// use caissa_notation::pgn::TerminationMarker;
+    ///
+    /// assert_eq!(TerminationMarker::from_result(Some(GameResult::Draw)).as_str(), "1/2-1/2");
+    /// assert_eq!(TerminationMarker::from_result(None), TerminationMarker::Unknown);
+    /// ```
+    #[must_use]
+    pub const fn from_result(result: Option<GameResult>) -> TerminationMarker {
+        match result {
+            Some(GameResult::WhiteWins) => TerminationMarker::WhiteWins,
+            Some(GameResult::BlackWins) => TerminationMarker::BlackWins,
+            Some(GameResult::Draw) => TerminationMarker::Draw,
+            Some(GameResult::BothLose | GameResult::Cancelled) | None => TerminationMarker::Unknown,
+        }
+    }
+
     /// Reads a marker: exactly one of `1-0`, `0-1`, `1/2-1/2` and `*`.
     #[must_use]
     pub fn from_ascii(bytes: &[u8]) -> Option<TerminationMarker> {
@@ -59,6 +81,13 @@ impl TerminationMarker {
             b"*" => Some(TerminationMarker::Unknown),
             _ => None,
         }
+    }
+}
+
+impl From<GameResult> for TerminationMarker {
+    /// [`TerminationMarker::from_result`].
+    fn from(result: GameResult) -> TerminationMarker {
+        TerminationMarker::from_result(Some(result))
     }
 }
 

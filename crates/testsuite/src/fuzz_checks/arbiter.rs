@@ -267,17 +267,6 @@ impl Snapshot {
     }
 }
 
-/// The PGN marker of an outcome (none for a game that goes on, or that no result token
-/// describes).
-fn pgn_outcome(outcome: Option<Outcome>) -> pgn::TerminationMarker {
-    match outcome.map(|o| o.result) {
-        Some(GameResult::WhiteWins) => pgn::TerminationMarker::WhiteWins,
-        Some(GameResult::BlackWins) => pgn::TerminationMarker::BlackWins,
-        Some(GameResult::Draw) => pgn::TerminationMarker::Draw,
-        _ => pgn::TerminationMarker::Unknown,
-    }
-}
-
 /// The verdict's PGN reads back as one well-formed game with the verdict's result; unless an
 /// illegal move may stand (A.5.2), it replays, to the arbiter's position and, when the game was
 /// never replaced by one from the position after an illegal move, through its moves.
@@ -289,7 +278,7 @@ fn check_verdict_pgn(arbiter: &Arbiter, verdict: &Verdict) {
     let [Ok(record)] = &games[..] else {
         panic!("the verdict's PGN\n{text}\nreads as {games:?}");
     };
-    let marker = pgn_outcome(verdict.outcome);
+    let marker = pgn::TerminationMarker::from_result(verdict.outcome.map(|o| o.result));
     assert_eq!(
         record.termination_marker,
         Some(marker),

@@ -260,3 +260,58 @@ fn pgn_roundtrip_carriage_return_in_a_tag_value() {
         );
     }
 }
+
+/// A `caissa_game::Game` written as a tree, as PGN, read back and made a game again is the same
+/// game: start position, moves and outcome (checkmates and stalemates included, from standard,
+/// Chess960 and mid-game starts).
+#[test]
+fn games_round_trip_through_pgn_trees() {
+    use caissa_game::Game;
+    use caissa_testsuite::random::{Bias, random_move};
+
+    let mut ended = 0;
+    let bias = Bias {
+        checkmate: 60,
+        stalemate: 30,
+        ..Bias::UNIFORM
+    };
+    for seed in 0..300 {
+        let mut rng = Rng::new(seed);
+        let (start, _) = starts(&mut rng);
+        let mut game = Game::new(start);
+        for _ in 0..rng.below(120) {
+            if game.outcome().is_some() {
+                break;
+            }
+            let Some(m) = random_move(&mut rng, game.position(), bias) else {
+                break;
+            };
+            game.play(m).expect("a legal move");
+        }
+        let tree = GameTree::from_game(&game);
+        let text = tree.to_string();
+        let read = Reader::new(text.as_bytes())
+            .read_game(&mut GameTreeBuilder)
+            .expect("a game")
+            .expect("well-formed");
+        assert_eq!(read, tree, "{text}");
+        let again = Game::try_from(&read).expect("a game of the Laws");
+        assert_eq!(again.start(), game.start(), "{text}");
+        assert_eq!(again.moves(), game.moves(), "{text}");
+        assert_eq!(again.outcome(), game.outcome(), "{text}");
+        let marker = TerminationMarker::from_result(game.outcome().map(|o| o.result));
+        assert_eq!(read.tags.get("Result"), Some(marker.as_str()));
+        ended += usize::from(game.outcome().is_some());
+    }
+    assert!(ended > 30, "only {ended} games ended");
+
+    // A null move is no move of a game.
+    let tree = Reader::new(&b"1. e4 -- 2. d4 *"[..])
+        .read_game(&mut GameTreeBuilder)
+        .expect("a game")
+        .expect("well-formed");
+    assert_eq!(
+        tree.to_game().map(|g| g.ply()),
+        Err(caissa_notation::pgn::ToGameError::NullMove { ply: 1 })
+    );
+}
