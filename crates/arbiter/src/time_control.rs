@@ -105,6 +105,26 @@ pub enum PeriodTrigger {
 
 /// A time control: periods, and when each next one starts.
 ///
+/// It reads and writes two text forms: the PGN `TimeControl` tag's (`180+2`,
+/// `40/5400+30:1800+30`, `*60` for an hourglass) and a readable one with units (`3m+2s`); the
+/// `Display` form is the readable one, `{:#}` and [`TimeControl::to_pgn`] the tag's.
+///
+/// ```
+/// use caissa_arbiter::{Bonus, Period, TimeControl};
+///
+/// let blitz: TimeControl = "180+2".parse()?;
+/// assert_eq!(blitz.periods(), [Period::new(None, 180_000, Bonus::Fischer(2_000))]);
+/// assert_eq!(blitz.to_pgn(), "180+2");
+/// assert_eq!(blitz.to_string().parse::<TimeControl>()?, blitz);
+///
+/// // Classical: 90 minutes for 40 moves, then 30 minutes, 30 seconds a move from move 1.
+/// let classical: TimeControl = "40/5400+30:1800+30".parse()?;
+/// assert_eq!(classical.periods().len(), 2);
+/// assert_eq!(classical.periods()[0].moves, Some(40));
+/// assert_eq!(format!("{classical:#}"), "40/5400+30:1800+30");
+/// # Ok::<(), caissa_arbiter::ParseTimeControlError>(())
+/// ```
+///
 /// With the `serde` feature it is an object `{"periods": [{"moves": 40, "base_ms": 5400000,
 /// "bonus": {"fischer": 30000}, "bonus_from_move": 1}, ...], "trigger": "on_move_count",
 /// "hourglass": false}`, checked as [`TimeControl::new`] checks (and an hourglass has one period

@@ -22,6 +22,7 @@
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use caissa_arbiter as arbiter;
 pub use caissa_board as board;

@@ -36,6 +36,34 @@ const CARRIED_MOVES: usize = 8;
 ///
 /// [`Game::play`] refuses moves once the game has ended automatically ([`Game::outcome`]);
 /// [`Game::play_unchecked`], the fast path for trusted moves, records whatever it is given.
+///
+/// ```
+/// use caissa_game::{Game, GameResult, Move, Reason, Square};
+///
+/// let mut game = Game::standard();
+/// // The knights go out and back twice: the start position stands for the third time.
+/// for _ in 0..2 {
+///     for (from, to) in [
+///         (Square::G1, Square::F3),
+///         (Square::G8, Square::F6),
+///         (Square::F3, Square::G1),
+///         (Square::F6, Square::G8),
+///     ] {
+///         game.play(Move::normal(from, to))?;
+///     }
+/// }
+/// assert_eq!(game.repetitions(), 3);
+/// // A threefold repetition is a draw only when claimed (9.2) ...
+/// assert_eq!(game.outcome(), None);
+/// let claim = game.claims().threefold.expect("a correct claim");
+/// assert_eq!(claim.intended, None); // on the board, without a written move
+/// assert_eq!(claim.outcome().result, GameResult::Draw);
+/// assert_eq!(claim.reason(), Reason::ThreefoldRepetition);
+/// // ... and the game goes on until someone claims it.
+/// game.play(Move::normal(Square::E2, Square::E4))?;
+/// assert_eq!(game.ply(), 9);
+/// # Ok::<(), caissa_game::PlayError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     /// The position after the last move.

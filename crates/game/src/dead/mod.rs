@@ -117,6 +117,27 @@ const REACH_NODES: u64 = 64;
 
 /// Whether `color` can checkmate its opponent by some sequence of legal moves, with the
 /// default [`Budget`].
+///
+/// This is the FIDE test behind a dead position (5.2.2) and a flag fall against a lone king or
+/// a position the opponent cannot lose (6.9), not a material count: a bishop alone cannot mate,
+/// but a bishop against a pawn can, if the pawn promotes to a knight that blocks its king.
+///
+/// ```
+/// use caissa_game::dead::{Winnability, can_win};
+/// use caissa_game::{Color, Position};
+/// use caissa_movegen::fen::Fen;
+///
+/// let position = |fen: &str| -> Position {
+///     fen.parse::<Fen>().unwrap().into_position(Default::default()).unwrap()
+/// };
+/// // King and bishop against a bare king: no sequence of moves mates.
+/// let bare = position("8/8/8/4k3/8/8/8/KB6 w - - 0 1");
+/// assert_eq!(can_win(&bare, Color::White), Winnability::Unwinnable);
+/// // Against a king with a pawn, the pawn can become a piece that helps mate its own king.
+/// let pawn = position("7k/8/6K1/8/8/8/p7/2B5 w - - 0 1");
+/// assert!(matches!(can_win(&pawn, Color::White), Winnability::Winnable(_)));
+/// ```
+#[doc(alias = "insufficient_material")]
 #[must_use]
 pub fn can_win(pos: &Position, color: Color) -> Winnability {
     can_win_with(pos, color, Budget::DEFAULT)
