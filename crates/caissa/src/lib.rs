@@ -10,6 +10,7 @@
 //! | [`game`] | `caissa-game` | game history, repetition, draw claims, outcomes, dead positions |
 //! | [`arbiter`] | `caissa-arbiter` | time controls, clocks, the arbiter (Articles 4, 6, 7, 9), ratings |
 //! | [`uci`] | `caissa-uci` | the UCI protocol: messages both ways, an engine-side loop |
+//! | [`engine_match`] | `caissa-match` | engine matches judged by the arbiter: pairings, openings, adjudication, SPRT |
 //!
 //! The most used types are re-exported at the top level.
 //!
@@ -26,6 +27,7 @@
 
 pub use caissa_arbiter as arbiter;
 pub use caissa_board as board;
+pub use caissa_match as engine_match;
 pub use caissa_game as game;
 pub use caissa_movegen as movegen;
 pub use caissa_notation as notation;
