@@ -1,0 +1,250 @@
+//! Comments: `{ }` comments (spanning lines, or longer than the buffer) and `;` comments, and
+//! where an unterminated one ends: at a line that starts the next game's tags.
+
+use std::io::{self, Read};
+
+use super::bytes::find_any;
+use super::tags::looks_like_tag_line;
+use super::{GameStep, Reader, Step, TAG_PROBE, step};
+use crate::pgn::error::{PgnError, PgnErrorKind};
+use crate::pgn::types::RawComment;
+use crate::pgn::visitor::Visitor;
+
+/// How the search for a comment's end ended. Indices are relative to `pos`.
+pub(super) enum CommentEnd {
+    /// At the `}` at this index.
+    Closed(usize),
+    /// The buffer is full from `pos` on and holds no `}` (only when keeping the text); the
+    /// search goes on from `resume`, which starts a line to check if `line_start`.
+    Full { resume: usize, line_start: bool },
+    /// At the end of the input, or at a line that starts the next game's tags (`pos` is there).
+    Unterminated,
+}
+
+impl<R: Read> Reader<R> {
+    /// Finds the `}` of a comment whose text starts at `pos + rel`, counting its newlines. A line
+    /// inside the comment that looks like a tag pair (`[Name "`) is taken as the next game's
+    /// start: the comment is then unterminated and `pos` is left at that line. `line_start` says
+    /// that `pos + rel` starts such a line, to be checked first.
+    ///
+    /// With `keep`, the comment's bytes stay in the buffer from `pos` on (until it is full);
+    /// without, they are dropped as the search goes.
+    pub(super) fn find_comment_end(
+        &mut self,
+        mut rel: usize,
+        keep: bool,
+        mut line_start: bool,
+    ) -> io::Result<CommentEnd> {
+        if !keep {
+            self.pos += rel;
+            rel = 0;
+        }
+        loop {
+            if line_start {
+                line_start = false;
+                if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
+                    self.fill(rel + TAG_PROBE)?;
+                    // Still short: the buffer is full of the comment (only when keeping it).
+                    if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
+                        return Ok(CommentEnd::Full {
+                            resume: rel,
+                            line_start: true,
+                        });
+                    }
+                }
+                let line = &self.buf[self.pos + rel..self.end];
+                if looks_like_tag_line(&line[..line.len().min(TAG_PROBE)]) {
+                    self.pos += rel;
+                    return Ok(CommentEnd::Unterminated);
+                }
+            }
+            let start = self.pos + rel;
+            match find_any(&self.buf[start..self.end], [b'}', b'\n']) {
+                Some(k) => {
+                    let at = start + k;
+                    if self.buf[at] == b'}' {
+                        return Ok(CommentEnd::Closed(at - self.pos));
+                    }
+                    self.newline_at(at);
+                    rel = at + 1 - self.pos;
+                    if !keep {
+                        self.pos += rel;
+                        rel = 0;
+                    }
+                    line_start = true;
+                }
+                None if self.eof => {
+                    self.pos = self.end;
+                    return Ok(CommentEnd::Unterminated);
+                }
+                None if keep => {
+                    rel = self.end - self.pos;
+                    if self.is_full() {
+                        return Ok(CommentEnd::Full {
+                            resume: rel,
+                            line_start: false,
+                        });
+                    }
+                    self.fill(rel + 1)?;
+                }
+                None => {
+                    self.refill_after_all()?;
+                    rel = 0;
+                }
+            }
+        }
+    }
+
+    /// Reads the `{` comment at `pos` and hands it to the visitor.
+    #[inline]
+    pub(super) fn read_brace_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<GameStep<V>> {
+        // Most comments are short and end on their line, within what is buffered: then there is
+        // no newline to count or tag line to look for. The blank that usually follows goes too.
+        let rest = &self.buf[self.pos + 1..self.end];
+        if let Some(i) = find_any(rest, [b'}', b'\n'])
+            && rest[i] == b'}'
+        {
+            let flow = visitor.comment(movetext, RawComment::braced(&rest[..i]));
+            self.pos += i + 2 + usize::from(rest.get(i + 1) == Some(&b' '));
+            return Ok(step(flow));
+        }
+        self.read_long_brace_comment(visitor, movetext)
+    }
+
+    /// [`Reader::read_brace_comment`] for a comment that spans lines or the buffer's end.
+    fn read_long_brace_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<GameStep<V>> {
+        let at = self.location();
+        match self.find_comment_end(1, true, false)? {
+            CommentEnd::Closed(i) => {
+                let text = &self.buf[self.pos + 1..self.pos + i];
+                let flow = visitor.comment(movetext, RawComment::braced(text));
+                self.pos += i + 1;
+                Ok(step(flow))
+            }
+            CommentEnd::Unterminated => Ok(Step::Error(PgnError {
+                location: at,
+                kind: PgnErrorKind::UnterminatedComment,
+            })),
+            CommentEnd::Full { resume, line_start } => {
+                let kind = match self.find_comment_end(resume, false, line_start)? {
+                    CommentEnd::Closed(i) => {
+                        self.pos += i + 1;
+                        PgnErrorKind::CommentTooLong {
+                            buffer: self.buf.len(),
+                        }
+                    }
+                    CommentEnd::Full { .. } | CommentEnd::Unterminated => {
+                        PgnErrorKind::UnterminatedComment
+                    }
+                };
+                Ok(Step::Error(PgnError { location: at, kind }))
+            }
+        }
+    }
+
+    /// Reads the `;` comment at `pos` (up to, not including, the newline) and hands it to the
+    /// visitor.
+    pub(super) fn read_line_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        movetext: &mut V::Movetext,
+    ) -> io::Result<GameStep<V>> {
+        let mut rel = 1;
+        loop {
+            let start = self.pos + rel;
+            if let Some(k) = self.buf[start..self.end].iter().position(|&b| b == b'\n') {
+                let text = trim_cr(&self.buf[self.pos + 1..start + k]);
+                let flow = visitor.comment(movetext, RawComment::line(text));
+                self.pos = start + k;
+                return Ok(step(flow));
+            }
+            if self.eof {
+                let text = trim_cr(&self.buf[self.pos + 1..self.end]);
+                let flow = visitor.comment(movetext, RawComment::line(text));
+                self.pos = self.end;
+                return Ok(step(flow));
+            }
+            if self.is_full() {
+                let location = self.location();
+                self.skip_to_line_end()?;
+                return Ok(Step::Error(PgnError {
+                    location,
+                    kind: PgnErrorKind::CommentTooLong {
+                        buffer: self.buf.len(),
+                    },
+                }));
+            }
+            rel = self.end - self.pos;
+            self.fill(rel + 1)?;
+        }
+    }
+}
+
+fn trim_cr(text: &[u8]) -> &[u8] {
+    text.strip_suffix(b"\r").unwrap_or(text)
+}
+
+/// Where the comment `rest` (after its `{`) ends when it is a clock comment as lichess writes one
+/// after every move, ` [%clk 0:05:00] }` (with less than ten hours left): the index of its `}`,
+/// 16. One masked comparison of the first 16 bytes against that shape, where each digit may be
+/// any byte from `0x30` to `0x3F` (none is a `}` or a newline, so the index is right, whatever
+/// the clock says), and the `}`. `None` for any other comment, and when fewer than 17 bytes are
+/// at hand (near the end of the input).
+#[inline(always)]
+pub(super) fn clock_comment_len(rest: &[u8]) -> Option<usize> {
+    const SHAPE: &[u8; 16] = b" [%clk 0:00:00] ";
+    const DIGIT: u8 = 0xF0;
+    const MASK: [u8; 16] = {
+        let mut mask = [0xFF; 16];
+        let mut i = 0;
+        while i < 16 {
+            if SHAPE[i] == b'0' {
+                mask[i] = DIGIT;
+            }
+            i += 1;
+        }
+        mask
+    };
+    let (head, after) = rest.split_first_chunk::<16>()?;
+    let text = u128::from_le_bytes(*head) & u128::from_le_bytes(MASK);
+    (text == u128::from_le_bytes(*SHAPE) && after.first() == Some(&b'}')).then_some(16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bytes::find_any_near;
+    use super::*;
+
+    #[test]
+    fn clock_comments_end_where_the_search_says() {
+        let found = |rest: &[u8]| (clock_comment_len(rest), find_any_near(rest, [b'}', b'\n']));
+        assert_eq!(found(b" [%clk 0:05:00] } 2. Nf3"), (Some(16), Some(16)));
+        assert_eq!(found(b" [%clk 9:59:59] }"), (Some(16), Some(16)));
+        // Not the shape: a longer clock, a comment that ends early, a newline.
+        assert_eq!(found(b" [%clk 10:05:00] } 2. Nf3"), (None, Some(17)));
+        assert_eq!(found(b" [%clk 0:05:00.5] } 2. Nf3"), (None, Some(18)));
+        assert_eq!(found(b" [%clk 0:0}:00] } 2. Nf3"), (None, Some(10)));
+        assert_eq!(found(b" [%clk 0:05\n00] } 2. Nf3"), (None, Some(11)));
+        assert_eq!(found(b" [%clk 0:05:00]  } 2. Nf3"), (None, Some(17)));
+        assert_eq!(found(b" [%clk 0:05:00] "), (None, None));
+        // Wherever it answers, it agrees with the search.
+        let mut rest = *b" [%clk 0:05:00] } 2. Nf3";
+        for i in 0..rest.len() {
+            for byte in 0..=u8::MAX {
+                let old = std::mem::replace(&mut rest[i], byte);
+                if let Some(end) = clock_comment_len(&rest) {
+                    assert_eq!(Some(end), find_any_near(&rest, [b'}', b'\n']));
+                }
+                rest[i] = old;
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! The streaming [`Reader`]: a fixed buffer over any [`Read`], and the game loop.
+//!
+//! This file owns the [`Reader`], its buffer (filling it, line ends settled) and the locations
+//! it reports, and reads a game phase by phase. The phases and their tokens live beside it:
+//!
+//! - `tags`: the tag pairs, with the shortcut for the usual `[Name "value"]`;
+//! - `movetext`: moves, numbers, glyphs, variations and the result, with the shortcut that
+//!   reads the common tokens of a line in one loop;
+//! - `comments`: `{ }` and `;` comments, and where an unterminated one ends;
+//! - `skip`: whitespace and `%` lines between tokens and games, and skipping games, movetext
+//!   and variations without reading them;
+//! - `bytes`: byte tables and word-at-a-time scanners, free of the reader.
+//!
+//! Each shortcut reads exactly what the general path reads; the tests beside it say so.
+
+mod bytes;
+mod comments;
+mod movetext;
+mod skip;
+mod tags;
+
+use core::ops::ControlFlow;
+use std::io::{self, Read};
+
+use super::error::{PgnError, PgnErrorKind};
+use super::types::Location;
+use super::visitor::Visitor;
+use bytes::settle_line_ends;
+
+pub(super) use tags::looks_like_tag_line;
+
+/// The buffer size of [`Reader::new`]: 64 KiB.
+pub const DEFAULT_CAPACITY: usize = 64 * 1024;
+
+/// The smallest buffer [`Reader::with_capacity`] makes.
+pub const MIN_CAPACITY: usize = 1024;
+
+/// Bytes kept ahead of the cursor while reading tokens. No move, number, glyph or tag name is
+/// this long, so a token that reaches this far is invalid: an [`PgnErrorKind::InvalidToken`],
+/// however much of it the buffer holds.
+const LOOKAHEAD: usize = 256;
+
+/// How far past a newline inside a comment the reader looks to recognise the next game's tags:
+/// a line ends an unterminated comment only if its `[Name "` fits in this many bytes, whatever
+/// the buffer holds, so that the decision does not depend on how the input arrives.
+pub(super) const TAG_PROBE: usize = 64;
+
+/// Reads PGN games from any [`Read`] (a file, a socket, a `&[u8]`), one [`Visitor`] call at a
+/// time.
+///
+/// The reader owns one buffer of fixed size (64 KiB unless [`Reader::with_capacity`] says
+/// otherwise) and allocates nothing else while reading (but the short excerpt an error quotes),
+/// however large the input or any token in it. Nothing reaches the visitor cut: a tag pair or
+/// comment longer than the buffer is an error for its game ([`PgnErrorKind::TagTooLong`],
+/// [`PgnErrorKind::CommentTooLong`]), which is skipped. It does its own buffering: do not wrap
+/// the input in a `BufReader`.
+///
+/// See the [module docs](super) for the grammar, what counts as an error, and how the reader
+/// recovers.
+#[derive(Debug)]
+pub struct Reader<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    /// The next unread byte of `buf`.
+    pos: usize,
+    /// The end of the valid bytes of `buf`: read, and with their line ends settled.
+    end: usize,
+    /// Whether `buf[end]` holds a carriage return read from the input whose line end is not
+    /// settled yet: the next byte tells whether it is a lone one, or a CRLF's.
+    held: bool,
+    /// Whether `inner` has reported its end.
+    eof: bool,
+    /// Offset in the input of `buf[0]`.
+    base: u64,
+    /// The line of `pos`, from 1.
+    line: u64,
+    /// Offset in the input of the first byte of that line.
+    line_start: u64,
+    /// Whether the input failed: the reader reads no further.
+    failed: bool,
+}
+
+/// The iterator of [`Reader::games`].
+#[derive(Debug)]
+pub struct Games<'a, R, V> {
+    reader: &'a mut Reader<R>,
+    visitor: &'a mut V,
+}
+
+impl<R: Read, V: Visitor> Iterator for Games<'_, R, V> {
+    type Item = Result<V::Output, V::Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.reader.read_game(self.visitor)
+    }
+}
+
+/// How a phase of a game ended.
+enum Step<O> {
+    Continue,
+    Break(O),
+    Error(PgnError),
+    /// An error found where the movetext ends (a blank line, even of blanks; a tag line; the end
+    /// of the input): `pos` is there, and nothing of the game is left to skip.
+    ErrorAtEnd(PgnError),
+}
+
+/// A [`Step`] of a visitor's game.
+type GameStep<V> = Step<Result<<V as Visitor>::Output, <V as Visitor>::Error>>;
+
+impl<R: Read> Reader<R> {
+    /// A reader with a buffer of [`DEFAULT_CAPACITY`].
+    pub fn new(inner: R) -> Reader<R> {
+        Reader::with_capacity(inner, DEFAULT_CAPACITY)
+    }
+
+    /// A reader with a buffer of `capacity` bytes (at least [`MIN_CAPACITY`]): a tag pair or a
+    /// comment must fit in it.
+    pub fn with_capacity(inner: R, capacity: usize) -> Reader<R> {
+        Reader {
+            inner,
+            buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            held: false,
+            eof: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            failed: false,
+        }
+    }
+
+    /// The reader of a piece of input that begins the input's line `line` (from 1): its
+    /// locations are the input's.
+    pub(super) fn starting_at_line(mut self, line: u64) -> Reader<R> {
+        self.line = line;
+        self
+    }
+
+    /// Where the reader stands: the next byte it will read.
+    #[must_use]
+    pub fn location(&self) -> Location {
+        self.location_of(self.pos)
+    }
+
+    /// The input, given back.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Reads the next game and gives what the visitor made of it: `None` at the end of the
+    /// input, else the game's result.
+    ///
+    /// A malformed game gives the visitor's error made from the reader's [`PgnError`]
+    /// ([`Visitor::end_malformed_game`]): the reader has then skipped the rest of that game, and
+    /// the next call reads the next one. When the input fails, the error says so
+    /// ([`PgnErrorKind::Io`], [`PgnError::is_io`]) and every later call gives `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{GameTreeBuilder, Reader};
+    ///
+    /// let pgn = b"[White \"A\"]\n\n1. e4 { good } e5 (1... c5) 2. Nf3 1-0\n\n1. e4 ) 0-1\n";
+    /// let mut reader = Reader::new(&pgn[..]);
+    /// let game = reader.read_game(&mut GameTreeBuilder).expect("a game")?;
+    /// assert_eq!(game.mainline().count(), 3);
+    /// let error = reader.read_game(&mut GameTreeBuilder).expect("a game").unwrap_err();
+    /// assert_eq!((error.line(), error.column()), (5, 7));
+    /// assert!(reader.read_game(&mut GameTreeBuilder).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Option<Result<V::Output, V::Error>> {
+        if self.failed {
+            return None;
+        }
+        match self.read_game_or_fail(visitor) {
+            Ok(game) => game,
+            Err(error) => {
+                self.failed = true;
+                Some(Err(PgnError {
+                    location: self.location(),
+                    kind: PgnErrorKind::Io((&error).into()),
+                }
+                .into()))
+            }
+        }
+    }
+
+    /// [`Reader::read_game`], with the input's errors apart.
+    fn read_game_or_fail<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> io::Result<Option<Result<V::Output, V::Error>>> {
+        if !self.skip_before_game()? {
+            return Ok(None);
+        }
+        let mut tags = match visitor.begin_game(self.location()) {
+            ControlFlow::Continue(tags) => tags,
+            ControlFlow::Break(result) => {
+                self.skip_game()?;
+                return Ok(Some(result));
+            }
+        };
+        match self.read_tags(visitor, &mut tags)? {
+            Step::Continue => {}
+            Step::Break(result) => {
+                self.skip_game()?;
+                return Ok(Some(result));
+            }
+            Step::Error(error) | Step::ErrorAtEnd(error) => {
+                self.skip_game()?;
+                return Ok(Some(Err(error.into())));
+            }
+        }
+        let mut movetext = match visitor.begin_movetext(tags) {
+            ControlFlow::Continue(movetext) => movetext,
+            ControlFlow::Break(result) => {
+                self.skip_movetext()?;
+                return Ok(Some(result));
+            }
+        };
+        match self.read_movetext(visitor, &mut movetext)? {
+            Step::Continue => Ok(Some(visitor.end_game(movetext))),
+            Step::Break(result) => {
+                self.skip_movetext()?;
+                Ok(Some(result))
+            }
+            Step::Error(error) => {
+                let error = visitor.end_malformed_game(movetext, error);
+                self.skip_movetext()?;
+                Ok(Some(Err(error)))
+            }
+            Step::ErrorAtEnd(error) => Ok(Some(Err(visitor.end_malformed_game(movetext, error)))),
+        }
+    }
+
+    /// The games that remain, as an iterator of what [`Reader::read_game`] returns. It ends
+    /// after the last game or the input's first error.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{Reader, Replayer};
+    ///
+    /// let pgn = b"1. e4 e5 *\n\n1. d4 d5 2. c4 *\n";
+    /// let mut replayer = Replayer::new();
+    /// let mut moves = 0;
+    /// for game in Reader::new(&pgn[..]).games(&mut replayer) {
+    ///     moves += game?.moves;
+    /// }
+    /// assert_eq!(moves, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn games<'a, V: Visitor>(&'a mut self, visitor: &'a mut V) -> Games<'a, R, V> {
+        Games {
+            reader: self,
+            visitor,
+        }
+    }
+
+    /// Skips the next game without looking at it closely. Returns whether there was one.
+    ///
+    /// # Errors
+    ///
+    /// An [`io::Error`] from the input.
+    pub fn skip_next_game(&mut self) -> io::Result<bool> {
+        if self.failed || !self.skip_before_game()? {
+            return Ok(false);
+        }
+        self.skip_game()?;
+        Ok(true)
+    }
+
+    // ---- The buffer ----
+
+    /// Makes at least `want` bytes available after `pos` unless the input ends first or the
+    /// buffer is full. Moves the unread bytes to the front of the buffer first.
+    ///
+    /// Every lone carriage return read (one not followed by a line feed) is made a line feed
+    /// here, in place, so that the rest of the reader knows one line end, `\n` (a CRLF's CR is
+    /// a blank before it): CR, LF and CRLF files read alike, with the same lines and columns.
+    #[cold]
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        let mut read_end = self.end + usize::from(self.held);
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..read_end, 0);
+            self.base += self.pos as u64;
+            self.end -= self.pos;
+            read_end -= self.pos;
+            self.pos = 0;
+        }
+        while self.end < want && !self.eof && read_end < self.buf.len() {
+            match self.inner.read(&mut self.buf[read_end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => read_end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+            self.end = settle_line_ends(&mut self.buf[..read_end], self.end, self.eof);
+            self.held = self.end < read_end;
+        }
+        Ok(())
+    }
+
+    /// Whether the buffer is full of bytes from `pos` on, so that a token or text that goes on
+    /// past them cannot be held whole.
+    fn is_full(&self) -> bool {
+        self.pos == 0 && self.end + usize::from(self.held) == self.buf.len()
+    }
+
+    /// Makes at least `want` bytes available after `pos` if the input has them.
+    #[inline]
+    fn ensure(&mut self, want: usize) -> io::Result<()> {
+        if self.end - self.pos < want && !self.eof {
+            self.fill(want)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.buf[..self.end].get(self.pos).copied()
+    }
+
+    /// Discards the buffered bytes and reads more.
+    fn refill_after_all(&mut self) -> io::Result<()> {
+        self.pos = self.end;
+        self.fill(1)
+    }
+
+    // ---- Locations ----
+
+    fn location_of(&self, index: usize) -> Location {
+        let offset = self.base + index as u64;
+        Location {
+            line: self.line,
+            column: offset - self.line_start + 1,
+        }
+    }
+
+    /// Records the newline at `buf[index]`.
+    #[inline]
+    fn newline_at(&mut self, index: usize) {
+        self.line += 1;
+        self.line_start = self.base + index as u64 + 1;
+    }
+
+    /// Whether `pos` is the first byte of a line.
+    fn at_line_start(&self) -> bool {
+        self.base + self.pos as u64 == self.line_start
+    }
+}
+
+fn step<O>(flow: ControlFlow<O>) -> Step<O> {
+    match flow {
+        ControlFlow::Continue(()) => Step::Continue,
+        ControlFlow::Break(output) => Step::Break(output),
+    }
+}

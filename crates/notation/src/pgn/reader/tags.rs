@@ -1,0 +1,233 @@
+//! Tag pairs: `[Name "value"]`, read the general way (blanks, escapes, values longer than the
+//! buffer) or by the shortcut for the usual spelling, which reads the same.
+
+use std::io::{self, Read};
+
+use super::bytes::{count_blanks, find_any, find_any_near, is_tag_name_byte};
+use super::{GameStep, LOOKAHEAD, Reader, Step, step};
+use crate::pgn::error::{PgnError, PgnErrorKind};
+use crate::pgn::types::{Location, RawTag};
+use crate::pgn::visitor::{Flow, Visitor};
+
+impl<R: Read> Reader<R> {
+    pub(super) fn read_tags<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: &mut V::Tags,
+    ) -> io::Result<GameStep<V>> {
+        let mut first = true;
+        loop {
+            // Between tag pairs there is usually just a newline, which needs no closer look.
+            let blank_line = if !first && self.buf[self.pos..self.end].starts_with(b"\n[") {
+                self.newline_at(self.pos);
+                self.pos += 1;
+                false
+            } else {
+                self.skip_whitespace_lines()?
+            };
+            // A blank line before a `[` ends a game that has tags and no movetext.
+            if self.peek() != Some(b'[') || (blank_line && !first) {
+                return Ok(Step::Continue);
+            }
+            first = false;
+            match self.read_tag(visitor, tags)? {
+                Step::Continue => {}
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// Reads the tag pair whose `[` is at `pos`.
+    fn read_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: &mut V::Tags,
+    ) -> io::Result<GameStep<V>> {
+        let at = self.location();
+        self.ensure(LOOKAHEAD)?;
+        if let Some(flow) = self.read_plain_tag(visitor, tags, at) {
+            return Ok(step(flow));
+        }
+        let malformed = |reader: &Reader<R>, i: usize, kind: PgnErrorKind| {
+            Step::Error(PgnError {
+                location: reader.location_of(reader.pos + i),
+                kind,
+            })
+        };
+        let data = &self.buf[self.pos..self.end];
+        let name_start = 1 + count_blanks(&data[1..]);
+        let name_len = data[name_start..]
+            .iter()
+            .take_while(|&&b| is_tag_name_byte(b))
+            .count();
+        if name_len == 0 {
+            return Ok(malformed(self, name_start, PgnErrorKind::ExpectedTagName));
+        }
+        if name_len >= LOOKAHEAD / 2 {
+            return Ok(malformed(self, name_start, PgnErrorKind::TagNameTooLong));
+        }
+        let name_end = name_start + name_len;
+        let quote = name_end + count_blanks(&data[name_end..]);
+        if data.get(quote) != Some(&b'"') {
+            return Ok(malformed(self, quote, PgnErrorKind::ExpectedTagValue));
+        }
+        let value_start = quote + 1;
+        let quote_at = self.location_of(self.pos + quote);
+        let unterminated = || {
+            Step::Error(PgnError {
+                location: quote_at,
+                kind: PgnErrorKind::UnterminatedTagValue,
+            })
+        };
+        // Find the closing quote (indices relative to `pos`), keeping the value in the buffer
+        // while it fits. `None`: the buffer is full and the value goes on. A value ends on its
+        // line: a newline, even escaped, leaves it unterminated. `j` is where the search goes on;
+        // it stops at a `\` whose escaped byte is not buffered yet, so that the escape is seen
+        // whole once more bytes arrive.
+        let mut j = value_start;
+        let close = loop {
+            let data = &self.buf[self.pos..self.end];
+            match find_any(&data[j..], [b'"', b'\\', b'\n']).map(|k| j + k) {
+                Some(i) if data[i] == b'"' => break Some(i),
+                Some(i) if data[i] == b'\\' => match data.get(i + 1) {
+                    Some(b'\n') => return Ok(unterminated()),
+                    Some(_) => {
+                        j = i + 2;
+                        continue;
+                    }
+                    None => j = i,
+                },
+                Some(_) => return Ok(unterminated()),
+                None => j = data.len(),
+            }
+            if self.eof {
+                return Ok(unterminated());
+            }
+            if self.is_full() {
+                break None;
+            }
+            let want = self.end - self.pos + 1;
+            self.fill(want)?;
+        };
+        let flow = match close {
+            Some(close) => {
+                let data = &self.buf[self.pos..self.end];
+                let flow = visitor.tag(
+                    tags,
+                    &data[name_start..name_end],
+                    RawTag::new(&data[value_start..close]),
+                    at,
+                );
+                self.pos += close + 1;
+                flow
+            }
+            None => {
+                // `pos` is 0: the whole buffer is this tag. Whether it ended inside an escape,
+                // its `\` the last byte.
+                let mut escaped = j < self.end;
+                loop {
+                    self.refill_after_all()?;
+                    let data = &self.buf[self.pos..self.end];
+                    if data.is_empty() {
+                        return Ok(unterminated());
+                    }
+                    let mut found = None;
+                    for (k, &b) in data.iter().enumerate() {
+                        if b == b'\n' {
+                            return Ok(unterminated());
+                        } else if escaped {
+                            escaped = false;
+                        } else if b == b'\\' {
+                            escaped = true;
+                        } else if b == b'"' {
+                            found = Some(k);
+                            break;
+                        }
+                    }
+                    if let Some(k) = found {
+                        self.pos += k + 1;
+                        return Ok(Step::Error(PgnError {
+                            location: at,
+                            kind: PgnErrorKind::TagTooLong {
+                                buffer: self.buf.len(),
+                            },
+                        }));
+                    }
+                }
+            }
+        };
+        self.ensure(LOOKAHEAD)?;
+        let data = &self.buf[self.pos..self.end];
+        let i = count_blanks(data);
+        if data.get(i) != Some(&b']') {
+            return Ok(malformed(self, i, PgnErrorKind::ExpectedTagEnd));
+        }
+        self.pos += i + 1;
+        Ok(step(flow))
+    }
+
+    /// Reads the tag pair at `pos` if it is written the usual way, `[Name "value"]`: one blank
+    /// before the value, no escape in it, and all of it buffered. `None` (and nothing read)
+    /// otherwise: [`Reader::read_tag`] then reads it the general way. What this reads, that reads
+    /// the same.
+    #[inline]
+    fn read_plain_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: &mut V::Tags,
+        at: Location,
+    ) -> Option<Flow<V>> {
+        let data = &self.buf[self.pos..self.end];
+        let name_len = data[1..]
+            .iter()
+            .take_while(|&&b| is_tag_name_byte(b))
+            .count();
+        if name_len == 0
+            || name_len >= LOOKAHEAD / 2
+            || data.get(name_len + 1..name_len + 3) != Some(b" \"")
+        {
+            return None;
+        }
+        let value_start = name_len + 3;
+        let len = find_any_near(&data[value_start..], [b'"', b'\\', b'\n'])?;
+        let close = value_start + len;
+        if data[close] != b'"' || data.get(close + 1) != Some(&b']') {
+            return None;
+        }
+        let flow = visitor.tag(
+            tags,
+            &data[1..=name_len],
+            RawTag::new(&data[value_start..close]),
+            at,
+        );
+        self.pos += close + 2;
+        Some(flow)
+    }
+}
+
+/// Whether `line` starts like a tag pair: `[`, a name, blanks, `"`.
+pub(in crate::pgn) fn looks_like_tag_line(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"[") else {
+        return false;
+    };
+    let name = rest.iter().take_while(|&&b| is_tag_name_byte(b)).count();
+    if name == 0 || !rest[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let rest = &rest[name..];
+    rest.get(count_blanks(rest)) == Some(&b'"')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_lines_are_recognised() {
+        assert!(looks_like_tag_line(b"[Event \"x\"]"));
+        assert!(looks_like_tag_line(b"[Event\"x\"]"));
+        assert!(!looks_like_tag_line(b"[%clk 0:01:00]"));
+        assert!(!looks_like_tag_line(b"[see the game]"));
+        assert!(!looks_like_tag_line(b" [Event \"x\"]"));
+    }
+}
