@@ -27,8 +27,8 @@
 
 pub use caissa_arbiter as arbiter;
 pub use caissa_board as board;
-pub use caissa_match as engine_match;
 pub use caissa_game as game;
+pub use caissa_match as engine_match;
 pub use caissa_movegen as movegen;
 pub use caissa_notation as notation;
 pub use caissa_uci as uci;

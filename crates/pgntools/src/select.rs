@@ -660,10 +660,11 @@ impl Visitor for Selector<'_> {
             .then(|| Fen::from_position(after, EnPassantMode::Legal).to_string());
         built(self.builder.san(&mut game.tree, canonical, at))?;
         match fen {
-            Some(fen) => built(
-                self.builder
-                    .comment(&mut game.tree, RawComment::braced(fen.as_bytes())),
-            ),
+            Some(fen) => built(self.builder.comment(
+                &mut game.tree,
+                RawComment::braced(fen.as_bytes()),
+                at,
+            )),
             None => ControlFlow::Continue(()),
         }
     }
@@ -675,7 +676,12 @@ impl Visitor for Selector<'_> {
         built(self.builder.nag(&mut game.tree, nag))
     }
 
-    fn comment(&mut self, game: &mut InProgress, comment: RawComment<'_>) -> Flow<Self> {
+    fn comment(
+        &mut self,
+        game: &mut InProgress,
+        comment: RawComment<'_>,
+        at: Location,
+    ) -> Flow<Self> {
         if game.depth == 0 {
             game.note_commands(&comment);
         }
@@ -686,9 +692,9 @@ impl Visitor for Selector<'_> {
         if strip.commands {
             let text = comment.commands().text_without_commands();
             let kept = comment.with_bytes(text.as_bytes());
-            return built(self.builder.comment(&mut game.tree, kept));
+            return built(self.builder.comment(&mut game.tree, kept, at));
         }
-        built(self.builder.comment(&mut game.tree, comment))
+        built(self.builder.comment(&mut game.tree, comment, at))
     }
 
     fn begin_variation(

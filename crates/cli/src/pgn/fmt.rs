@@ -9,8 +9,8 @@
 //!   at its place, so that memory is bounded whatever the input (a tree takes about 170 bytes a
 //!   move);
 //! - warns, with the place, of text that is not written as read: bytes that are not UTF-8
-//!   (written as U+FFFD) and NUL bytes (written as they are). A comment's place is the move
-//!   before it, or the game's start.
+//!   (written as U+FFFD) and NUL bytes (written as they are). The place is the tag's, or the
+//!   comment's own (its `{` or `;`).
 
 use core::ops::ControlFlow;
 use std::io::Write;
@@ -49,8 +49,6 @@ struct Fmt {
 /// The tags of a game being read: for the tree, for the start position, and the text so far.
 #[derive(Debug)]
 struct FmtTags {
-    /// The game's place.
-    at: Location,
     tags: Tags,
     start: StartTags,
     text: usize,
@@ -62,8 +60,6 @@ struct FmtGame {
     tree: GameTreeInProgress,
     moves: usize,
     text: usize,
-    /// The place of the last move, or of the game: where a comment is said to be.
-    last: Location,
 }
 
 impl Fmt {
@@ -103,16 +99,14 @@ impl Text {
     const fn not_utf8(self) -> &'static str {
         match self {
             Text::Tag => "tag value is not UTF-8: written with U+FFFD for the bad bytes",
-            Text::Comment => {
-                "comment after this place is not UTF-8: written with U+FFFD for the bad bytes"
-            }
+            Text::Comment => "comment is not UTF-8: written with U+FFFD for the bad bytes",
         }
     }
 
     const fn nul(self) -> &'static str {
         match self {
             Text::Tag => "tag value holds a NUL byte: written as it is",
-            Text::Comment => "comment after this place holds a NUL byte: written as it is",
+            Text::Comment => "comment holds a NUL byte: written as it is",
         }
     }
 }
@@ -127,7 +121,6 @@ impl Visitor for Fmt {
         self.warnings.clear();
         let tags = GameTreeBuilder.begin_game(at)?;
         ControlFlow::Continue(FmtTags {
-            at,
             tags,
             start: StartTags::default(),
             text: 0,
@@ -155,7 +148,6 @@ impl Visitor for Fmt {
             tree,
             moves: 0,
             text: tags.text,
-            last: tags.at,
         })
     }
 
@@ -167,7 +159,6 @@ impl Visitor for Fmt {
                 kind: PgnErrorKind::TooManyMoves { limit: MAX_MOVES },
             }));
         }
-        game.last = at;
         GameTreeBuilder.san(&mut game.tree, san, at)
     }
 
@@ -175,9 +166,9 @@ impl Visitor for Fmt {
         GameTreeBuilder.nag(&mut game.tree, nag)
     }
 
-    fn comment(&mut self, game: &mut FmtGame, comment: RawComment<'_>) -> Flow<Self> {
-        self.text(&mut game.text, comment.as_bytes(), game.last, Text::Comment)?;
-        GameTreeBuilder.comment(&mut game.tree, comment)
+    fn comment(&mut self, game: &mut FmtGame, comment: RawComment<'_>, at: Location) -> Flow<Self> {
+        self.text(&mut game.text, comment.as_bytes(), at, Text::Comment)?;
+        GameTreeBuilder.comment(&mut game.tree, comment, at)
     }
 
     fn begin_variation(&mut self, game: &mut FmtGame, at: Location) -> Flow<Self, VariationChoice> {

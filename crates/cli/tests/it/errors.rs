@@ -122,3 +122,29 @@ fn pgn_check_refuses_absurd_thread_counts() {
         (0, "games 2 moves 3 errors 0\n")
     );
 }
+
+/// `pgn fmt` writes what it cannot keep as read (bytes that are not UTF-8, NUL bytes) and
+/// warns of each at its own place: the tag's line, the comment's `{` or `;`, whether the comment
+/// is read on the fast path (on its line) or the general one (over lines).
+#[test]
+fn pgn_fmt_warns_of_changed_text_at_its_place() {
+    let file = TempFile::new_bytes(
+        "warnings.pgn",
+        b"[Event \"b\xffad\"]\n[Site \"nul\x00\"]\n\n\
+          1. e4 {caf\xe9} e5 ; line\x00 comment\n2. Nf3 {fine} 2... Nc6 {a\n\xff} *\n",
+    );
+    let run = caissa(&["pgn", "fmt", file.path()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("{ caf\u{fffd} }"), "{}", run.stdout);
+    assert!(run.stdout.contains("{ line\0 comment }"), "{}", run.stdout);
+    let path = file.path();
+    let expected = [
+        "1:1: warning: tag value is not UTF-8: written with U+FFFD for the bad bytes",
+        "2:1: warning: tag value holds a NUL byte: written as it is",
+        "4:7: warning: comment is not UTF-8: written with U+FFFD for the bad bytes",
+        "4:17: warning: comment holds a NUL byte: written as it is",
+        "5:24: warning: comment is not UTF-8: written with U+FFFD for the bad bytes",
+    ]
+    .map(|line| format!("{path}:{line}"));
+    assert_eq!(run.stderr.lines().collect::<Vec<_>>(), expected);
+}

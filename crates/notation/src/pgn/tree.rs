@@ -566,7 +566,12 @@ impl Visitor for GameTreeBuilder {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, state: &mut GameTreeInProgress, comment: RawComment<'_>) -> Flow<Self> {
+    fn comment(
+        &mut self,
+        state: &mut GameTreeInProgress,
+        comment: RawComment<'_>,
+        _: Location,
+    ) -> Flow<Self> {
         let text = normalize_comment(comment.as_bytes());
         if text.is_empty() {
             return ControlFlow::Continue(());

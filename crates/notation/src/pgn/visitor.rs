@@ -153,9 +153,14 @@ pub trait Visitor {
         ControlFlow::Continue(())
     }
 
-    /// Called for each comment, `{...}` or `;...`.
-    fn comment(&mut self, movetext: &mut Self::Movetext, comment: RawComment<'_>) -> Flow<Self> {
-        let _ = (movetext, comment);
+    /// Called for each comment, `{...}` or `;...`; `at` is where it starts (its `{` or `;`).
+    fn comment(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        comment: RawComment<'_>,
+        at: Location,
+    ) -> Flow<Self> {
+        let _ = (movetext, comment, at);
         ControlFlow::Continue(())
     }
 

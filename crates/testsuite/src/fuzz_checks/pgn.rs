@@ -26,6 +26,7 @@ enum Call {
     Comment {
         text: Vec<u8>,
         line_comment: bool,
+        at: Location,
     },
     BeginVariation(VariationChoice, Location),
     EndVariation,
@@ -83,10 +84,11 @@ impl Visitor for Recording {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _: &mut usize, comment: RawComment<'_>) -> Flow<Self> {
+    fn comment(&mut self, _: &mut usize, comment: RawComment<'_>, at: Location) -> Flow<Self> {
         self.calls.push(Call::Comment {
             text: comment.as_bytes().to_vec(),
             line_comment: comment.is_line_comment(),
+            at,
         });
         ControlFlow::Continue(())
     }

@@ -52,7 +52,12 @@ impl Visitor for Events {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, ev: &mut Vec<String>, comment: RawComment<'_>) -> Flow<Self> {
+    fn comment(
+        &mut self,
+        ev: &mut Vec<String>,
+        comment: RawComment<'_>,
+        _: Location,
+    ) -> Flow<Self> {
         let kind = if comment.is_line_comment() { ";" } else { "{" };
         ev.push(format!("{kind}{}", comment.to_str_lossy()));
         ControlFlow::Continue(())

@@ -108,7 +108,8 @@ impl<R: Read> Reader<R> {
         if let Some(i) = find_any(rest, [b'}', b'\n'])
             && rest[i] == b'}'
         {
-            let flow = visitor.comment(movetext, RawComment::braced(&rest[..i]));
+            let at = self.location();
+            let flow = visitor.comment(movetext, RawComment::braced(&rest[..i]), at);
             self.pos += i + 2 + usize::from(rest.get(i + 1) == Some(&b' '));
             return Ok(step(flow));
         }
@@ -125,7 +126,7 @@ impl<R: Read> Reader<R> {
         match self.find_comment_end(1, true, false)? {
             CommentEnd::Closed(i) => {
                 let text = &self.buf[self.pos + 1..self.pos + i];
-                let flow = visitor.comment(movetext, RawComment::braced(text));
+                let flow = visitor.comment(movetext, RawComment::braced(text), at);
                 self.pos += i + 1;
                 Ok(step(flow))
             }
@@ -157,26 +158,26 @@ impl<R: Read> Reader<R> {
         visitor: &mut V,
         movetext: &mut V::Movetext,
     ) -> io::Result<GameStep<V>> {
+        let at = self.location();
         let mut rel = 1;
         loop {
             let start = self.pos + rel;
             if let Some(k) = self.buf[start..self.end].iter().position(|&b| b == b'\n') {
                 let text = trim_cr(&self.buf[self.pos + 1..start + k]);
-                let flow = visitor.comment(movetext, RawComment::line(text));
+                let flow = visitor.comment(movetext, RawComment::line(text), at);
                 self.pos = start + k;
                 return Ok(step(flow));
             }
             if self.eof {
                 let text = trim_cr(&self.buf[self.pos + 1..self.end]);
-                let flow = visitor.comment(movetext, RawComment::line(text));
+                let flow = visitor.comment(movetext, RawComment::line(text), at);
                 self.pos = self.end;
                 return Ok(step(flow));
             }
             if self.is_full() {
-                let location = self.location();
                 self.skip_to_line_end()?;
                 return Ok(Step::Error(PgnError {
-                    location,
+                    location: at,
                     kind: PgnErrorKind::CommentTooLong {
                         buffer: self.buf.len(),
                     },

@@ -309,9 +309,10 @@ impl<R: Read> Reader<R> {
                         _ => break,
                     },
                 };
+                let at = self.location_of(pos);
                 pos += i + 2;
                 if let ControlFlow::Break(output) =
-                    visitor.comment(movetext, RawComment::braced(&rest[..i]))
+                    visitor.comment(movetext, RawComment::braced(&rest[..i]), at)
                 {
                     self.pos = pos;
                     return ControlFlow::Break(output);
