@@ -57,6 +57,44 @@ pub(super) const TAG_PROBE: usize = 64;
 ///
 /// See the [module docs](super) for the grammar, what counts as an error, and how the reader
 /// recovers.
+///
+/// A visitor that counts each game's moves; the second game is malformed, reported with its
+/// place, and the reader goes on with the third:
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use caissa_notation::pgn::{Flow, Location, PgnError, Reader, Visitor};
+/// use caissa_notation::san::SanPlus;
+///
+/// struct CountMoves;
+///
+/// impl Visitor for CountMoves {
+///     type Tags = ();
+///     type Movetext = usize;
+///     type Output = usize;
+///     type Error = PgnError;
+///
+///     fn begin_game(&mut self, _: Location) -> Flow<Self, ()> {
+///         ControlFlow::Continue(())
+///     }
+///     fn begin_movetext(&mut self, (): ()) -> Flow<Self, usize> {
+///         ControlFlow::Continue(0)
+///     }
+///     fn san(&mut self, moves: &mut usize, _: SanPlus, _: Location) -> Flow<Self> {
+///         *moves += 1;
+///         ControlFlow::Continue(())
+///     }
+///     fn end_game(&mut self, moves: usize) -> Result<usize, PgnError> {
+///         Ok(moves)
+///     }
+/// }
+///
+/// let pgn = "1. e4 e5 *\n\n1. d4 d5 2. c4 } *\n\n1. Nf3 *\n";
+/// let games: Vec<_> = Reader::new(pgn.as_bytes()).games(&mut CountMoves).collect();
+/// assert_eq!(games[0], Ok(2));
+/// assert_eq!(games[1].as_ref().unwrap_err().to_string(), "3:16: unexpected character '}'");
+/// assert_eq!(games[2], Ok(1));
+/// ```
 #[derive(Debug)]
 pub struct Reader<R> {
     inner: R,
