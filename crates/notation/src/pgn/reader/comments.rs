@@ -6,35 +6,50 @@ use std::io::{self, Read};
 use super::bytes::find_any;
 use super::tags::looks_like_tag_line;
 use super::{GameStep, Reader, Step, TAG_PROBE, step};
-use crate::pgn::error::{PgnError, PgnErrorKind};
+use crate::pgn::error::PgnErrorKind;
 use crate::pgn::types::RawComment;
 use crate::pgn::visitor::Visitor;
 
+/// Where a search for a comment's end starts, relative to `pos`.
+#[derive(Clone, Copy)]
+enum SearchFrom {
+    /// Inside a line of the comment (`Within(1)`: just after its `{`).
+    Within(usize),
+    /// At the start of a line of the comment, which is first checked for the next game's tags.
+    LineStart(usize),
+}
+
+/// What becomes of a comment's bytes while its end is searched for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    /// They stay in the buffer from `pos` on, until it is full: the visitor gets them.
+    Keep,
+    /// They are dropped as the search goes.
+    Drop,
+}
+
 /// How the search for a comment's end ended. Indices are relative to `pos`.
-pub(super) enum CommentEnd {
+enum CommentEnd {
     /// At the `}` at this index.
     Closed(usize),
-    /// The buffer is full from `pos` on and holds no `}` (only when keeping the text); the
-    /// search goes on from `resume`, which starts a line to check if `line_start`.
-    Full { resume: usize, line_start: bool },
+    /// The buffer is full from `pos` on and holds no `}` (only with [`Text::Keep`]); the search
+    /// goes on from there.
+    Full(SearchFrom),
     /// At the end of the input, or at a line that starts the next game's tags (`pos` is there).
     Unterminated,
 }
 
 impl<R: Read> Reader<R> {
-    /// Finds the `}` of a comment whose text starts at `pos + rel`, counting its newlines. A line
-    /// inside the comment that looks like a tag pair (`[Name "`) is taken as the next game's
-    /// start: the comment is then unterminated and `pos` is left at that line. `line_start` says
-    /// that `pos + rel` starts such a line, to be checked first.
-    ///
-    /// With `keep`, the comment's bytes stay in the buffer from `pos` on (until it is full);
-    /// without, they are dropped as the search goes.
-    pub(super) fn find_comment_end(
-        &mut self,
-        mut rel: usize,
-        keep: bool,
-        mut line_start: bool,
-    ) -> io::Result<CommentEnd> {
+    /// Finds the `}` of a comment, searching `from` on and counting its newlines. A line inside
+    /// the comment that looks like a tag pair (`[Name "`) is taken as the next game's start: the
+    /// comment is then unterminated and `pos` is left at that line. `text` says whether the
+    /// comment's bytes stay in the buffer.
+    fn find_comment_end(&mut self, from: SearchFrom, text: Text) -> io::Result<CommentEnd> {
+        let keep = text == Text::Keep;
+        let (mut rel, mut line_start) = match from {
+            SearchFrom::Within(rel) => (rel, false),
+            SearchFrom::LineStart(rel) => (rel, true),
+        };
         if !keep {
             self.pos += rel;
             rel = 0;
@@ -46,10 +61,7 @@ impl<R: Read> Reader<R> {
                     self.fill(rel + TAG_PROBE)?;
                     // Still short: the buffer is full of the comment (only when keeping it).
                     if self.end - (self.pos + rel) < TAG_PROBE && !self.eof {
-                        return Ok(CommentEnd::Full {
-                            resume: rel,
-                            line_start: true,
-                        });
+                        return Ok(CommentEnd::Full(SearchFrom::LineStart(rel)));
                     }
                 }
                 let line = &self.buf[self.pos + rel..self.end];
@@ -80,10 +92,7 @@ impl<R: Read> Reader<R> {
                 None if keep => {
                     rel = self.end - self.pos;
                     if self.is_full() {
-                        return Ok(CommentEnd::Full {
-                            resume: rel,
-                            line_start: false,
-                        });
+                        return Ok(CommentEnd::Full(SearchFrom::Within(rel)));
                     }
                     self.fill(rel + 1)?;
                 }
@@ -105,7 +114,8 @@ impl<R: Read> Reader<R> {
         // Most comments are short and end on their line, within what is buffered: then there is
         // no newline to count or tag line to look for. The blank that usually follows goes too.
         let rest = &self.buf[self.pos + 1..self.end];
-        if let Some(i) = find_any(rest, [b'}', b'\n'])
+        if self.takes_shortcuts()
+            && let Some(i) = find_any(rest, [b'}', b'\n'])
             && rest[i] == b'}'
         {
             let at = self.location();
@@ -123,32 +133,43 @@ impl<R: Read> Reader<R> {
         movetext: &mut V::Movetext,
     ) -> io::Result<GameStep<V>> {
         let at = self.location();
-        match self.find_comment_end(1, true, false)? {
+        match self.find_comment_end(SearchFrom::Within(1), Text::Keep)? {
             CommentEnd::Closed(i) => {
                 let text = &self.buf[self.pos + 1..self.pos + i];
                 let flow = visitor.comment(movetext, RawComment::braced(text), at);
                 self.pos += i + 1;
                 Ok(step(flow))
             }
-            CommentEnd::Unterminated => Ok(Step::Error(PgnError {
-                location: at,
-                kind: PgnErrorKind::UnterminatedComment,
-            })),
-            CommentEnd::Full { resume, line_start } => {
-                let kind = match self.find_comment_end(resume, false, line_start)? {
+            CommentEnd::Unterminated => Ok(Step::error(at, PgnErrorKind::UnterminatedComment)),
+            CommentEnd::Full(from) => {
+                let kind = match self.find_comment_end(from, Text::Drop)? {
                     CommentEnd::Closed(i) => {
                         self.pos += i + 1;
                         PgnErrorKind::CommentTooLong {
                             buffer: self.buf.len(),
                         }
                     }
-                    CommentEnd::Full { .. } | CommentEnd::Unterminated => {
+                    CommentEnd::Full(_) | CommentEnd::Unterminated => {
                         PgnErrorKind::UnterminatedComment
                     }
                 };
-                Ok(Step::Error(PgnError { location: at, kind }))
+                Ok(Step::error(at, kind))
             }
         }
+    }
+
+    /// Skips the `{` comment at `pos`. Returns whether it was closed; if not, `pos` is where the
+    /// movetext ends (the end of the input, or the next game's tags).
+    pub(super) fn skip_brace_comment(&mut self) -> io::Result<bool> {
+        Ok(
+            match self.find_comment_end(SearchFrom::Within(1), Text::Drop)? {
+                CommentEnd::Closed(i) => {
+                    self.pos += i + 1;
+                    true
+                }
+                CommentEnd::Full(_) | CommentEnd::Unterminated => false,
+            },
+        )
     }
 
     /// Reads the `;` comment at `pos` (up to, not including, the newline) and hands it to the
@@ -176,12 +197,8 @@ impl<R: Read> Reader<R> {
             }
             if self.is_full() {
                 self.skip_to_line_end()?;
-                return Ok(Step::Error(PgnError {
-                    location: at,
-                    kind: PgnErrorKind::CommentTooLong {
-                        buffer: self.buf.len(),
-                    },
-                }));
+                let buffer = self.buf.len();
+                return Ok(Step::error(at, PgnErrorKind::CommentTooLong { buffer }));
             }
             rel = self.end - self.pos;
             self.fill(rel + 1)?;

@@ -116,6 +116,10 @@ pub struct Reader<R> {
     line_start: u64,
     /// Whether the input failed: the reader reads no further.
     failed: bool,
+    /// Whether the shortcuts for common tokens are taken: always, but in the tests that check
+    /// that the general path reads the same without them.
+    #[cfg(test)]
+    shortcuts: bool,
 }
 
 /// The iterator of [`Reader::games`].
@@ -166,6 +170,8 @@ impl<R: Read> Reader<R> {
             line: 1,
             line_start: 0,
             failed: false,
+            #[cfg(test)]
+            shortcuts: true,
         }
     }
 
@@ -379,6 +385,11 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// The error of kind `kind` at `buf[pos + i]`.
+    fn error_at<O>(&self, i: usize, kind: PgnErrorKind) -> Step<O> {
+        Step::error(self.location_of(self.pos + i), kind)
+    }
+
     /// Records the newline at `buf[index]`.
     #[inline]
     fn newline_at(&mut self, index: usize) {
@@ -390,11 +401,112 @@ impl<R: Read> Reader<R> {
     fn at_line_start(&self) -> bool {
         self.base + self.pos as u64 == self.line_start
     }
+
+    /// Whether to take the shortcuts that read common tokens faster (each reads exactly what
+    /// the general path reads): always, but in tests that compare the two.
+    #[inline(always)]
+    #[allow(clippy::unused_self)]
+    fn takes_shortcuts(&self) -> bool {
+        #[cfg(test)]
+        return self.shortcuts;
+        #[cfg(not(test))]
+        true
+    }
 }
 
+impl<O> Step<O> {
+    /// The error of kind `kind` at `location`.
+    fn error(location: Location, kind: PgnErrorKind) -> Step<O> {
+        Step::Error(PgnError { location, kind })
+    }
+}
+
+/// The step of a visitor's answer: go on, or stop with its output.
 fn step<O>(flow: ControlFlow<O>) -> Step<O> {
     match flow {
         ControlFlow::Continue(()) => Step::Continue,
         ControlFlow::Break(output) => Step::Break(output),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::{GameTreeBuilder, Replayer};
+
+    /// Every game of `input`, built and then replayed, as text, read with buffers of two sizes
+    /// and with the shortcuts taken or not.
+    fn read(input: &[u8], shortcuts: bool) -> Vec<String> {
+        let mut games = Vec::new();
+        for capacity in [MIN_CAPACITY, DEFAULT_CAPACITY] {
+            let reader = || {
+                let mut reader = Reader::with_capacity(input, capacity);
+                reader.shortcuts = shortcuts;
+                reader
+            };
+            let built = reader()
+                .games(&mut GameTreeBuilder)
+                .map(|g| format!("{g:?}"))
+                .collect::<Vec<_>>();
+            let replayed = reader()
+                .games(&mut Replayer::new())
+                .map(|g| format!("{g:?}"))
+                .collect::<Vec<_>>();
+            games.extend(built);
+            games.extend(replayed);
+        }
+        games
+    }
+
+    /// The shortcuts (the usual tag pair, the tokens of a movetext line, a comment on one line,
+    /// the newline between tag pairs) read exactly what the general path reads: the same
+    /// games, errors and locations, on the sample files and on inputs made to reach their
+    /// edges.
+    #[test]
+    fn the_shortcuts_read_what_the_general_path_reads() {
+        let inputs: &[&[u8]] = &[
+            b"[Event \"x\"]\n[Site \"y\"]\n\n1. e4 e5 2. Nf3 *\n",
+            b"[A\"x\"]\n[B  \"y\"]\n[C \"y\" ]\n[ D \"z\"]\n[E \"a\\\"b\"]\n[F \"\"]\n*\n",
+            b"[A \"x\"\n[B \"y]\n*\n",
+            b"[A \"x\"] [B \"y\"]\n\n*\n",
+            b"1.e4 e5 2.Nf3 2...Nc6 3.. Bb5 3.... a6 1234. Ba4 *\n",
+            b"1. e4 { [%clk 0:05:00] } e5 { [%clk 10:05:00] }2. Nf3{a}{b} Nc6 {}*\n",
+            b"1. e4 { [%clk 0:0}:00] } e5 { [%clk 0:05:00]  } *\n",
+            b"1. e4 {multi\nline} e5 {\n[Event \"next\"]\n\n1. d4 *\n",
+            b"1. e4!! e5?? 2. Nf3 $1 Nc6 $256 *\n",
+            b"1. e4 (1. d4 d5 (1... Nf6)) 1... e5 (1... c5 2. Nf3) 1-0\n",
+            b"1. e4 e5 1-0 Nf3\n\n1. e4 ) 0-1\n\n1. ( e4 *\n\n1. e4 (e5\n\n1. e4 $\n",
+            b"1. 0-0 0-0-0 2. O-O O-O-O 3. 0-1x *\n\n1. e4 e5 1/2-1/2\n\n1. e4 * *\n",
+            b"1. e4 ; a line comment\ne5 ;\n% escaped\n2. Nf3 *\n",
+            b"1. Zz9 *\n\n1. e4 \xc3\xa9 *\n\n1. e4 \xff *\n\n1. e4 -- Nf6 *\n",
+            b"1. e4 e5",
+            b"1. e4 {",
+            b"[Event \"x",
+        ];
+        for input in inputs {
+            assert_eq!(
+                read(input, true),
+                read(input, false),
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        let mut long = Vec::new();
+        for n in 1..200 {
+            long.extend_from_slice(
+                format!("{n}. Nf3 {{ [%clk 0:05:00] }} Nf6 {n}... Ng1 Ng8 ").as_bytes(),
+            );
+        }
+        long.extend_from_slice(b"*\n");
+        assert_eq!(read(&long, true), read(&long, false));
+        for name in [
+            "cm-pgn-test-list.pgn",
+            "lichess-2025-05-sample.pgn",
+            "mliebelt-sample-games.pgn",
+        ] {
+            let path = format!("{}/../../data/pgn/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+            assert_eq!(read(&text, true), read(&text, false), "{name}");
+        }
     }
 }

@@ -3,12 +3,9 @@
 
 use std::io::{self, Read};
 
-use super::comments::CommentEnd;
 use super::{LOOKAHEAD, Reader};
 
 impl<R: Read> Reader<R> {
-    // ---- Between games ----
-
     /// Skips whitespace, `%` lines and a byte order mark. Returns whether a game follows.
     pub(super) fn skip_before_game(&mut self) -> io::Result<bool> {
         self.ensure(LOOKAHEAD)?;
@@ -85,8 +82,6 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    // ---- Skipping ----
-
     /// Skips the rest of a game from its start or from anywhere in its tags. The rest of the
     /// current line goes first: a game never starts in the middle of a line.
     pub(super) fn skip_game(&mut self) -> io::Result<()> {
@@ -109,41 +104,33 @@ impl<R: Read> Reader<R> {
         if self.at_line_start() && self.movetext_ends_at_line()? {
             return Ok(());
         }
-        loop {
-            let hay = &self.buf[self.pos..self.end];
-            match hay.iter().position(|&b| matches!(b, b'\n' | b'{' | b';')) {
-                None => {
-                    if self.eof {
-                        self.pos = self.end;
-                        return Ok(());
-                    }
-                    self.refill_after_all()?;
-                }
-                Some(i) => {
-                    self.pos += i;
-                    match hay[i] {
-                        b'\n' => {
-                            self.newline_at(self.pos);
-                            self.pos += 1;
-                            if self.movetext_ends_at_line()? {
-                                return Ok(());
-                            }
-                        }
-                        b'{' => match self.find_comment_end(1, false, false)? {
-                            CommentEnd::Closed(i) => self.pos += i + 1,
-                            CommentEnd::Full { .. } | CommentEnd::Unterminated => return Ok(()),
-                        },
-                        _ => self.skip_to_line_end()?,
-                    }
-                }
-            }
+        while self.skip_to_parenthesis()?.is_some() {
+            self.pos += 1;
         }
+        Ok(())
     }
 
     /// Skips a variation whose `(` is just behind `pos`, to just after its `)`. Returns `false`
     /// if the movetext ends first.
     pub(super) fn skip_variation(&mut self) -> io::Result<bool> {
         let mut depth: u64 = 0;
+        while let Some(b) = self.skip_to_parenthesis()? {
+            self.pos += 1;
+            if b == b'(' {
+                depth += 1;
+            } else if let Some(d) = depth.checked_sub(1) {
+                depth = d;
+            } else {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Skips movetext up to the next parenthesis outside comments, and leaves `pos` on it.
+    /// Returns it, or `None` if the movetext ends first (see
+    /// [`Reader::movetext_ends_at_line`]).
+    fn skip_to_parenthesis(&mut self) -> io::Result<Option<u8>> {
         loop {
             let hay = &self.buf[self.pos..self.end];
             match hay
@@ -153,7 +140,7 @@ impl<R: Read> Reader<R> {
                 None => {
                     if self.eof {
                         self.pos = self.end;
-                        return Ok(false);
+                        return Ok(None);
                     }
                     self.refill_after_all()?;
                 }
@@ -164,27 +151,16 @@ impl<R: Read> Reader<R> {
                             self.newline_at(self.pos);
                             self.pos += 1;
                             if self.movetext_ends_at_line()? {
-                                return Ok(false);
+                                return Ok(None);
                             }
                         }
-                        b'{' => match self.find_comment_end(1, false, false)? {
-                            CommentEnd::Closed(i) => self.pos += i + 1,
-                            CommentEnd::Full { .. } | CommentEnd::Unterminated => {
-                                return Ok(false);
+                        b'{' => {
+                            if !self.skip_brace_comment()? {
+                                return Ok(None);
                             }
-                        },
+                        }
                         b';' => self.skip_to_line_end()?,
-                        b'(' => {
-                            depth += 1;
-                            self.pos += 1;
-                        }
-                        _ => {
-                            self.pos += 1;
-                            match depth.checked_sub(1) {
-                                Some(d) => depth = d,
-                                None => return Ok(true),
-                            }
-                        }
+                        parenthesis => return Ok(Some(parenthesis)),
                     }
                 }
             }

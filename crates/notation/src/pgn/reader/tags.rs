@@ -5,11 +5,13 @@ use std::io::{self, Read};
 
 use super::bytes::{count_blanks, find_any, find_any_near, is_tag_name_byte};
 use super::{GameStep, LOOKAHEAD, Reader, Step, step};
-use crate::pgn::error::{PgnError, PgnErrorKind};
+use crate::pgn::error::PgnErrorKind;
 use crate::pgn::types::{Location, RawTag};
 use crate::pgn::visitor::{Flow, Visitor};
 
 impl<R: Read> Reader<R> {
+    /// Reads the tag pairs at the start of a game, up to the first line that is not one (or a
+    /// blank line).
     pub(super) fn read_tags<V: Visitor>(
         &mut self,
         visitor: &mut V,
@@ -18,7 +20,10 @@ impl<R: Read> Reader<R> {
         let mut first = true;
         loop {
             // Between tag pairs there is usually just a newline, which needs no closer look.
-            let blank_line = if !first && self.buf[self.pos..self.end].starts_with(b"\n[") {
+            let blank_line = if !first
+                && self.takes_shortcuts()
+                && self.buf[self.pos..self.end].starts_with(b"\n[")
+            {
                 self.newline_at(self.pos);
                 self.pos += 1;
                 false
@@ -37,7 +42,7 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads the tag pair whose `[` is at `pos`.
+    /// Reads the tag pair whose `[` is at `pos`, by [`Reader::read_plain_tag`] if it can.
     fn read_tag<V: Visitor>(
         &mut self,
         visitor: &mut V,
@@ -45,15 +50,22 @@ impl<R: Read> Reader<R> {
     ) -> io::Result<GameStep<V>> {
         let at = self.location();
         self.ensure(LOOKAHEAD)?;
-        if let Some(flow) = self.read_plain_tag(visitor, tags, at) {
+        if self.takes_shortcuts()
+            && let Some(flow) = self.read_plain_tag(visitor, tags, at)
+        {
             return Ok(step(flow));
         }
-        let malformed = |reader: &Reader<R>, i: usize, kind: PgnErrorKind| {
-            Step::Error(PgnError {
-                location: reader.location_of(reader.pos + i),
-                kind,
-            })
-        };
+        self.read_general_tag(visitor, tags, at)
+    }
+
+    /// Reads the tag pair whose `[` is at `pos` (at `at`), however it is written: blanks
+    /// around the name, escapes in the value, a value longer than the buffer, and every error.
+    fn read_general_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: &mut V::Tags,
+        at: Location,
+    ) -> io::Result<GameStep<V>> {
         let data = &self.buf[self.pos..self.end];
         let name_start = 1 + count_blanks(&data[1..]);
         let name_len = data[name_start..]
@@ -61,24 +73,19 @@ impl<R: Read> Reader<R> {
             .take_while(|&&b| is_tag_name_byte(b))
             .count();
         if name_len == 0 {
-            return Ok(malformed(self, name_start, PgnErrorKind::ExpectedTagName));
+            return Ok(self.error_at(name_start, PgnErrorKind::ExpectedTagName));
         }
         if name_len >= LOOKAHEAD / 2 {
-            return Ok(malformed(self, name_start, PgnErrorKind::TagNameTooLong));
+            return Ok(self.error_at(name_start, PgnErrorKind::TagNameTooLong));
         }
         let name_end = name_start + name_len;
         let quote = name_end + count_blanks(&data[name_end..]);
         if data.get(quote) != Some(&b'"') {
-            return Ok(malformed(self, quote, PgnErrorKind::ExpectedTagValue));
+            return Ok(self.error_at(quote, PgnErrorKind::ExpectedTagValue));
         }
         let value_start = quote + 1;
         let quote_at = self.location_of(self.pos + quote);
-        let unterminated = || {
-            Step::Error(PgnError {
-                location: quote_at,
-                kind: PgnErrorKind::UnterminatedTagValue,
-            })
-        };
+        let unterminated = || Step::error(quote_at, PgnErrorKind::UnterminatedTagValue);
         // Find the closing quote (indices relative to `pos`), keeping the value in the buffer
         // while it fits. `None`: the buffer is full and the value goes on. A value ends on its
         // line: a newline, even escaped, leaves it unterminated. `j` is where the search goes on;
@@ -146,12 +153,8 @@ impl<R: Read> Reader<R> {
                     }
                     if let Some(k) = found {
                         self.pos += k + 1;
-                        return Ok(Step::Error(PgnError {
-                            location: at,
-                            kind: PgnErrorKind::TagTooLong {
-                                buffer: self.buf.len(),
-                            },
-                        }));
+                        let buffer = self.buf.len();
+                        return Ok(Step::error(at, PgnErrorKind::TagTooLong { buffer }));
                     }
                 }
             }
@@ -160,7 +163,7 @@ impl<R: Read> Reader<R> {
         let data = &self.buf[self.pos..self.end];
         let i = count_blanks(data);
         if data.get(i) != Some(&b']') {
-            return Ok(malformed(self, i, PgnErrorKind::ExpectedTagEnd));
+            return Ok(self.error_at(i, PgnErrorKind::ExpectedTagEnd));
         }
         self.pos += i + 1;
         Ok(step(flow))
