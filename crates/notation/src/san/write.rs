@@ -1,0 +1,162 @@
+//! Writing: the SAN of a legal move ([`San::from_move`], [`SanPlus::from_move`]), naming the
+//! origin only as far as another legal move requires, and writing it out ([`Display`],
+//! `append_to`).
+//!
+//! [`Display`]: core::fmt::Display
+
+use core::fmt;
+
+use caissa_board::{Bitboard, File, Rank, Role, Square};
+use caissa_movegen::{Move, MovesTo, Position};
+
+use super::{San, SanPlus, Suffix};
+
+/// The origin's file and rank as far as SAN names them for a move of the `role` on `from` to
+/// `to`: nothing when no other piece of that kind can go there; else its file if that tells
+/// the pieces apart, else its rank, else both.
+fn disambiguation(
+    pos: &Position,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> (Option<File>, Option<Rank>) {
+    let MovesTo::Ambiguous(candidates) = pos.moves_to(role, Bitboard::FULL, to, None) else {
+        return (None, None);
+    };
+    let (mut same_file, mut same_rank) = (false, false);
+    for other in candidates.as_slice().iter().map(|m| m.from()) {
+        if other != from {
+            same_file |= other.file() == from.file();
+            same_rank |= other.rank() == from.rank();
+        }
+    }
+    (
+        (!same_file || same_rank).then_some(from.file()),
+        same_file.then_some(from.rank()),
+    )
+}
+
+impl San {
+    /// The SAN of `m`, a legal move of `pos`, with the minimal disambiguation.
+    ///
+    /// # Panics
+    ///
+    /// If `m`'s origin is empty in `pos`. Any other move that is not legal here gets some SAN
+    /// without a panic, but not a meaningful one.
+    #[must_use]
+    pub fn from_move(pos: &Position, m: Move) -> San {
+        if let Some(side) = m.castling_side() {
+            return San::Castle(side);
+        }
+        let role = pos.moving_role(m);
+        let (from, to) = (m.from(), m.to());
+        let capture = pos.captured_role(m).is_some();
+        let (file, rank) = match role {
+            Role::Pawn => (capture.then_some(from.file()), None),
+            // There is one king.
+            Role::King => (None, None),
+            _ => disambiguation(pos, role, from, to),
+        };
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: m.promotion_role(),
+        }
+    }
+
+    /// Appends the SAN to `out`.
+    pub fn append_to(&self, out: &mut String) {
+        // Writing to a String cannot fail.
+        let _ = self.write(out);
+    }
+
+    fn write(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    f.write_char(role.upper_char())?;
+                }
+                if let Some(file) = file {
+                    f.write_char(file.char())?;
+                }
+                if let Some(rank) = rank {
+                    f.write_char(rank.char())?;
+                }
+                if capture {
+                    f.write_char('x')?;
+                }
+                f.write_char(to.file().char())?;
+                f.write_char(to.rank().char())?;
+                if let Some(role) = promotion {
+                    f.write_char('=')?;
+                    f.write_char(role.upper_char())?;
+                }
+                Ok(())
+            }
+            San::Castle(side) => f.write_str(side.san()),
+            San::Null => f.write_str("--"),
+        }
+    }
+}
+
+impl SanPlus {
+    /// The SAN of `m`, a legal move of `pos`, with `+` or `#` found by playing it on a copy.
+    ///
+    /// # Panics
+    ///
+    /// May panic if `m` is not a legal move of `pos`.
+    #[must_use]
+    pub fn from_move(pos: &Position, m: Move) -> SanPlus {
+        let mut after = *pos;
+        SanPlus::from_move_and_play_unchecked(&mut after, m)
+    }
+
+    /// The SAN of `m`, a legal move of `pos`, with its suffix; plays `m` on `pos`.
+    ///
+    /// # Panics
+    ///
+    /// May panic, or leave `pos` broken, if `m` is not a legal move of `pos` (as
+    /// [`Position::play_unchecked`] does).
+    pub fn from_move_and_play_unchecked(pos: &mut Position, m: Move) -> SanPlus {
+        let san = San::from_move(pos, m);
+        pos.play_unchecked(m);
+        SanPlus {
+            san,
+            suffix: Suffix::from_position(pos),
+        }
+    }
+
+    /// Appends the SAN and its suffix to `out`.
+    pub fn append_to(&self, out: &mut String) {
+        self.san.append_to(out);
+        if let Some(suffix) = self.suffix {
+            out.push(suffix.char());
+        }
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f)
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.san.write(f)?;
+        match self.suffix {
+            Some(suffix) => suffix.fmt(f),
+            None => Ok(()),
+        }
+    }
+}
