@@ -41,6 +41,19 @@ macro_rules! count_leaves {
             match depth {
                 0 => 1,
                 1 => T::count_edges(node),
+                // One level above the leaves, they are counted here: no call per move, where
+                // most moves are played (callgrind, perft 5 from the start and 4 from
+                // kiwipete: 635.6 M instructions through the general arm, 614.6 M with this
+                // one, 618.3 M testing the depth inside the general arm's closure).
+                2 => {
+                    let mut leaves = 0;
+                    T::for_each_edge(node, |edge| {
+                        let mut child = *node;
+                        T::follow(&mut child, edge);
+                        leaves += T::count_edges(&child);
+                    });
+                    leaves
+                }
                 _ => {
                     let mut leaves = 0;
                     T::for_each_edge(node, |edge| {
@@ -111,5 +124,10 @@ mod tests {
         assert_eq!(count_leaves_portable::<Subsets>(&set, 3), 120);
         assert_eq!(count_leaves::<Subsets>(&set, 3), 120);
         assert_eq!(count_leaves::<Subsets>(&set, 0), 1);
+        // Each arm of the walk: the leaves, one level above them, and two.
+        for (depth, leaves) in [(1, 6), (2, 30), (3, 120), (4, 360)] {
+            assert_eq!(count_leaves_portable::<Subsets>(&set, depth), leaves);
+            assert_eq!(count_leaves::<Subsets>(&set, depth), leaves);
+        }
     }
 }
