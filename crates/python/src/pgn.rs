@@ -428,8 +428,10 @@ pub(crate) fn open_source(
 /// main line, the start included, one a line); `strip` names what to leave out: `'comments'`,
 /// `'nags'`, `'variations'`, `'commands'`; `ply_count` sets the `PlyCount` tag; `openings` sets
 /// `ECO` and `Opening` from the built-in opening table (the last named position the main line
-/// reaches); `fen_comments` adds each position's FEN as a comment; `limit` stops after so many
-/// games. Games
+/// reaches); `fen_comments` adds each position's FEN as a comment; `fix_result` makes the
+/// `Result` tag and the result token say what the board says (a checkmate, a stalemate, a dead
+/// position, seventy-five moves), or else the result token when the tag contradicts it;
+/// `limit` stops after so many games. Games
 /// that cannot be read or replayed are skipped, or with `skip_errors=False` the first one
 /// raises `PgnParseError` (with `line`, `column` and `ply`).
 ///
@@ -445,7 +447,8 @@ pub(crate) fn open_source(
 #[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None, contains = Vec::new(),
                     min_plies = None, max_plies = None, position = None, moves = Vec::new(),
                     openings = false, format = "pgn", strip = Vec::new(), ply_count = false,
-                    fen_comments = false, limit = None, skip_errors = true, threads = None))]
+                    fen_comments = false, fix_result = false, limit = None, skip_errors = true,
+                    threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn select(
     py: Python<'_>,
@@ -462,6 +465,7 @@ fn select(
     strip: Vec<String>,
     ply_count: bool,
     fen_comments: bool,
+    fix_result: bool,
     limit: Option<usize>,
     skip_errors: bool,
     threads: Option<usize>,
@@ -507,6 +511,7 @@ fn select(
         strip: stripped,
         ply_count,
         fen_comments,
+        fix_result,
         ..options
     };
     let threads = threads_or_all(threads);

@@ -257,3 +257,27 @@ def test_select_writes_lan_fen_epd_openings_and_fen_comments():
     path.write_bytes(text)
     row = pyarrow.table(caissa.pgn.to_arrow(path, openings=True)).to_pylist()[0]
     assert row["ECO"] == "B50" and "Sicilian" in row["Opening"]
+
+
+def test_select_fixes_results_that_the_board_contradicts():
+    # Fool's mate written as a draw, a stalemate written as a win, and a game whose tag
+    # contradicts its result token; the last game's result is left alone.
+    text = (
+        b'[Result "1/2-1/2"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n\n'
+        b'[FEN "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"]\n[Result "1-0"]\n\n1. Kh6 1-0\n\n'
+        b'[Result "1-0"]\n\n1. e4 e5 0-1\n\n'
+        b'[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    )
+    fixed = caissa.pgn.select(io.BytesIO(text), fix_result=True)
+    results = [re.search(r'\[Result "([^"]*)"\]', g).group(1) for g in fixed]
+    assert results == ["0-1", "1/2-1/2", "0-1", "1-0"]
+    assert [g.split()[-1] for g in fixed] == results
+    # python-chess agrees with the board.
+    for game_text, result in zip(fixed[:2], results):
+        game = chess.pgn.read_game(io.StringIO(game_text))
+        assert game.end().board().outcome().result() == result
+    unfixed = caissa.pgn.select(io.BytesIO(text))
+    assert [re.search(r'\[Result "([^"]*)"\]', g).group(1) for g in unfixed][:2] == [
+        "1/2-1/2",
+        "1-0",
+    ]

@@ -326,6 +326,7 @@ def select(
     strip: Sequence[str] = ...,
     ply_count: bool = False,
     fen_comments: bool = False,
+    fix_result: bool = False,
     limit: Optional[int] = None,
     skip_errors: bool = True,
     threads: Optional[int] = None,
