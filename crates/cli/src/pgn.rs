@@ -27,6 +27,13 @@
 //!
 //! Writes the games that pass the filters, rewritten, in input order: see `select.rs`.
 //!
+//! # `caissa pgn stats [--json] FILE...`
+//!
+//! Counts the games of the files (plain or compressed) by result, `Termination`, speed class
+//! (lichess's, from `TimeControl`), ECO family and the players' mean Elo in bands of 200, from
+//! the tags alone: no move is read. A table (`games <N> errors <E>`, then each category with
+//! its counts, the largest first, and their share), or with `--json` one object. See `stats.rs`.
+//!
 //! # `caissa pgn fmt FILE`
 //!
 //! Writes every game of the file (`-` is stdin) to stdout in the PGN export format (the seven
@@ -41,6 +48,7 @@
 mod check;
 mod fmt;
 mod select;
+mod stats;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -71,6 +79,9 @@ enum PgnCommand {
     /// Write the games that match, rewritten, in input order; last line on stderr
     /// `games <N> matched <M> written <W> errors <E>`.
     Select(Box<select::SelectArgs>),
+    /// Count the games by result, termination, speed, ECO family and Elo band, from their
+    /// tags alone (no move is replayed); a table, or one JSON object with `--json`.
+    Stats(stats::StatsArgs),
 }
 
 /// Arguments of `caissa pgn check`.
@@ -114,6 +125,12 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
             totals.into_result()
         }
         PgnCommand::Select(args) => select::run(args),
+        PgnCommand::Stats(args) => {
+            let mut out = BufWriter::new(io::stdout().lock());
+            stats::run(args, &mut out)?;
+            out.flush()?;
+            Ok(())
+        }
         PgnCommand::Fmt(args) => {
             let layout = if args.compact {
                 Layout::Compact

@@ -90,6 +90,10 @@ fn bad_input_of_every_subcommand_is_one_error_line_and_status_2() {
             vec!["arbitrate", "/nonexistent/caissa-log.jsonl"],
             "error: cannot read /nonexistent/caissa-log.jsonl: ",
         ),
+        (
+            vec!["pgn", "stats", "/nonexistent/caissa.pgn"],
+            "error: cannot read /nonexistent/caissa.pgn: ",
+        ),
     ];
     for (args, message) in cases {
         let run = caissa(&args);
