@@ -34,6 +34,12 @@
 //! the tags alone: no move is read. A table (`games <N> errors <E>`, then each category with
 //! its counts, the largest first, and their share), or with `--json` one object. See `stats.rs`.
 //!
+//! # `caissa pgn split (--games N | --by TAG) [-o PREFIX] FILE...`
+//!
+//! Writes the games, rewritten as `select` writes them, into files of N games or one file per
+//! value of a tag, in input order; broken games are reported and written nowhere. See
+//! `split.rs`.
+//!
 //! # `caissa pgn fmt FILE`
 //!
 //! Writes every game of the file (`-` is stdin) to stdout in the PGN export format (the seven
@@ -48,6 +54,7 @@
 mod check;
 mod fmt;
 mod select;
+mod split;
 mod stats;
 
 use std::fs::File;
@@ -82,6 +89,10 @@ enum PgnCommand {
     /// Count the games by result, termination, speed, ECO family and Elo band, from their
     /// tags alone (no move is replayed); a table, or one JSON object with `--json`.
     Stats(stats::StatsArgs),
+    /// Write the games, rewritten, into files of N games or one file per value of a tag
+    /// (`PREFIX-0001.pgn`, `PREFIX-B20.pgn`); last line on stderr
+    /// `games <N> written <W> files <F> errors <E>`.
+    Split(split::SplitArgs),
 }
 
 /// Arguments of `caissa pgn check`.
@@ -125,6 +136,7 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
             totals.into_result()
         }
         PgnCommand::Select(args) => select::run(args),
+        PgnCommand::Split(args) => split::run(args),
         PgnCommand::Stats(args) => {
             let mut out = BufWriter::new(io::stdout().lock());
             stats::run(args, &mut out)?;

@@ -30,6 +30,7 @@ pub mod openings;
 mod pipeline;
 mod select;
 mod source;
+pub mod split;
 pub mod stats;
 pub mod table;
 

@@ -7,6 +7,7 @@ mod errors;
 mod moves;
 mod perft;
 mod pgn_select;
+mod pgn_split;
 mod pgn_stats;
 mod random_engine;
 
