@@ -55,6 +55,25 @@ impl MoveSink for Counter {
     }
 }
 
+/// Gathers the destinations of the moves, which tells whether there is one without counting
+/// them (a count takes a popcount a group: a dozen instructions in a portable build).
+pub(crate) struct Destinations(pub(crate) Bitboard);
+
+impl MoveSink for Destinations {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.0 |= targets;
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _from_offset: i8) {
+        self.0 |= targets;
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.0 |= Bitboard::from(m.to());
+    }
+}
+
 /// Expands groups into single moves for a callback.
 pub(crate) struct Expand<F>(pub(crate) F);
 
@@ -454,6 +473,29 @@ mod tests {
             pos.capture_moves()
                 .contains(&Move::en_passant(Square::E4, Square::D3))
         );
+    }
+
+    #[test]
+    fn has_legal_moves_is_whether_any_is_counted() {
+        for pos in test_positions() {
+            let children = pos.legal_moves().into_iter().map(|m| pos.play(m).unwrap());
+            for child in children.chain([pos]) {
+                assert_eq!(
+                    child.has_legal_moves(),
+                    child.count_legal_moves() > 0,
+                    "{child}"
+                );
+            }
+        }
+        // Checkmate and stalemate.
+        for fen in [
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            assert!(pos.is_checkmate() || pos.is_stalemate(), "{fen}");
+            assert!(!pos.has_legal_moves(), "{fen}");
+        }
     }
 
     #[test]

@@ -507,7 +507,9 @@ impl Position {
     /// Whether the side to move has at least one legal move.
     #[must_use]
     pub fn has_legal_moves(&self) -> bool {
-        self.count_legal_moves() > 0
+        let mut seen = crate::movegen::Destinations(Bitboard::EMPTY);
+        self.generate(Bitboard::FULL, Bitboard::FULL, &mut seen);
+        seen.0.any()
     }
 
     /// Whether the side to move is checkmated.
