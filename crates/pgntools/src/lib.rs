@@ -28,6 +28,7 @@ pub mod input;
 pub mod material;
 pub mod openings;
 mod pipeline;
+pub mod sample;
 mod select;
 mod source;
 pub mod split;

@@ -16,8 +16,9 @@
 //! the per-ply lists `--ply-columns` asks for; with `--partition`, `-o DIR` is a directory
 //! that gets one file per month of `UTCDate`, `DIR/year=2024/month=05/part-0.parquet`.
 //!
-//! Games are numbered from 1 over all the files, in order, for `--games` and `--every`;
-//! `--limit` stops after so many games written.
+//! Games are numbered from 1 over all the files, in order, for `--games`, `--every` and
+//! `--sample` (a game is in the sample when a hash of `--seed` and its number says so:
+//! `caissa_pgntools::sample`); `--limit` stops after so many games written.
 //!
 //! The last line on stderr is `games <N> matched <M> written <W> errors <E>`: `N` every game
 //! read, `M` the well-formed games that passed the filters, `W` the games written (with
@@ -37,6 +38,7 @@ use caissa::{CastlingMode, San};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::material::Material;
+use caissa_pgntools::sample::Sample;
 use caissa_pgntools::table::{
     Columns, ParquetWriter, PartitionedParquet, Row, WriteParquetError, csv_header,
 };
@@ -137,6 +139,13 @@ pub(crate) struct SelectArgs {
     /// Stop after writing N games.
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
+    /// Only a random sample of about this fraction of the games (above 0, at most 1), the same
+    /// for the same --seed whatever the threads.
+    #[arg(long, value_name = "FRACTION")]
+    sample: Option<f64>,
+    /// The seed of --sample.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
+    seed: u64,
 }
 
 /// `--moves`: one value holding several moves.
@@ -377,6 +386,14 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         range: args.games.unwrap_or((1, u64::MAX)),
         every: args.every.map_or(1, |n| n.get() as u64),
         limit: args.limit.unwrap_or(u64::MAX),
+        sample: args
+            .sample
+            .map(|fraction| Sample::new(fraction, args.seed))
+            .transpose()
+            .map_err(|e| CliError::Arg {
+                arg: "sample",
+                problem: e.to_string(),
+            })?,
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
@@ -479,12 +496,13 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
     result.and(finished.map_err(CliError::Write))
 }
 
-/// `--games`, `--every`, `--limit`.
+/// `--games`, `--every`, `--limit`, `--sample`.
 #[derive(Clone, Copy, Debug)]
 struct Numbers {
     range: (u64, u64),
     every: u64,
     limit: u64,
+    sample: Option<Sample>,
 }
 
 /// Why reading stopped before the end.
@@ -536,7 +554,10 @@ impl Writer {
             counts.games -= 1;
             return Ok(ControlFlow::Break(Stop::Done));
         }
-        if n < numbers.range.0 || n % numbers.every != 0 {
+        if n < numbers.range.0
+            || n % numbers.every != 0
+            || numbers.sample.is_some_and(|sample| !sample.contains(n))
+        {
             return Ok(ControlFlow::Continue(()));
         }
         match game.selection {

@@ -711,3 +711,39 @@ fn material_counts_what_the_fen_lines_show() {
         assert!(expected > 0, "{signature}");
     }
 }
+
+/// `--sample`: about the fraction asked, the same games for the same seed whatever the
+/// threads, other games for another seed, every game for 1; bad fractions are refused.
+#[test]
+fn samples_depend_on_the_seed_only() {
+    let games = sample_games().len();
+    let run = |args: &[&str]| {
+        let mut all = vec!["pgn", "select", "--format", "uci"];
+        all.extend_from_slice(args);
+        all.push(SAMPLE);
+        let run = caissa(&all);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        run.stdout
+    };
+    let half = run(&["--sample", "0.5", "--seed", "9"]);
+    let taken = half.lines().count();
+    assert!(
+        (games * 2 / 5..games * 3 / 5).contains(&taken),
+        "{taken} of {games}"
+    );
+    assert_eq!(
+        run(&["--sample", "0.5", "--seed", "9", "--threads", "1"]),
+        half
+    );
+    assert_ne!(run(&["--sample", "0.5", "--seed", "10"]), half);
+    assert_eq!(run(&["--sample", "1"]), run(&[]));
+    for bad in ["0", "1.5", "-1", "nan", "x"] {
+        let refused = caissa(&["pgn", "select", &format!("--sample={bad}"), SAMPLE]);
+        assert_eq!(refused.code, 2, "{bad}");
+        assert!(
+            refused.stderr.contains("--sample"),
+            "{bad}: {}",
+            refused.stderr
+        );
+    }
+}
