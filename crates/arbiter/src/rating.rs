@@ -102,7 +102,9 @@ pub struct KFactorInputs {
     pub reached_2400: bool,
 }
 
-/// The K-factor for a player who plays `games_in_period` rated games in the period.
+/// The K-factor for a player who plays `games_in_period` rated games in the period: 40, 20 or
+/// 10, lowered to the largest whole number with `K × games` at most 700 (so 0 past 700 games:
+/// the rating does not change).
 #[must_use]
 pub fn k_factor(player: KFactorInputs, games_in_period: u32) -> u32 {
     let k = if player.reached_2400 || player.rating >= 2400 {
@@ -262,7 +264,7 @@ pub enum RatingError {
         /// The rating given.
         rating: u32,
     },
-    /// A K-factor of 0 or above [`MAX_K`].
+    /// A K-factor given as 0 or above [`MAX_K`].
     #[error("K-factor {0} is not from 1 to {MAX_K}")]
     K(u32),
     /// No games.
@@ -309,8 +311,19 @@ pub struct EloReport {
 ///
 /// # Errors
 ///
-/// [`RatingError`] for a rating above [`MAX_RATING`], a K-factor outside 1 to [`MAX_K`], or no
-/// games.
+/// [`RatingError`] for a rating above [`MAX_RATING`], a K-factor `k` given outside 1 to
+/// [`MAX_K`], or no games.
+///
+/// ```
+/// use caissa_arbiter::rating::{GameScore, KFactorInputs, RatedSpeed, elo_report};
+///
+/// let player = KFactorInputs { rating: 1500, games_played: 50, junior: false, reached_2400: false };
+/// // Past 700 games the K-factor is 0 (K × games may not pass 700): no change.
+/// let games = vec![(1500, GameScore::Win); 701];
+/// let report = elo_report(player, None, &games, RatedSpeed::Standard)?;
+/// assert_eq!((report.k, report.change), (0, 0));
+/// # Ok::<(), caissa_arbiter::rating::RatingError>(())
+/// ```
 pub fn elo_report(
     player: KFactorInputs,
     k: Option<u32>,
@@ -332,10 +345,11 @@ pub fn elo_report(
         });
     }
     let n = u32::try_from(games.len()).unwrap_or(u32::MAX);
-    let k = k.unwrap_or_else(|| k_factor(player, n));
-    if !(1..=MAX_K).contains(&k) {
-        return Err(RatingError::K(k));
-    }
+    let k = match k {
+        Some(k) if !(1..=MAX_K).contains(&k) => return Err(RatingError::K(k)),
+        Some(k) => k,
+        None => k_factor(player, n),
+    };
     let performance = performance_rating(games).ok_or(RatingError::NoGames)?;
     let lines: Vec<GameLine> = games
         .iter()
