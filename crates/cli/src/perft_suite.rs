@@ -99,6 +99,13 @@ pub enum ParseSuiteLineErrorKind {
         /// The operation as written.
         op: String,
     },
+    /// An `id` that is neither one quoted text nor a bare name without quotes (`id "a"b`):
+    /// it could not be written back as the same name.
+    #[error("`{op}`: an id is one quoted text (`id \"name\"`) or a name without quotes")]
+    BadId {
+        /// The operation as written.
+        op: String,
+    },
     /// A depth past [`MAX_DEPTH`].
     #[error("depth {depth} is deeper than {max}, the deepest perft counted", max = MAX_DEPTH)]
     TooDeep {
@@ -153,6 +160,9 @@ pub fn parse_line(line: &str) -> Result<Option<SuiteLine>, ParseSuiteLineError> 
                 .strip_prefix('"')
                 .and_then(|n| n.strip_suffix('"'))
                 .unwrap_or(name);
+            if name.contains('"') {
+                return Err(ParseSuiteLineErrorKind::BadId { op: op.to_owned() }.at(at));
+            }
             id = Some(name.to_owned());
         }
     }
@@ -346,6 +356,16 @@ mod tests {
         let error = parse_line(&line).unwrap_err();
         assert_eq!(error.kind, ParseSuiteLineErrorKind::UnclosedQuote);
         assert_eq!(error.byte, line.len() - 2);
+        // Text after the closing quote (found by fuzzing): the name would not read back.
+        for id in ["\"x;D1 5\"1", "a\"b\"c", "\"a\"b\"c\""] {
+            let line = format!("{START} ;id {id} ;D1 20");
+            let error = parse_line(&line).unwrap_err();
+            assert!(
+                matches!(error.kind, ParseSuiteLineErrorKind::BadId { .. }),
+                "{id}"
+            );
+            assert_eq!(error.byte, START.len() + 2, "{id}");
+        }
     }
 
     #[test]
