@@ -180,6 +180,39 @@ pub enum Speed {
     Correspondence,
 }
 
+impl Speed {
+    /// Every class, fastest first.
+    pub const ALL: [Speed; 6] = [
+        Speed::UltraBullet,
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+    ];
+
+    /// The class's name in snake case, as serde writes it: `ultrabullet`, `bullet`, `blitz`,
+    /// `rapid`, `classical`, `correspondence`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Speed::UltraBullet => "ultrabullet",
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+}
+
+impl fmt::Display for Speed {
+    /// [`Speed::name`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The PGN `TimeControl` tag's value: a control, unknown (`?`) or none (`-`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PgnTimeControl {

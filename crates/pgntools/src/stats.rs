@@ -10,7 +10,7 @@ use core::ops::ControlFlow;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 
-use caissa_arbiter::{PgnTimeControl, Speed, TimeControl};
+use caissa_arbiter::{PgnTimeControl, TimeControl};
 use caissa_notation::pgn::{Flow, Location, PgnError, RawTag, Reader, Visitor};
 
 /// The width of an Elo band.
@@ -108,14 +108,7 @@ fn is_eco(eco: &str) -> bool {
 /// The speed class name of a `TimeControl` tag value.
 fn speed(tag: Option<&str>) -> &'static str {
     match tag.map(TimeControl::from_pgn) {
-        Some(Ok(PgnTimeControl::Control(control))) => match control.lichess_speed() {
-            Speed::UltraBullet => "ultrabullet",
-            Speed::Bullet => "bullet",
-            Speed::Blitz => "blitz",
-            Speed::Rapid => "rapid",
-            Speed::Classical => "classical",
-            Speed::Correspondence => "correspondence",
-        },
+        Some(Ok(PgnTimeControl::Control(control))) => control.lichess_speed().name(),
         Some(Ok(PgnTimeControl::None)) => "none",
         _ => "?",
     }

@@ -7,7 +7,7 @@
 //! start, then one per event fed).
 
 use caissa::arbiter::json::{LineErrorKind, parse_event, verdict_to_json};
-use caissa::arbiter::{EventKind, PgnTimeControl, Speed};
+use caissa::arbiter::{EventKind, PgnTimeControl};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -37,17 +37,6 @@ create_exception!(
 fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     py.import(intern!(py, "json"))?
         .call_method1(intern!(py, "loads"), (value.to_string(),))
-}
-
-fn speed_name(speed: Speed) -> &'static str {
-    match speed {
-        Speed::UltraBullet => "ultrabullet",
-        Speed::Bullet => "bullet",
-        Speed::Blitz => "blitz",
-        Speed::Rapid => "rapid",
-        Speed::Classical => "classical",
-        Speed::Correspondence => "correspondence",
-    }
 }
 
 /// A time control, read from the syntax of the PGN `TimeControl` tag: `180+2` (3 minutes,
@@ -101,12 +90,12 @@ impl TimeControl {
 
     /// FIDE's speed class of the first period: `'blitz'`, `'rapid'` or `'classical'`.
     fn fide_speed(&self) -> &'static str {
-        speed_name(self.0.fide_speed())
+        self.0.fide_speed().name()
     }
 
     /// lichess's speed class (base + 40 × increment): `'ultrabullet'` to `'correspondence'`.
     fn lichess_speed(&self) -> &'static str {
-        speed_name(self.0.lichess_speed())
+        self.0.lichess_speed().name()
     }
 
     /// The readable form: `'3m+2s'`, `'90m/40+30m+30s'`.

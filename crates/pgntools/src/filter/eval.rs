@@ -214,19 +214,10 @@ fn clock_value(part: ClockPart, text: &str) -> Option<i64> {
     }
 }
 
-/// The speed classes, slowest last, with the names a filter uses.
-pub(super) const SPEEDS: [(&str, Speed); 6] = [
-    ("ultrabullet", Speed::UltraBullet),
-    ("bullet", Speed::Bullet),
-    ("blitz", Speed::Blitz),
-    ("rapid", Speed::Rapid),
-    ("classical", Speed::Classical),
-    ("correspondence", Speed::Correspondence),
-];
-
+/// The rank of a speed class in [`Speed::ALL`], fastest first, for comparisons.
 pub(super) fn speed_rank(speed: Speed) -> i64 {
-    SPEEDS
+    Speed::ALL
         .iter()
-        .position(|&(_, s)| s == speed)
+        .position(|&s| s == speed)
         .map_or(0, |rank| rank as i64)
 }

@@ -1,6 +1,8 @@
 //! Reading a [`Filter`](super::Filter) from text.
 
-use super::eval::{SPEEDS, date_range, eco_range, speed_rank};
+use caissa_arbiter::Speed;
+
+use super::eval::{date_range, eco_range, speed_rank};
 use super::{ClockPart, Condition, Expr, Op, Players, Test};
 
 /// Parentheses and `not`s nested deeper than this are refused, so that reading stays within a
@@ -330,13 +332,13 @@ fn test(tag: &str, op: Op, value: String) -> Result<Test, ParseFilterErrorKind> 
             value: integer(&value)?,
         },
         "Speed" => {
-            let speed = SPEEDS
-                .iter()
-                .find(|(name, _)| name.eq_ignore_ascii_case(value.trim()))
+            let speed = Speed::ALL
+                .into_iter()
+                .find(|speed| speed.name().eq_ignore_ascii_case(value.trim()))
                 .ok_or(ParseFilterErrorKind::NotASpeed(value))?;
             Test::Clock {
                 part: ClockPart::Speed,
-                value: speed_rank(speed.1),
+                value: speed_rank(speed),
             }
         }
         _ => Test::Text {
