@@ -289,10 +289,44 @@ impl<'de> serde::Deserialize<'de> for MoveText {
 }
 
 impl fmt::Display for MoveText {
+    /// The text as read back: SAN as [`SanPlus`] writes it, except a pawn move written with its
+    /// origin square (`f2f4`), which would read as UCI, gets a hyphen (`f2-f4`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveText::San(san) => san.fmt(f),
+            MoveText::San(san) => {
+                let text = san.to_string();
+                match text.split_at_checked(2) {
+                    Some((from, to)) if UciMove::from_ascii(text.as_bytes()).is_ok() => {
+                        write!(f, "{from}-{to}")
+                    }
+                    _ => f.write_str(&text),
+                }
+            }
             MoveText::Uci(uci) => uci.fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_texts_read_back_as_themselves() {
+        // A SAN pawn move with its origin (found by fuzzing: `f1f1!` was written `f1f1`, which
+        // reads as UCI) is written with a hyphen.
+        for (text, written) in [
+            ("f1f1!", "f1-f1"),
+            ("e2e4", "e2e4"),
+            ("e2-e4", "e2-e4"),
+            ("Ng1f3", "Ng1f3"),
+            ("e7e8q", "e7e8q"),
+            ("e8", "e8"),
+            ("exd5+", "exd5+"),
+        ] {
+            let mv: MoveText = text.parse().unwrap();
+            assert_eq!(mv.to_string(), written, "{text}");
+            assert_eq!(written.parse::<MoveText>(), Ok(mv), "{text}");
         }
     }
 }
