@@ -53,6 +53,7 @@
 
 mod check;
 mod fmt;
+mod progress;
 mod select;
 mod split;
 mod stats;

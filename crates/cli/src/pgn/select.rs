@@ -47,6 +47,7 @@ use caissa_pgntools::{
 };
 use clap::{Args, ValueEnum};
 
+use super::progress::Progress;
 use super::{open, read_error};
 use crate::error::CliError;
 use crate::position::read_position;
@@ -460,6 +461,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         numbers,
         sinks,
         counts: Counts::default(),
+        progress: Progress::new(),
     };
     let mut result = Ok(());
     for path in &args.files {
@@ -476,7 +478,13 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             }
         }
     }
-    let Writer { sinks, counts, .. } = writer;
+    let Writer {
+        sinks,
+        counts,
+        progress,
+        ..
+    } = writer;
+    progress.finish();
     let Sinks {
         out,
         mut rejects,
@@ -520,6 +528,7 @@ struct Writer {
     numbers: Numbers,
     sinks: Sinks,
     counts: Counts,
+    progress: Progress,
 }
 
 impl Writer {
@@ -530,11 +539,12 @@ impl Writer {
         options: &SelectOptions,
         threads: usize,
     ) -> Result<ControlFlow<Stop>, CliError> {
-        let (input, _) = decompress(open(path)?).map_err(read_error(path))?;
+        let (input, _) = decompress(self.progress.reader(open(path)?)).map_err(read_error(path))?;
         let mut number = 0;
         let mut outcome = Ok(ControlFlow::Continue(()));
         select(input, options, threads, |game| {
             number += 1;
+            self.progress.game();
             outcome = self.take(game, path, number);
             match outcome {
                 Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),

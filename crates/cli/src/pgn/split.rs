@@ -18,6 +18,7 @@ use caissa_pgntools::split::{SplitBy, Splitter};
 use caissa_pgntools::{SelectOptions, Selection, select};
 use clap::Args;
 
+use super::progress::Progress;
 use super::{open, read_error};
 use crate::error::CliError;
 
@@ -118,11 +119,13 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
     );
     let options = SelectOptions::default();
     let (mut games, mut written, mut errors) = (0u64, 0u64, 0u64);
+    let mut progress = Progress::new();
     for path in &args.files {
-        let (input, _) = decompress(open(path)?).map_err(read_error(path))?;
+        let (input, _) = decompress(progress.reader(open(path)?)).map_err(read_error(path))?;
         let mut failed = Ok(());
         select(input, &options, threads, |game| {
             games += 1;
+            progress.game();
             let text = match game.selection {
                 Selection::Matched(text) => text,
                 Selection::Broken(broken) => {
@@ -147,6 +150,7 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
         .map_err(read_error(path))?;
         failed?;
     }
+    progress.finish();
     let count = files.finish()?;
     eprintln!("games {games} written {written} files {count} errors {errors}");
     if errors > 0 {

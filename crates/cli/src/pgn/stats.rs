@@ -9,6 +9,7 @@ use caissa_pgntools::stats::{Stats, read_stats};
 use clap::Args;
 use serde_json::{Map, Value, json};
 
+use super::progress::Progress;
 use super::{open, read_error};
 use crate::error::CliError;
 
@@ -37,10 +38,12 @@ fn categories(stats: &Stats) -> [(&'static str, &std::collections::BTreeMap<Stri
 /// Counts the games of every file and prints the counts of all of them together.
 pub(super) fn run(args: &StatsArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut total = Stats::default();
+    let progress = Progress::new();
     for path in &args.files {
-        let (input, _) = decompress(open(path)?).map_err(read_error(path))?;
+        let (input, _) = decompress(progress.reader(open(path)?)).map_err(read_error(path))?;
         total.merge(&read_stats(input).map_err(read_error(path))?);
     }
+    progress.finish();
     if args.json {
         let mut object = Map::new();
         object.insert("games".to_owned(), json!(total.games));

@@ -747,3 +747,17 @@ fn samples_depend_on_the_seed_only() {
         );
     }
 }
+
+/// The progress line is drawn only on a terminal: a script's stderr holds the summary alone.
+#[test]
+fn no_progress_line_when_stderr_is_not_a_terminal() {
+    let games = sample_games().len();
+    let run = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stderr,
+        format!("games {games} matched {games} written {games} errors 0\n")
+    );
+    let stats = caissa(&["pgn", "stats", SAMPLE]);
+    assert_eq!((stats.code, stats.stderr.as_str()), (0, ""));
+}
