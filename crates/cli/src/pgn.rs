@@ -164,6 +164,14 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
     }
 }
 
+/// `--threads`, or one thread per core.
+fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        NonZeroUsize::get,
+    )
+}
+
 /// Opens a file, or stdin for `-`.
 fn input(path: &Path) -> io::Result<Box<dyn Read + Send>> {
     if path == Path::new("-") {

@@ -48,7 +48,7 @@ use caissa_pgntools::{
 use clap::{Args, ValueEnum};
 
 use super::progress::Progress;
-use super::{open, read_error};
+use super::{open, read_error, threads_or_all};
 use crate::error::CliError;
 use crate::position::read_position;
 
@@ -396,10 +396,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
                 problem: e.to_string(),
             })?,
     };
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-        NonZeroUsize::get,
-    );
+    let threads = threads_or_all(args.threads);
     let parquet = matches!(args.format, FormatArg::Parquet);
     if args.partition && !parquet {
         return Err(CliError::Arg {

@@ -19,7 +19,7 @@ use caissa_pgntools::{SelectOptions, Selection, select};
 use clap::Args;
 
 use super::progress::Progress;
-use super::{open, read_error};
+use super::{open, read_error, threads_or_all};
 use crate::error::CliError;
 
 /// The most files `--by` writes at once: a tag with more values (a player's name, say) is
@@ -113,10 +113,7 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
         keep_one: matches!(by, SplitBy::Games(_)),
     };
     let mut splitter = Splitter::new(by);
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-        NonZeroUsize::get,
-    );
+    let threads = threads_or_all(args.threads);
     let options = SelectOptions::default();
     let (mut games, mut written, mut errors) = (0u64, 0u64, 0u64);
     let mut progress = Progress::new();

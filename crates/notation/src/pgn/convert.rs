@@ -56,8 +56,9 @@ impl GameTree {
     /// [`ToGameError::Replay`] if the start tags give no position or a main-line move does not
     /// fit its position, [`ToGameError::NullMove`] for a null move.
     pub fn to_game(&self) -> Result<Game, ToGameError> {
-        let mut game = Game::new(self.start_position().map_err(TreeReplayError::from)?);
-        for replayed in self.mainline_moves() {
+        let start = self.start_position().map_err(TreeReplayError::from)?;
+        let mut game = Game::new(start);
+        for replayed in self.mainline_moves_from(start) {
             play(&mut game, replayed?.played)?;
         }
         Ok(game)

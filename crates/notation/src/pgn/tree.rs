@@ -291,15 +291,22 @@ impl GameTree {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn mainline_moves(&self) -> MainlineMoves<'_> {
-        let (replay, failed) = match self.start_position() {
-            Ok(start) => (Replay::new(start), None),
-            Err(error) => (Replay::new(Position::standard()), Some(error.into())),
-        };
+        match self.start_position() {
+            Ok(start) => self.mainline_moves_from(start),
+            Err(error) => MainlineMoves {
+                failed: Some(error.into()),
+                ..self.mainline_moves_from(Position::standard())
+            },
+        }
+    }
+
+    /// The main line replayed from `start`, which the caller has read from the tags.
+    pub(super) fn mainline_moves_from(&self, start: Position) -> MainlineMoves<'_> {
         MainlineMoves {
             tree: self,
             next: self.roots.first().copied(),
-            replay,
-            failed,
+            replay: Replay::new(start),
+            failed: None,
         }
     }
 
