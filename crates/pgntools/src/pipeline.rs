@@ -114,13 +114,14 @@ fn work(
 pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     let bytes = &chunk.bytes[..];
     let mut selector = Selector::new(options);
-    let mut reader = Reader::new(bytes);
+    let mut reader = Reader::new(bytes).lenient(options.lenient);
     let mut cursor = LineCursor::new(bytes);
     // Each game's start offset in the chunk, the cursor there, and what the selector made of it.
     let mut read = Vec::new();
     while let Some(result) = reader.read_game(&mut selector) {
         let start = cursor.offset_of(bytes, selector.start);
-        read.push((start, cursor, selector.start, result));
+        let tolerated = std::mem::take(&mut selector.tolerated);
+        read.push((start, cursor, selector.start, tolerated, result));
     }
     let ends: Vec<usize> = read
         .iter()
@@ -130,7 +131,7 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
         .collect();
     read.into_iter()
         .zip(ends)
-        .map(|((start, mut cursor, at, result), end)| {
+        .map(|((start, mut cursor, at, tolerated, result), end)| {
             let selection = match result {
                 Ok(Selected::Unmatched) => Selection::Unmatched,
                 Ok(Selected::Matched(text)) => Selection::Matched(text),
@@ -149,6 +150,10 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
                 offset: chunk.offset + start as u64,
                 location: chunk.input_location(at),
                 selection,
+                tolerated: tolerated
+                    .into_iter()
+                    .map(|(at, what)| (chunk.input_location(at), what))
+                    .collect(),
             }
         })
         .collect()

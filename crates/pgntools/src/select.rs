@@ -20,7 +20,8 @@ use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
     Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError,
-    PgnReplayError, RawComment, RawTag, Replay, Tags, TerminationMarker, VariationChoice, Visitor,
+    PgnReplayError, RawComment, RawTag, Replay, Tags, TerminationMarker, Tolerated,
+    VariationChoice, Visitor,
 };
 use caissa_notation::san::{San, SanPlus, Suffix};
 
@@ -107,6 +108,10 @@ pub struct SelectOptions {
     pub fix_result: bool,
     /// Conditions on the main line.
     pub game: GameFilter,
+    /// Whether to read leniently ([`Reader::lenient`](caissa_notation::pgn::Reader::lenient)):
+    /// `e.p.` after a move, the result `1/2` and glyphs above `$255` are read past and listed
+    /// in [`InputGame::tolerated`] instead of making the game broken.
+    pub lenient: bool,
 }
 
 /// Conditions on a game's main line, decided by replaying it; all must hold.
@@ -381,6 +386,8 @@ pub struct InputGame {
     pub location: Location,
     /// What became of it.
     pub selection: Selection,
+    /// What a lenient reading read past in it ([`SelectOptions::lenient`]), where, in order.
+    pub tolerated: Vec<(Location, Tolerated)>,
 }
 
 /// The [`Visitor`] of a worker: the filter on the tags, then the replay and the tree.
@@ -390,6 +397,8 @@ pub(crate) struct Selector<'a> {
     builder: GameTreeBuilder,
     /// Where the game being read starts.
     pub(crate) start: Location,
+    /// What a lenient reading read past in it.
+    pub(crate) tolerated: Vec<(Location, Tolerated)>,
 }
 
 /// A selected game while it is read.
@@ -566,6 +575,7 @@ impl Selector<'_> {
             options,
             builder: GameTreeBuilder,
             start: Location::default(),
+            tolerated: Vec::new(),
         }
     }
 }
@@ -589,7 +599,13 @@ impl Visitor for Selector<'_> {
 
     fn begin_game(&mut self, at: Location) -> Flow<Self, Tags> {
         self.start = at;
+        self.tolerated.clear();
         ControlFlow::Continue(Tags::new())
+    }
+
+    fn tolerated(&mut self, _: &mut InProgress, what: Tolerated, at: Location) -> Flow<Self> {
+        self.tolerated.push((at, what));
+        ControlFlow::Continue(())
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>, at: Location) -> Flow<Self> {

@@ -25,6 +25,10 @@
 //! `--on-error keep`, the broken ones too), `E` the broken games. Games that fail a tag filter
 //! are not replayed, so their moves are not checked: `caissa pgn check` checks everything.
 //!
+//! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
+//! a move, the result `1/2`, glyphs above `$255`), with a line `warning: FILE:LINE:COLUMN:
+//! what` on stderr for each, instead of counting the game broken.
+//!
 //! The exit status is 0, 1 when `--on-error stop` stopped at a broken game, 2 when a file
 //! cannot be read or the output cannot be written.
 
@@ -91,6 +95,10 @@ pub(crate) struct SelectArgs {
     /// contradicts it.
     #[arg(long)]
     fix_result: bool,
+    /// Read leniently: accept `e.p.` after a move, the result `1/2` and glyphs above `$255`
+    /// (left out), each with a warning on stderr, instead of counting the game broken.
+    #[arg(long)]
+    lenient: bool,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
@@ -359,6 +367,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         openings: args.openings,
         fen_comments: args.fen_comments,
         fix_result: args.fix_result,
+        lenient: args.lenient,
         format: match args.format {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,
@@ -566,6 +575,11 @@ impl Writer {
             || numbers.sample.is_some_and(|sample| !sample.contains(n))
         {
             return Ok(ControlFlow::Continue(()));
+        }
+        if !matches!(game.selection, Selection::Broken(_)) {
+            for (at, what) in &game.tolerated {
+                eprintln!("warning: {}:{at}: {what}", path.display());
+            }
         }
         match game.selection {
             Selection::Unmatched => {}

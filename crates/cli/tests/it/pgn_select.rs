@@ -761,3 +761,42 @@ fn no_progress_line_when_stderr_is_not_a_terminal() {
     let stats = caissa(&["pgn", "stats", SAMPLE]);
     assert_eq!((stats.code, stats.stderr.as_str()), (0, ""));
 }
+
+#[test]
+fn lenient_reads_what_other_readers_accept_with_warnings() {
+    let pgn = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2\n\n\
+               [Event \"plain\"]\n\n1. d4 d5 *\n";
+    let input = TempFile::new("lenient.pgn", pgn);
+    let strict = caissa(&["pgn", "select", input.path()]);
+    assert_eq!(
+        summary(&strict.stderr),
+        "games 2 matched 1 written 1 errors 1"
+    );
+    let lenient = caissa(&["pgn", "select", "--lenient", input.path()]);
+    assert_eq!(lenient.code, 0, "{}", lenient.stderr);
+    let warnings: Vec<&str> = lenient
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .map(|l| l.split_once(".pgn:").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "3:27: 'e.p.' after a move, stepped over",
+            "3:32: glyph $300 is above $255, left out",
+            "3:41: result '1/2' read as '1/2-1/2'",
+        ]
+    );
+    assert_eq!(
+        summary(&lenient.stderr),
+        "games 2 matched 2 written 2 errors 0"
+    );
+    // Rewritten in the export format: the en passant capture replayed (the knight then takes
+    // the pawn it left on f6), the marker in full.
+    assert!(
+        lenient.stdout.contains("3. exf6 Nxf6 1/2-1/2\n"),
+        "{}",
+        lenient.stdout
+    );
+}

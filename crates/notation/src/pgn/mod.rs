@@ -77,6 +77,9 @@
 //!   (which may span lines), `;` comments to the end of the line, `(` and `)`, and the results
 //!   `1-0`, `0-1`, `1/2-1/2`, `*`. Stray dots are ignored.
 //! - A missing result is not an error. After the result only comments may follow.
+//! - **Lenient reading** ([`Reader::lenient`]) also accepts what other readers do: `e.p.` after
+//!   a move (`exd6 e.p.`, `exd6e.p.`), the result `1/2`, and glyphs above `$255`; each is
+//!   reported to [`Visitor::tolerated`] ([`Tolerated`]) where a strict reader refuses the game.
 //!
 //! # Errors and recovery
 //!
@@ -131,7 +134,7 @@ pub use tree::{
     TreeReplayError,
 };
 pub use types::{
-    Location, Nag, ParseTerminationMarkerError, RawComment, RawTag, TerminationMarker,
+    Location, Nag, ParseTerminationMarkerError, RawComment, RawTag, TerminationMarker, Tolerated,
     VariationChoice,
 };
 pub use visitor::{Flow, Visitor};

@@ -110,6 +110,31 @@ impl FromStr for TerminationMarker {
     }
 }
 
+/// What a lenient reader ([`Reader::lenient`](super::Reader::lenient)) read past instead of
+/// refusing the game: spellings that other PGN readers accept, reported to
+/// [`Visitor::tolerated`](super::Visitor::tolerated) so that a tool can warn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Tolerated {
+    /// `e.p.` after a move, alone (`exd6 e.p.`) or attached (`exd6e.p.`): stepped over (the
+    /// move itself says nothing less without it).
+    EnPassantSuffix,
+    /// `1/2` as the game termination marker: read as `1/2-1/2`.
+    HalfPointResult,
+    /// A glyph above `$255` (its number, saturated): left out, as [`Nag`] holds a byte.
+    NagOutOfRange(u32),
+}
+
+impl fmt::Display for Tolerated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tolerated::EnPassantSuffix => f.write_str("'e.p.' after a move, stepped over"),
+            Tolerated::HalfPointResult => f.write_str("result '1/2' read as '1/2-1/2'"),
+            Tolerated::NagOutOfRange(n) => write!(f, "glyph ${n} is above $255, left out"),
+        }
+    }
+}
+
 /// A numeric annotation glyph: `$1` or its short form `!`.
 ///
 /// The six move-assessment glyphs have suffix forms that the reader accepts and that

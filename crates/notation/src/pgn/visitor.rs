@@ -3,7 +3,9 @@
 use core::ops::ControlFlow;
 
 use super::error::PgnError;
-use super::types::{Location, Nag, RawComment, RawTag, TerminationMarker, VariationChoice};
+use super::types::{
+    Location, Nag, RawComment, RawTag, TerminationMarker, Tolerated, VariationChoice,
+};
 use crate::san::SanPlus;
 
 /// What a [`Visitor`] call returns: go on (with `C`, the next phase's state, if any), or stop the
@@ -161,6 +163,18 @@ pub trait Visitor {
         at: Location,
     ) -> Flow<Self> {
         let _ = (movetext, comment, at);
+        ControlFlow::Continue(())
+    }
+
+    /// Called when a lenient reader ([`Reader::lenient`](super::Reader::lenient)) reads past
+    /// what a strict one refuses (see [`Tolerated`]); `at` is where it is written.
+    fn tolerated(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        what: Tolerated,
+        at: Location,
+    ) -> Flow<Self> {
+        let _ = (movetext, what, at);
         ControlFlow::Continue(())
     }
 

@@ -116,6 +116,8 @@ pub struct Reader<R> {
     line_start: u64,
     /// Whether the input failed: the reader reads no further.
     failed: bool,
+    /// Whether [`Reader::lenient`] reading is on.
+    lenient: bool,
     /// Whether the shortcuts for common tokens are taken: always, but in the tests that check
     /// that the general path reads the same without them.
     #[cfg(test)]
@@ -170,9 +172,29 @@ impl<R: Read> Reader<R> {
             line: 1,
             line_start: 0,
             failed: false,
+            lenient: false,
             #[cfg(test)]
             shortcuts: true,
         }
+    }
+
+    /// The same reader, reading leniently when `lenient` is true: it then accepts `e.p.` after a
+    /// move, the result `1/2` and glyphs above `$255` (each reported to
+    /// [`Visitor::tolerated`]) where it refuses the game otherwise.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{Reader, Recorder, Tolerated};
+    ///
+    /// let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2\n";
+    /// assert!(Reader::new(pgn.as_bytes()).read_game(&mut Recorder::new()).unwrap().is_err());
+    /// let game = Reader::new(pgn.as_bytes()).lenient(true).read_game(&mut Recorder::new());
+    /// let game = game.unwrap().unwrap();
+    /// assert_eq!(game.tokens.len(), 5);
+    /// ```
+    #[must_use]
+    pub fn lenient(mut self, lenient: bool) -> Reader<R> {
+        self.lenient = lenient;
+        self
     }
 
     /// The reader of a piece of input that begins the input's line `line` (from 1): its

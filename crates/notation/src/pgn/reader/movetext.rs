@@ -8,7 +8,7 @@ use super::bytes::{find_any_near, is_token_byte, token_len};
 use super::comments::clock_comment_len;
 use super::{GameStep, LOOKAHEAD, Reader, Step, step};
 use crate::pgn::error::{Excerpt, PgnError, PgnErrorKind};
-use crate::pgn::types::{Location, Nag, RawComment, TerminationMarker, VariationChoice};
+use crate::pgn::types::{Location, Nag, RawComment, TerminationMarker, Tolerated, VariationChoice};
 use crate::pgn::visitor::{Flow, Visitor};
 use crate::san::SanPlus;
 
@@ -127,6 +127,13 @@ impl<R: Read> Reader<R> {
         }
         if let Some(marker) = TerminationMarker::from_ascii(token) {
             self.read_result(visitor, movetext, state, marker, len, at)
+        } else if self.lenient && token == b"1/2" {
+            match visitor.tolerated(movetext, Tolerated::HalfPointResult, at) {
+                ControlFlow::Continue(()) => {
+                    self.read_result(visitor, movetext, state, TerminationMarker::Draw, len, at)
+                }
+                ControlFlow::Break(output) => Step::Break(output),
+            }
         } else if token.starts_with(b"0-0") {
             self.read_san(visitor, movetext, state, len, at)
         } else {
@@ -147,6 +154,26 @@ impl<R: Read> Reader<R> {
         let at = self.location();
         if len >= LOOKAHEAD {
             return Step::error(at, PgnErrorKind::InvalidToken(Excerpt::new(&data[..len])));
+        }
+        // `e.p.` after a move: alone (`exd6 e.p.`: the token `e`), or attached (`exd6e.p.`).
+        if self.lenient && len > 0 && data[len - 1] == b'e' && data[len..].starts_with(b".p.") {
+            let dots = 3;
+            if len > 1 {
+                let step = self.read_san(visitor, movetext, state, len - 1, at);
+                if !matches!(step, Step::Continue) {
+                    return step;
+                }
+            } else if !state.has_move || state.ended {
+                return Step::error(
+                    at,
+                    PgnErrorKind::InvalidSan(Excerpt::new(&data[..1 + dots])),
+                );
+            }
+            let at = self.location();
+            let data = &self.buf[self.pos..self.end];
+            let space = usize::from(data.get(1 + dots) == Some(&b' '));
+            self.pos += 1 + dots + space;
+            return step(visitor.tolerated(movetext, Tolerated::EnPassantSuffix, at));
         }
         self.read_san(visitor, movetext, state, len, at)
     }
@@ -207,24 +234,29 @@ impl<R: Read> Reader<R> {
     ) -> GameStep<V> {
         let data = &self.buf[self.pos..self.end];
         let at = self.location();
-        let (nag, len) = if data[0] == b'$' {
+        // The number of a `$` glyph (saturated), and the glyph if it is one.
+        let (nag, len, number) = if data[0] == b'$' {
             let digits = data[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let number = &data[1..1 + digits];
-            let nag = if digits == 0 || digits > 3 {
-                None
-            } else {
-                number
-                    .iter()
-                    .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
-                    .try_into()
-                    .ok()
-                    .map(Nag)
-            };
-            (nag, 1 + digits)
+            let number = data[1..1 + digits].iter().fold(0u32, |n, &d| {
+                n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+            });
+            let nag = (1..=3)
+                .contains(&digits)
+                .then(|| u8::try_from(number).ok().map(Nag))
+                .flatten();
+            (nag, 1 + digits, (digits > 0).then_some(number))
         } else {
             let len = data.iter().take_while(|&&b| b == b'!' || b == b'?').count();
-            (Nag::from_suffix(&data[..len]), len)
+            (Nag::from_suffix(&data[..len]), len, None)
         };
+        if let Some(number) = number.filter(|&n| n > 255 && self.lenient)
+            && !data.get(len).copied().is_some_and(is_token_byte)
+            && state.has_move
+            && !state.ended
+        {
+            self.pos += len;
+            return step(visitor.tolerated(movetext, Tolerated::NagOutOfRange(number), at));
+        }
         let Some(nag) = nag else {
             let extra = data[len..]
                 .iter()
@@ -445,6 +477,113 @@ fn move_number_len(text: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::PgnError;
+
+    /// The moves, what was tolerated and where, and the marker, or the error.
+    #[derive(Default)]
+    struct Lenient;
+
+    type Read = (Vec<String>, Option<TerminationMarker>);
+
+    impl Visitor for Lenient {
+        type Tags = ();
+        type Movetext = Read;
+        type Output = Read;
+        type Error = PgnError;
+
+        fn begin_game(&mut self, _: Location) -> Flow<Self, ()> {
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, (): ()) -> Flow<Self, Read> {
+            ControlFlow::Continue(Read::default())
+        }
+
+        fn san(&mut self, read: &mut Read, san: SanPlus, _: Location) -> Flow<Self> {
+            read.0.push(san.to_string());
+            ControlFlow::Continue(())
+        }
+
+        fn nag(&mut self, read: &mut Read, nag: Nag) -> Flow<Self> {
+            read.0.push(format!("${}", nag.0));
+            ControlFlow::Continue(())
+        }
+
+        fn tolerated(&mut self, read: &mut Read, what: Tolerated, at: Location) -> Flow<Self> {
+            read.0.push(format!("{}:{} {what}", at.line, at.column));
+            ControlFlow::Continue(())
+        }
+
+        fn termination_marker(
+            &mut self,
+            read: &mut Read,
+            marker: TerminationMarker,
+            _: Location,
+        ) -> Flow<Self> {
+            read.1 = Some(marker);
+            ControlFlow::Continue(())
+        }
+
+        fn end_game(&mut self, read: Read) -> Result<Read, PgnError> {
+            Ok(read)
+        }
+    }
+
+    fn lenient(input: &str, on: bool) -> Vec<Result<Read, String>> {
+        let mut results = Vec::new();
+        for shortcuts in [true, false] {
+            let mut reader = Reader::new(input.as_bytes()).lenient(on);
+            reader.shortcuts = shortcuts;
+            let games: Vec<_> = reader
+                .games(&mut Lenient)
+                .map(|g| g.map_err(|e| e.to_string()))
+                .collect();
+            if let Some(first) = results.first() {
+                assert_eq!(first, &games[0], "shortcuts change {input:?}");
+            }
+            results = games;
+        }
+        results
+    }
+
+    #[test]
+    fn lenient_reading_steps_over_what_other_readers_accept() {
+        let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. Nc6 $256 4. d4 $1 $1000 1/2\n\n\
+                   1. e4 d5 2. e5 f5 3. exf6e.p. *\n";
+        let strict = lenient(pgn, false);
+        assert_eq!(strict[0], Err("1:27: invalid SAN \"e\"".to_owned()));
+        assert_eq!(strict[1], Err("3:22: invalid SAN \"exf6e\"".to_owned()));
+        let games = lenient(pgn, true);
+        let (first, marker) = games[0].clone().unwrap();
+        assert_eq!(
+            first,
+            [
+                "e4",
+                "d5",
+                "e5",
+                "f5",
+                "exf6",
+                "1:27 'e.p.' after a move, stepped over",
+                "Nc6",
+                "1:36 glyph $256 is above $255, left out",
+                "d4",
+                "$1",
+                "1:50 glyph $1000 is above $255, left out",
+                "1:56 result '1/2' read as '1/2-1/2'",
+            ]
+        );
+        assert_eq!(marker, Some(TerminationMarker::Draw));
+        let (second, marker) = games[1].clone().unwrap();
+        assert_eq!(
+            second[4..],
+            ["exf6", "3:26 'e.p.' after a move, stepped over"]
+        );
+        assert_eq!(marker, Some(TerminationMarker::Unknown));
+        // Still refused: `e.p.` before any move, a glyph with a letter in it, `1/2` twice.
+        for bad in ["e.p. e4 *", "1. e4 $300x *", "1. e4 1/2 1/2"] {
+            assert!(lenient(bad, true)[0].is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn move_numbers_of_the_usual_shape() {
