@@ -27,6 +27,7 @@ pub mod filter;
 pub mod input;
 pub mod material;
 pub mod openings;
+pub mod pattern;
 mod pipeline;
 pub mod sample;
 mod select;

@@ -28,6 +28,7 @@ use caissa_notation::san::{San, SanPlus, Suffix};
 use crate::filter::Filter;
 use crate::material::Material;
 use crate::openings::{Opening, Openings};
+use crate::pattern::Pattern;
 use crate::table::{Columns, Row};
 
 /// What to leave out of the games written.
@@ -132,6 +133,8 @@ pub struct GameFilter {
     pub moves: Vec<San>,
     /// A material signature a position of the main line (its start included) has.
     pub material: Option<Material>,
+    /// A pattern a position of the main line (its start included) matches.
+    pub pattern: Option<Pattern>,
 }
 
 /// How a main line ends, on the board.
@@ -288,6 +291,8 @@ struct MainLine {
     prefix: bool,
     /// Whether a position so far has [`GameFilter::material`].
     material: bool,
+    /// Whether a position so far matches [`GameFilter::pattern`].
+    pattern: bool,
     /// The positions, for [`Ending::Repetition`]; `None` after a null move.
     history: Option<History>,
 }
@@ -300,6 +305,7 @@ impl MainLine {
             reached: filter.position.as_ref() == Some(start),
             prefix: true,
             material: filter.material.is_some_and(|m| m.matches(start.board())),
+            pattern: filter.pattern.is_some_and(|p| p.matches(start)),
             history: (filter.ending == Some(Ending::Repetition)).then(|| History::new(*start)),
         }
     }
@@ -320,6 +326,7 @@ impl MainLine {
         }
         self.reached |= filter.position.as_ref() == Some(after);
         self.material |= filter.material.is_some_and(|m| m.matches(after.board()));
+        self.pattern |= filter.pattern.is_some_and(|p| p.matches(after));
         match played {
             Some(m) => {
                 self.features |= Feature::of(m).fold(0, |bits, f| bits | f.bit());
@@ -348,6 +355,7 @@ impl MainLine {
             && filter.max_plies.is_none_or(|max| self.plies <= max)
             && (filter.position.is_none() || self.reached)
             && (filter.material.is_none() || self.material)
+            && (filter.pattern.is_none() || self.pattern)
             && self.prefix
             && self.plies >= filter.moves.len() as u64
     }

@@ -42,6 +42,7 @@ use caissa::{CastlingMode, San};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::material::Material;
+use caissa_pgntools::pattern::Pattern;
 use caissa_pgntools::sample::Sample;
 use caissa_pgntools::table::{
     Columns, ParquetWriter, PartitionedParquet, Row, WriteParquetError, csv_header,
@@ -136,6 +137,11 @@ pub(crate) struct SelectArgs {
     /// whichever colour: "KQ vs KR", "KRP v KR".
     #[arg(long, value_name = "SIGNATURE")]
     material: Option<Material>,
+    /// A pattern a position of the main line matches: a FEN placement whose men must stand on
+    /// their squares, the empty squares anything, and optionally the side to move:
+    /// "8/8/8/3pP3/8/8/8/8 w".
+    #[arg(long, value_name = "PLACEMENT")]
+    pattern: Option<Pattern>,
     /// The moves the main line starts with, in SAN: "e4 e5 Nf3".
     #[arg(long, value_name = "SAN...", value_parser = parse_moves)]
     moves: Option<Moves>,
@@ -390,6 +396,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
                 .transpose()?,
             moves: args.moves.clone().map(|m| m.0).unwrap_or_default(),
             material: args.material,
+            pattern: args.pattern,
         },
     };
     let numbers = Numbers {

@@ -800,3 +800,71 @@ fn lenient_reads_what_other_readers_accept_with_warnings() {
         lenient.stdout
     );
 }
+
+#[test]
+fn patterns_count_what_the_fen_lines_show() {
+    let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
+    let fen = caissa(&["pgn", "select", "--format", "fen", SAMPLE]);
+    let mut positions = fen.stdout.lines();
+    let games: Vec<Vec<&str>> = uci
+        .stdout
+        .lines()
+        .map(|line| {
+            positions
+                .by_ref()
+                .take(line.split_whitespace().count() + 1)
+                .collect()
+        })
+        .collect();
+    // The man on a square of a FEN board ('.' for none), the square as file 0-7, rank 1-8.
+    let at = |fen: &str, file: usize, rank: usize| -> char {
+        let row = fen.split(['/', ' ']).nth(8 - rank).unwrap_or_default();
+        let mut squares = String::new();
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(n) => squares.extend(std::iter::repeat_n('.', n as usize)),
+                None => squares.push(c),
+            }
+        }
+        squares.chars().nth(file).unwrap_or('.')
+    };
+    let turn = |fen: &str| fen.split(' ').nth(1).unwrap_or_default().to_owned();
+    for (pattern, men, side) in [
+        ("8/8/8/4p3/4P3/8/8/8", &[(4, 5, 'p'), (4, 4, 'P')][..], None),
+        (
+            "8/8/8/3pP3/8/8/8/8 w",
+            &[(3, 5, 'p'), (4, 5, 'P')][..],
+            Some("w"),
+        ),
+        (
+            "6k1/5ppp/8/8/8/8/8/8",
+            &[(6, 8, 'k'), (5, 7, 'p'), (6, 7, 'p'), (7, 7, 'p')][..],
+            None,
+        ),
+    ] {
+        let expected = games
+            .iter()
+            .filter(|game| {
+                game.iter().any(|fen| {
+                    men.iter()
+                        .all(|&(file, rank, man)| at(fen, file, rank) == man)
+                        && side.is_none_or(|side| turn(fen) == side)
+                })
+            })
+            .count();
+        let run = caissa(&[
+            "pgn",
+            "select",
+            "--pattern",
+            pattern,
+            "--format",
+            "uci",
+            SAMPLE,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), expected, "{pattern}");
+        assert!(expected > 0, "{pattern}");
+    }
+    let bad = caissa(&["pgn", "select", "--pattern", "8/8/8/8/8/8/8/9", SAMPLE]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+}
