@@ -20,13 +20,18 @@
 //! the period's last move; with [`PeriodTrigger::OnFlag`] when the period's time runs out and the
 //! quota of moves has been made (6.4), otherwise the flag falls. Moves are counted by the clock
 //! on each press; [`Clock::set_moves`] corrects the count (6.10.2).
+//!
+//! The players may have different time controls (time odds, [`Clock::with_controls`]): each
+//! side's time, bonuses, periods and trigger are then its own control's. An hourglass gives
+//! the opponent the time used whichever control the opponent has.
 
 use caissa_board::{ByColor, Color};
 
 use crate::MAX_TIME_MS;
 use crate::time_control::{Bonus, PeriodTrigger, TimeControl};
 
-/// A clock running a [`TimeControl`] for both players.
+/// A clock running a [`TimeControl`] for each player: the same one ([`Clock::new`]) or one each
+/// ([`Clock::with_controls`], time odds).
 ///
 /// With the `serde` feature a clock is an object of its state (what a server stores to resume
 /// a game), checked when read: no time beyond [`MAX_TIME_MS`] (remaining times up to a
@@ -35,7 +40,7 @@ use crate::time_control::{Bonus, PeriodTrigger, TimeControl};
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "ClockFields"))]
 pub struct Clock {
-    control: TimeControl,
+    controls: ByColor<TimeControl>,
     remaining: ByColor<u64>,
     periods_done: ByColor<usize>,
     moves: ByColor<u32>,
@@ -52,7 +57,7 @@ pub struct Clock {
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClockFields {
-    control: TimeControl,
+    controls: ByColor<TimeControl>,
     remaining: ByColor<u64>,
     periods_done: ByColor<usize>,
     moves: ByColor<u32>,
@@ -102,7 +107,7 @@ impl TryFrom<ClockFields> for Clock {
             return Err(ClockStateError::AfterLastOperation);
         }
         Ok(Clock {
-            control: f.control,
+            controls: f.controls,
             remaining: f.remaining,
             periods_done: f.periods_done,
             moves: f.moves,
@@ -143,16 +148,23 @@ struct Allowance {
 }
 
 impl Clock {
-    /// A stopped clock at the start of the game, each side with the first period's time.
+    /// A stopped clock at the start of the game, both players on `control`, each with the first
+    /// period's time.
     #[must_use]
     pub fn new(control: TimeControl) -> Clock {
-        let base = control.period(0).base_ms;
+        Clock::with_controls(ByColor {
+            white: control.clone(),
+            black: control,
+        })
+    }
+
+    /// A stopped clock at the start of the game, each player on its own control (time odds),
+    /// with its first period's time.
+    #[must_use]
+    pub fn with_controls(controls: ByColor<TimeControl>) -> Clock {
         Clock {
-            control,
-            remaining: ByColor {
-                white: base,
-                black: base,
-            },
+            remaining: ByColor::new_with(|c| controls[c].period(0).base_ms),
+            controls,
             periods_done: ByColor::default(),
             moves: ByColor::default(),
             running: None,
@@ -163,10 +175,16 @@ impl Clock {
         }
     }
 
-    /// The time control.
+    /// `color`'s time control.
     #[must_use]
-    pub fn control(&self) -> &TimeControl {
-        &self.control
+    pub fn control(&self, color: Color) -> &TimeControl {
+        &self.controls[color]
+    }
+
+    /// Both players' time controls.
+    #[must_use]
+    pub fn controls(&self) -> &ByColor<TimeControl> {
+        &self.controls
     }
 
     /// Whose clock runs, if any.
@@ -209,17 +227,18 @@ impl Clock {
         Ok(())
     }
 
-    /// The total number of moves due by the end of the period after `periods_done` periods; `None`
-    /// for a rest-of-game period.
-    fn quota_end(&self, periods_done: usize) -> Option<u32> {
+    /// The total number of moves `color` owes by the end of the period after `periods_done`
+    /// periods; `None` for a rest-of-game period.
+    fn quota_end(&self, color: Color, periods_done: usize) -> Option<u32> {
+        let control = &self.controls[color];
         (0..=periods_done).try_fold(0u32, |sum, i| {
-            self.control.period(i).moves.map(|m| sum.saturating_add(m))
+            control.period(i).moves.map(|m| sum.saturating_add(m))
         })
     }
 
     /// The bonus that applies to `color`'s next move.
     fn bonus_for_next_move(&self, color: Color, periods_done: usize) -> Bonus {
-        let period = self.control.period(periods_done);
+        let period = self.controls[color].period(periods_done);
         if self.moves[color] + 1 >= period.bonus_from_move {
             period.bonus
         } else {
@@ -238,13 +257,14 @@ impl Clock {
             periods_added: 0,
             time_added: 0,
         };
-        if self.control.trigger == PeriodTrigger::OnFlag {
-            while let Some(due) = self.quota_end(periods_done) {
+        let control = &self.controls[color];
+        if control.trigger == PeriodTrigger::OnFlag {
+            while let Some(due) = self.quota_end(color, periods_done) {
                 if self.moves[color] < due {
                     break;
                 }
                 periods_done += 1;
-                let base = self.control.period(periods_done).base_ms;
+                let base = control.period(periods_done).base_ms;
                 allowance.until_flag += base;
                 allowance.time_added += base;
                 allowance.periods_added += 1;
@@ -335,7 +355,8 @@ impl Clock {
         let allowance = self.allowance(color);
         let bonus = self.bonus_for_next_move(color, self.periods_done[color]);
         self.moves[color] += 1;
-        if self.control.hourglass {
+        let (hourglass, trigger) = (self.controls[color].hourglass, self.controls[color].trigger);
+        if hourglass {
             self.remaining[!color] += used.min(self.remaining[color]);
         }
         if used >= allowance.until_flag {
@@ -355,11 +376,13 @@ impl Clock {
             Bonus::Bronstein(d) => used.min(d),
             Bonus::None | Bonus::SimpleDelay(_) => 0,
         };
-        if self.control.trigger == PeriodTrigger::OnMoveCount
-            && self.quota_end(self.periods_done[color]) == Some(self.moves[color])
+        if trigger == PeriodTrigger::OnMoveCount
+            && self.quota_end(color, self.periods_done[color]) == Some(self.moves[color])
         {
             self.periods_done[color] += 1;
-            remaining += self.control.period(self.periods_done[color]).base_ms;
+            remaining += self.controls[color]
+                .period(self.periods_done[color])
+                .base_ms;
         }
         self.remaining[color] = remaining;
         None
@@ -601,6 +624,48 @@ mod tests {
                 by: None,
                 flag_fell_at: None
             }
+        );
+    }
+
+    #[test]
+    fn time_odds_flags_fall_on_each_players_control() {
+        let odds = ByColor {
+            white: tc("10+0.1"),
+            black: tc("40/5+0.05:60"),
+        };
+        let mut clock = Clock::with_controls(odds.clone());
+        assert_eq!(clock.controls(), &odds);
+        assert_eq!(clock.control(Color::Black), &odds.black);
+        assert_eq!(clock.remaining(Color::White, 0), 10_000);
+        assert_eq!(clock.remaining(Color::Black, 0), 5_000);
+        clock.start(Color::White, 0).unwrap();
+        assert_eq!(clock.flag_deadline(), Some((Color::White, 10_000)));
+        clock.press(1_000).unwrap();
+        assert_eq!(clock.remaining(Color::White, 1_000), 9_100);
+        assert_eq!(clock.flag_deadline(), Some((Color::Black, 6_000)));
+        clock.press(2_000).unwrap();
+        assert_eq!(clock.remaining(Color::Black, 2_000), 4_050);
+        // Black's 40th move brings its second period, White has none to get.
+        clock.set_moves(Color::Black, 39);
+        clock.press(3_000).unwrap();
+        clock.press(4_000).unwrap();
+        assert_eq!(
+            clock.remaining(Color::Black, 4_000),
+            4_050 - 1_000 + 50 + 60_000
+        );
+        clock.set_moves(Color::White, 39);
+        clock.press(5_000).unwrap();
+        assert_eq!(
+            clock.remaining(Color::White, 5_000),
+            9_100 - 1_000 + 100 - 1_000 + 100
+        );
+        // One control for both is two equal controls.
+        assert_eq!(
+            Clock::new(tc("60")),
+            Clock::with_controls(ByColor {
+                white: tc("60"),
+                black: tc("60"),
+            })
         );
     }
 

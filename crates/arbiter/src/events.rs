@@ -44,8 +44,12 @@ impl Event {
 /// How the game starts: position, time control, rules, players.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Start {
-    /// The time control, or `None` for a game without clocks.
+    /// The time control (both players', unless [`Start::black_time_control`] gives Black
+    /// another), or `None` for a game without clocks.
     pub time_control: Option<TimeControl>,
+    /// Black's own time control at time odds (`time_control` is then White's), or `None` when
+    /// Black plays `time_control` too.
+    pub black_time_control: Option<TimeControl>,
     /// The rules the arbiter applies.
     pub rules: Rules,
     /// The start position, or `None` for the standard one.
@@ -72,6 +76,9 @@ pub enum Presses {
 
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
+// A log has one start: boxing it would make every log's first line harder to write, and save
+// little.
+#[allow(clippy::large_enum_variant)]
 pub enum EventKind {
     /// The game starts: White's clock (the side to move's) starts at this time (6.6).
     Start(Start),

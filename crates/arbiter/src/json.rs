@@ -14,7 +14,7 @@
 //!
 //! | `type` | fields | meaning |
 //! |---|---|---|
-//! | `start` | `time_control` (PGN syntax, `-` or absent for none), `trigger` (`on_move_count`, the default, or `on_flag`: [`PeriodTrigger`]), `rules` (a [`Rules`] text, default `fide-standard`), `fen`, `chess960`, `presses` (`with_move` or `separate`; absent: separate if the log has `press` events), `white`, `black` (names) | must be the first event; the clock of the side to move starts |
+//! | `start` | `time_control` (PGN syntax, `-` or absent for none), `black_time_control` (Black's own, at time odds; `time_control` is then White's), `trigger` (for both controls) (`on_move_count`, the default, or `on_flag`: [`PeriodTrigger`]), `rules` (a [`Rules`] text, default `fide-standard`), `fen`, `chess960`, `presses` (`with_move` or `separate`; absent: separate if the log has `press` events), `white`, `black` (names) | must be the first event; the clock of the side to move starts |
 //! | `touch` | `by`, `square` | a deliberate touch of the piece on `square` (4.3) |
 //! | `adjust` | `by`, `square` | "j'adoube" and adjusting (4.2.1) |
 //! | `release` | `by`, `square`, `from` (optional: the last own piece touched) | a piece let go on `square` (4.7) |
@@ -147,6 +147,8 @@ struct RawEvent {
     #[serde(skip_serializing_if = "Option::is_none")]
     time_control: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    black_time_control: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     trigger: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rules: Option<String>,
@@ -182,6 +184,7 @@ const TYPES: [(&str, &[&str]); 15] = [
         "start",
         &[
             "time_control",
+            "black_time_control",
             "trigger",
             "rules",
             "fen",
@@ -212,7 +215,7 @@ const TYPES: [(&str, &[&str]); 15] = [
 
 impl RawEvent {
     /// The fields given, by name.
-    fn present(&self) -> [(&'static str, bool); 21] {
+    fn present(&self) -> [(&'static str, bool); 22] {
         [
             ("by", self.by.is_some()),
             ("square", self.square.is_some()),
@@ -221,6 +224,7 @@ impl RawEvent {
             ("move", self.mv.is_some()),
             ("two_hands", self.two_hands.is_some()),
             ("time_control", self.time_control.is_some()),
+            ("black_time_control", self.black_time_control.is_some()),
             ("trigger", self.trigger.is_some()),
             ("rules", self.rules.is_some()),
             ("fen", self.fen.is_some()),
@@ -314,41 +318,44 @@ impl RawEvent {
         let by = || field(kind, "by", self.by.as_deref(), color);
         let sq = || field(kind, "square", self.square.as_deref(), square);
         Ok(match kind {
-            "start" => EventKind::Start(Start {
-                time_control: {
-                    let trigger = optional("trigger", self.trigger.as_deref(), |t| match t {
-                        "on_move_count" => Ok(PeriodTrigger::OnMoveCount),
-                        "on_flag" => Ok(PeriodTrigger::OnFlag),
-                        _ => Err("expected on_move_count or on_flag"),
-                    })?;
-                    let control =
-                        optional("time_control", self.time_control.as_deref(), time_control)?
-                            .flatten();
-                    match (control, trigger) {
-                        (Some(mut control), Some(trigger)) => {
+            "start" => EventKind::Start({
+                let trigger = optional("trigger", self.trigger.as_deref(), |t| match t {
+                    "on_move_count" => Ok(PeriodTrigger::OnMoveCount),
+                    "on_flag" => Ok(PeriodTrigger::OnFlag),
+                    _ => Err("expected on_move_count or on_flag"),
+                })?;
+                let with_trigger = |name, text: Option<&str>| {
+                    let control = optional(name, text, time_control)?.flatten();
+                    Ok::<_, LineErrorKind>(control.map(|mut control| {
+                        if let Some(trigger) = trigger {
                             control.trigger = trigger;
-                            Some(control)
                         }
-                        (None, Some(_)) => {
-                            return Err(LineErrorKind::Invalid {
-                                field: "trigger",
-                                problem: "a trigger needs a time control".to_owned(),
-                            });
-                        }
-                        (control, None) => control,
-                    }
-                },
-                rules: optional("rules", self.rules.as_deref(), Rules::from_str)?
-                    .unwrap_or_default(),
-                fen: optional("fen", self.fen.as_deref(), Fen::from_str)?,
-                chess960: self.chess960.unwrap_or(false),
-                presses: optional("presses", self.presses.as_deref(), |p| match p {
-                    "with_move" => Ok(Presses::WithMove),
-                    "separate" => Ok(Presses::Separate),
-                    _ => Err("expected with_move or separate"),
-                })?,
-                white: self.white,
-                black: self.black,
+                        control
+                    }))
+                };
+                let white = with_trigger("time_control", self.time_control.as_deref())?;
+                let black = with_trigger("black_time_control", self.black_time_control.as_deref())?;
+                if white.is_none() && trigger.is_some() {
+                    return Err(LineErrorKind::Invalid {
+                        field: "trigger",
+                        problem: "a trigger needs a time control".to_owned(),
+                    });
+                }
+                Start {
+                    time_control: white,
+                    black_time_control: black,
+                    rules: optional("rules", self.rules.as_deref(), Rules::from_str)?
+                        .unwrap_or_default(),
+                    fen: optional("fen", self.fen.as_deref(), Fen::from_str)?,
+                    chess960: self.chess960.unwrap_or(false),
+                    presses: optional("presses", self.presses.as_deref(), |p| match p {
+                        "with_move" => Ok(Presses::WithMove),
+                        "separate" => Ok(Presses::Separate),
+                        _ => Err("expected with_move or separate"),
+                    })?,
+                    white: self.white,
+                    black: self.black,
+                }
             }),
             "touch" => EventKind::Touch {
                 by: by()?,
@@ -439,7 +446,8 @@ impl RawEvent {
 }
 
 impl RawEvent {
-    /// The line for `event`, or why it has none (a promotion to a king or a pawn).
+    /// The line for `event`, or why it has none (a promotion to a king or a pawn, a Black time
+    /// control whose period trigger is not White's).
     fn from_event(event: &Event) -> Result<RawEvent, &'static str> {
         let name = |c: Color| Some(c.name().to_owned());
         let text = |value: &dyn core::fmt::Display| Some(value.to_string());
@@ -449,8 +457,16 @@ impl RawEvent {
             ..RawEvent::default()
         };
         Ok(match &event.kind {
+            EventKind::Start(start)
+                if start.black_time_control.as_ref().is_some_and(|black| {
+                    start.time_control.as_ref().map(|white| white.trigger) != Some(black.trigger)
+                }) =>
+            {
+                return Err("Black's period trigger is not White's");
+            }
             EventKind::Start(start) => RawEvent {
                 time_control: start.time_control.as_ref().map(TimeControl::to_pgn),
+                black_time_control: start.black_time_control.as_ref().map(TimeControl::to_pgn),
                 trigger: start
                     .time_control
                     .as_ref()

@@ -2,7 +2,9 @@
 //! with the notation crate's writer.
 //!
 //! Tags: the seven tag roster (`Event`, `Site`, `Date` and `Round` as unknown, the players'
-//! names if given), `Result`, `Termination`, `TimeControl` (the PGN form, `-` without a clock),
+//! names if given), `Result`, `Termination`, `TimeControl` (the PGN form, `-` without a clock;
+//! `WhiteTimeControl` and `BlackTimeControl` instead at time odds, see
+//! [`crate::time_control::insert_pgn_tags`]),
 //! and `SetUp`/`FEN` (plus `Variant "Chess960"`) for a game that does not start from the standard
 //! position. Each move has a `[%clk h:mm:ss]` comment with the mover's time after it (with
 //! decimals when the time is not whole seconds); a move that stood although illegal (A.5.2)
@@ -11,12 +13,13 @@
 
 use std::time::Duration;
 
+use caissa_board::ByColor;
 use caissa_game::{GameResult, Outcome, Reason};
 use caissa_movegen::Position;
 use caissa_notation::pgn::{self, commands::Command};
 use caissa_notation::san::SanPlus;
 
-use crate::time_control::TimeControl;
+use crate::time_control::{self, TimeControl};
 
 /// One move of the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +41,7 @@ pub(crate) struct Record {
 pub(crate) struct Header<'a> {
     /// The start position, in Chess960 castling for a Chess960 game.
     pub(crate) start: &'a Position,
-    pub(crate) time_control: Option<&'a TimeControl>,
+    pub(crate) time_controls: Option<&'a ByColor<TimeControl>>,
     pub(crate) names: [Option<&'a str>; 2],
     pub(crate) outcome: Option<Outcome>,
     /// The mover's time now, shown after the last move if its press has not come yet.
@@ -87,12 +90,7 @@ impl Record {
         game.tags.insert("Result", marker.as_str());
         game.termination_marker = Some(marker);
         game.tags.set_start(header.start);
-        game.tags.insert(
-            "TimeControl",
-            &header
-                .time_control
-                .map_or_else(|| "-".to_owned(), TimeControl::to_pgn),
-        );
+        time_control::insert_pgn_tags(&mut game.tags, header.time_controls);
         game.tags.insert("Termination", termination(header.outcome));
         let mut parent = None;
         let last = self.entries.len().saturating_sub(1);

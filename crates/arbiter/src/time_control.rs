@@ -28,6 +28,13 @@
 //! `FromStr` reads either form (the readable one when the text has units), `{:#}` writes the
 //! PGN form; [`PgnTimeControl`] reads and writes a tag value, `?` and `-` included.
 //!
+//! # Time odds
+//!
+//! Players on different controls have no form in the PGN standard, whose `TimeControl` tag
+//! holds one control. [`insert_pgn_tags`] then writes `WhiteTimeControl` and
+//! `BlackTimeControl`, each in the `TimeControl` syntax, and no `TimeControl` tag: the tags
+//! cutechess writes, which fastchess adopted, so that their readers read ours.
+//!
 //! # Speed classes
 //!
 //! [`TimeControl::fide_speed`] follows FIDE (blitz if base + 60 × increment ≤ 10 min, rapid if
@@ -36,6 +43,9 @@
 
 use core::fmt;
 use core::str::FromStr;
+
+use caissa_board::ByColor;
+use caissa_notation::pgn::Tags;
 
 /// Time added per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -782,6 +792,24 @@ impl TimeControl {
             byte: 0,
             kind: e.into(),
         })
+    }
+}
+
+/// Writes a game's time controls into `tags` (`None`: a game without clocks): `TimeControl`
+/// when both players have the same control (`-` for none), else `WhiteTimeControl` and
+/// `BlackTimeControl` ([time odds](self#time-odds)). Controls are the same when their tag
+/// values are.
+pub fn insert_pgn_tags(tags: &mut Tags, controls: Option<&ByColor<TimeControl>>) {
+    let Some(controls) = controls else {
+        tags.insert("TimeControl", "-");
+        return;
+    };
+    let [white, black] = [controls.white.to_pgn(), controls.black.to_pgn()];
+    if white == black {
+        tags.insert("TimeControl", &white);
+    } else {
+        tags.insert("WhiteTimeControl", &white);
+        tags.insert("BlackTimeControl", &black);
     }
 }
 

@@ -32,8 +32,9 @@ event's). Colours are white/black, squares e4, pieces q/r/b/n, moves SAN (Nf3, e
 or UCI (g1f3, e7e8q). A field the event does not take is an error.
 
   start          time_control (PGN syntax: 300+2, 40/5400+30:1800+30, 300d5 simple delay,
-                 300b5 Bronstein, *60 hourglass; - or absent: no clock), trigger (on_move_count,
-                 the default, or on_flag: periods added at flag fall), rules (fide-standard,
+                 300b5 Bronstein, *60 hourglass; - or absent: no clock), black_time_control
+                 (Black's own at time odds; time_control is then White's), trigger
+                 (on_move_count, the default, or on_flag: periods added at flag fall), rules (fide-standard,
                  fide-rapid, fide-rapid-unsupervised, fide-blitz, fide-blitz-unsupervised,
                  online, club; then optional key=value changes, e.g. \"club
                  illegal_moves_to_lose=2\"), fen, chess960, presses (with_move | separate;

@@ -262,6 +262,7 @@ impl Referee {
         }
         let start = Start {
             time_control: settings.time_control.clone(),
+            black_time_control: None,
             rules: Rules {
                 auto_draw_fifty: false,
                 auto_draw_threefold: false,

@@ -34,7 +34,7 @@ fn current_period(clock: &Clock, color: Color) -> (usize, Option<u32>) {
     let mut due = 0u32;
     let mut index = 0;
     loop {
-        let period = clock.control().period(index);
+        let period = clock.control(color).period(index);
         match period.moves {
             None => return (index, None),
             Some(quota) => {
@@ -50,7 +50,7 @@ fn current_period(clock: &Clock, color: Color) -> (usize, Option<u32>) {
 
 fn next_bonus(clock: &Clock, color: Color) -> u64 {
     let (index, _) = current_period(clock, color);
-    let period = clock.control().period(index);
+    let period = clock.control(color).period(index);
     if clock.moves(color) + 1 >= period.bonus_from_move {
         period.bonus.millis()
     } else {

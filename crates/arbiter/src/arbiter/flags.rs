@@ -75,12 +75,13 @@ impl Arbiter {
 
     /// Whether Guidelines III apply to this game: standard and rapid games without increment,
     /// never blitz (III.2.2). A delay counts as an increment here, as it does for the speed
-    /// classes.
+    /// classes. At time odds both players' controls must qualify.
     pub(super) fn under_guidelines_iii(&self) -> bool {
         self.clock.as_ref().is_some_and(|clock| {
-            let control = clock.control();
-            control.fide_speed() != Speed::Blitz
-                && control.periods().iter().all(|p| p.bonus == Bonus::None)
+            clock.controls().iter().all(|(_, control)| {
+                control.fide_speed() != Speed::Blitz
+                    && control.periods().iter().all(|p| p.bonus == Bonus::None)
+            })
         })
     }
 
@@ -91,7 +92,7 @@ impl Arbiter {
         };
         let moves = clock.moves(color);
         let mut due = 0u32;
-        for period in clock.control().periods() {
+        for period in clock.control(color).periods() {
             match period.moves {
                 None => return true,
                 Some(quota) => {

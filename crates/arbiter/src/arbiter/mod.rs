@@ -104,6 +104,9 @@ pub enum EventError {
     /// A move in SAN that fits several legal moves: the log does not say which was made.
     #[error("the move {0} is ambiguous")]
     AmbiguousMove(MoveText),
+    /// A start with Black's own time control but none for White.
+    #[error("Black's time control is given without White's")]
+    BlackTimeControlAlone,
 }
 
 /// An event of a log that could not be applied, with its index in the log (from 0).
@@ -211,10 +214,11 @@ impl Arbiter {
     /// # Errors
     ///
     /// [`EventError::Position`] for an illegal start position, [`EventError::TimeTooLarge`] for
-    /// a time or a time control beyond [`MAX_TIME_MS`].
+    /// a time or a time control beyond [`MAX_TIME_MS`], [`EventError::BlackTimeControlAlone`]
+    /// for a start with [`Start::black_time_control`] and no [`Start::time_control`].
     pub fn new(start: &Start, t_ms: u64) -> Result<Arbiter, EventError> {
         check_time(t_ms)?;
-        if let Some(control) = &start.time_control {
+        for control in start.time_control.iter().chain(&start.black_time_control) {
             for period in control.periods() {
                 check_time(period.base_ms)?;
                 check_time(period.bonus.millis())?;
@@ -227,7 +231,15 @@ impl Arbiter {
         };
         let setup = start.fen.map_or(Setup::standard(), |fen| fen.0);
         let position = Position::from_setup(setup, mode)?;
-        let mut clock = start.time_control.clone().map(Clock::new);
+        let mut clock = match (&start.time_control, &start.black_time_control) {
+            (None, None) => None,
+            (Some(both), None) => Some(Clock::new(both.clone())),
+            (Some(white), Some(black)) => Some(Clock::with_controls(ByColor {
+                white: white.clone(),
+                black: black.clone(),
+            })),
+            (None, Some(_)) => return Err(EventError::BlackTimeControlAlone),
+        };
         if let Some(clock) = &mut clock {
             clock
                 .start(position.turn(), t_ms)
@@ -313,7 +325,7 @@ impl Arbiter {
         let t = self.ended_at.unwrap_or(self.now);
         let header = Header {
             start: &self.start,
-            time_control: self.clock.as_ref().map(Clock::control),
+            time_controls: self.clock.as_ref().map(Clock::controls),
             names: [self.names[0].as_deref(), self.names[1].as_deref()],
             outcome: self.outcome,
             unpressed_clock_ms: self

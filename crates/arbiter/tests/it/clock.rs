@@ -302,3 +302,35 @@ fn an_unpressed_last_move_shows_the_running_clock() {
         Ruling::DrawOffered { proper_time: true }
     ));
 }
+
+#[test]
+fn time_odds_each_player_on_its_own_control() {
+    // White 10+0.1 against Black 5+0.05: each side's time and increment are its own.
+    let log = Log::new("online", "10+0.1")
+        .black_control("5+0.05")
+        .mv(1_000, W, "e4")
+        .mv(3_000, B, "e5");
+    let v = log.verdict();
+    assert_eq!(clock(&v), (9_100, 3_050));
+    for tag in [
+        "[WhiteTimeControl \"10+0.1\"]",
+        "[BlackTimeControl \"5+0.05\"]",
+    ] {
+        assert!(v.pgn.contains(tag), "{}", v.pgn);
+    }
+    assert!(!v.pgn.contains("[TimeControl "), "{}", v.pgn);
+    // Black's flag falls on its own control: 3.05 s after its clock starts at 4 s.
+    let log = log.mv(4_000, W, "Nf3");
+    let v = log.clone().mv(7_049, B, "Nc6").verdict();
+    assert_eq!((v.outcome, clock(&v).1), (None, 51));
+    let v = log.mv(7_050, B, "Nc6").verdict();
+    assert_eq!(
+        result(&v),
+        (GameResult::WhiteWins, Reason::TimeForfeit, "6.9".into())
+    );
+    assert_eq!(v.ended_at_ms, Some(7_050));
+    // The same control given twice is no odds: one TimeControl tag.
+    let v = Log::new("online", "60").black_control("60").verdict();
+    assert!(v.pgn.contains("[TimeControl \"60\"]"), "{}", v.pgn);
+    assert!(!v.pgn.contains("WhiteTimeControl"), "{}", v.pgn);
+}

@@ -59,6 +59,12 @@ impl Log {
         self
     }
 
+    /// Black plays `time_control` (PGN syntax) instead of White's (time odds).
+    pub(crate) fn black_control(mut self, time_control: &str) -> Log {
+        self.start().black_time_control = control(time_control);
+        self
+    }
+
     pub(crate) fn separate_presses(mut self) -> Log {
         self.start().presses = Some(Presses::Separate);
         self

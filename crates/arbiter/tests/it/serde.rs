@@ -42,22 +42,32 @@ fn random_event(rng: &mut Rng) -> Event {
     let mv: MoveText = pick(rng, &MOVES).parse().unwrap();
     let some = |rng: &mut Rng| rng.below(2) == 0;
     let kind = match rng.below(17) {
-        0 => EventKind::Start(Start {
-            time_control: some(rng).then(|| {
+        0 => {
+            let time_control = some(rng).then(|| {
                 let mut control: TimeControl = pick(rng, &CONTROLS).parse().unwrap();
                 if some(rng) {
                     control.trigger = PeriodTrigger::OnFlag;
                 }
                 control
-            }),
-            rules: pick(rng, &RULES).parse().unwrap(),
-            fen: some(rng).then(|| "4k3/8/8/8/8/8/8/1N2KN2 w - - 3 9".parse::<Fen>().unwrap()),
-            chess960: some(rng),
-            presses: [None, Some(Presses::WithMove), Some(Presses::Separate)]
-                [rng.below(3) as usize],
-            white: some(rng).then(|| "Ann \"A\" Ö".to_owned()),
-            black: some(rng).then(String::new),
-        }),
+            });
+            // Time odds: Black's own control, on White's trigger (a line has one trigger).
+            let black_time_control = time_control.as_ref().filter(|_| some(rng)).map(|white| {
+                let mut control: TimeControl = pick(rng, &CONTROLS).parse().unwrap();
+                control.trigger = white.trigger;
+                control
+            });
+            EventKind::Start(Start {
+                time_control,
+                black_time_control,
+                rules: pick(rng, &RULES).parse().unwrap(),
+                fen: some(rng).then(|| "4k3/8/8/8/8/8/8/1N2KN2 w - - 3 9".parse::<Fen>().unwrap()),
+                chess960: some(rng),
+                presses: [None, Some(Presses::WithMove), Some(Presses::Separate)]
+                    [rng.below(3) as usize],
+                white: some(rng).then(|| "Ann \"A\" Ö".to_owned()),
+                black: some(rng).then(String::new),
+            })
+        }
         1 => EventKind::Touch { by, square },
         2 => EventKind::Adjust { by, square },
         3 => EventKind::Release {

@@ -83,7 +83,8 @@ fn time_control_from_byte(byte: u8) -> Option<TimeControl> {
 
 /// The start event read from the first [`HEADER_BYTES`] bytes (missing ones read as
 /// zero): byte 0 the rules profile (`% 7`) and, in bit 3, separate presses; byte 1 the time
-/// control (`time_control_from_byte`); byte 2 the start position (`STARTS`); byte 3
+/// control (`time_control_from_byte` of its value `% 10`) and Black's own at time odds (of its
+/// value `/ 10`; none, the same control, when that chooses none); byte 2 the start position (`STARTS`); byte 3
 /// overrides rules: bits 0-1 illegal moves (1 arbiter, 2 on claim, 3 reject), bits 2-3
 /// touch-move (1 enforced, 2 on claim, 3 off), bit 4 flags on observation, bit 5 immediate
 /// flags, bit 6 the first-flag indicator and both automatic draws, bit 7 no penalty time.
@@ -119,8 +120,13 @@ pub fn start_from_bytes(data: &[u8]) -> Start {
         rules.penalty_ms = 0;
     }
     let (fen, chess960) = STARTS[usize::from(byte(2)) % STARTS.len()];
+    let time_control = time_control_from_byte(byte(1));
+    let black_time_control = time_control
+        .as_ref()
+        .and(time_control_from_byte(byte(1) / 10));
     Start {
-        time_control: time_control_from_byte(byte(1)),
+        time_control,
+        black_time_control,
         rules,
         fen,
         chess960,
