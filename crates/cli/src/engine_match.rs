@@ -2,7 +2,9 @@
 //!
 //! The command line is a contract scripts rely on. `--engine KEY=VALUE...` once per engine
 //! (`cmd=PATH` required; `name=`, `arg=` repeatable, `dir=`, `option.NAME=VALUE`, and limits
-//! `tc=`, `nodes=`, `depth=`, `movetime=`), `--each KEY=VALUE...` for all of them; `--tc`,
+//! `tc=`, `nodes=`, `depth=`, `movetime=`), `--each KEY=VALUE...` for all of them; `--tc`
+//! (the time control of engines without their own `tc=`: engines may play at time odds, and
+//! each keeps its control with either colour),
 //! `--games` (per pairing, colours alternating on each opening), `--concurrency`,
 //! `--openings FILE` (EPD, or PGN by its extension), `--pgn OUT`, `--sprt`, `--draw`,
 //! `--resign`, `--max-moves`, `--json`.
@@ -51,7 +53,8 @@ pub(crate) struct MatchArgs {
     /// KEY=VALUE words for every engine (an engine's own words come after).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
-    /// The time control, in the PGN TimeControl syntax (10+0.1, 40/5400+30:1800+30, 300d5).
+    /// The time control, in the PGN TimeControl syntax (10+0.1, 40/5400+30:1800+30, 300d5), of
+    /// every engine without its own tc= (time odds).
     #[arg(long)]
     tc: Option<String>,
     /// Games per pairing; the colours alternate on each opening.
@@ -254,20 +257,27 @@ fn cpu_seconds() -> Option<f64> {
 
 /// Runs the match.
 pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
+    let time_control = match &args.tc {
+        Some(text) => time_control("tc", text)?,
+        None => None,
+    };
     let mut engines = Vec::new();
-    let mut engine_tc = None;
     for (index, words) in args.engines.iter().enumerate() {
-        let (config, tc) = engine(args.each.iter().chain(words).cloned(), index)?;
-        if let Some(tc) = tc {
-            if engine_tc.as_ref().is_some_and(|t| *t != tc) {
-                return Err(arg_error(
-                    "engine",
-                    "tc= differs between engines: time odds are not supported",
-                ));
-            }
-            engine_tc = Some(tc);
-        }
+        let (mut config, own) = engine(args.each.iter().chain(words).cloned(), index)?;
+        config.time_control = own.unwrap_or_else(|| time_control.clone());
         engines.push(config);
+    }
+    if let (Some(timed), Some(untimed)) = (
+        engines.iter().find(|e| e.time_control.is_some()),
+        engines.iter().find(|e| e.time_control.is_none()),
+    ) {
+        return Err(arg_error(
+            "engine",
+            format!(
+                "{} has a time control and {} none: give tc= to each engine, or --tc",
+                timed.name, untimed.name
+            ),
+        ));
     }
     if engines.len() < 2 {
         return Err(arg_error("engine", "a match needs two engines or more"));
@@ -282,12 +292,8 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         }
         names.push(e.name.clone());
     }
-    let time_control = match (&args.tc, engine_tc) {
-        (Some(text), _) => time_control("tc", text)?,
-        (None, Some(tc)) => tc,
-        (None, None) => None,
-    };
-    if time_control.is_none() && engines.iter().all(|e| e.limits == Limits::default()) {
+    let timed = engines.iter().any(|e| e.time_control.is_some());
+    if !timed && engines.iter().all(|e| e.limits == Limits::default()) {
         return Err(arg_error(
             "tc",
             "give a time control (--tc) or limits (nodes=, depth=, movetime=)",

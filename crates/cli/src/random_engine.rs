@@ -3,7 +3,7 @@
 //! engine a runner must survive.
 //!
 //! The move is drawn from the position and `--seed`, so the same position always gets the same
-//! move. With `--misbehave MODE --after N`, the engine behaves for its first N moves and then:
+//! move, after `--think` milliseconds. With `--misbehave MODE --after N`, the engine behaves for its first N moves and then:
 //! `illegal` answers `bestmove a1a1`; `exit` exits; `hang` never answers `go`; `garbage` prints
 //! noise and a malformed `bestmove`; `noready` (from the start) never answers `isready`.
 
@@ -27,6 +27,9 @@ pub(crate) struct RandomEngineArgs {
     /// Moves played correctly before misbehaving.
     #[arg(long, default_value_t = 0)]
     after: u32,
+    /// Milliseconds to think before each move (to see a clock run down).
+    #[arg(long, default_value_t = 0)]
+    think: u64,
 }
 
 /// What a misbehaving engine does.
@@ -75,7 +78,10 @@ pub(crate) fn run(args: &RandomEngineArgs) -> Result<(), CliError> {
                         writeln!(out, "\u{7}#%&! nonsense {played}")?;
                         writeln!(out, "bestmove e9z4")?;
                     }
-                    Some(Misbehaviour::Noready) | None => go(&engine, args.seed, &mut out)?,
+                    Some(Misbehaviour::Noready) | None => {
+                        std::thread::sleep(std::time::Duration::from_millis(args.think));
+                        go(&engine, args.seed, &mut out)?;
+                    }
                 }
             }
             Request::IllegalPosition(e) => {

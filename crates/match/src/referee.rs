@@ -15,10 +15,11 @@
 //! starts after the opening's moves (played from the book, on no clock); the arbiter judges
 //! from there.
 
+use caissa_arbiter::time_control;
 use caissa_arbiter::{
-    Arbiter, ClaimKind, Event, EventError, EventKind, MoveText, Rules, Start, TimeControl,
+    Arbiter, ClaimKind, Clock, Event, EventError, EventKind, MoveText, Rules, Start, TimeControl,
 };
-use caissa_board::Color;
+use caissa_board::{ByColor, Color};
 use caissa_game::{Game, GameResult, Outcome};
 use caissa_movegen::{CastlingMode, Move};
 use caissa_notation::fen::{EnPassantMode, Fen};
@@ -67,7 +68,8 @@ pub struct ResignRule {
 /// How games are judged and adjudicated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The time control, `None` for games on limits alone.
+    /// The time control of the engines without their own ([`Referee::with_time_odds`]), `None`
+    /// for games on limits alone.
     pub time_control: Option<TimeControl>,
     /// Claim a threefold repetition for the engine to move (9.2.1.2).
     pub claim_threefold: bool,
@@ -206,6 +208,9 @@ pub enum RefereeError {
     /// The arbiter refuses the start (position or time control).
     #[error(transparent)]
     Arbiter(#[from] EventError),
+    /// One engine plays on a clock and the other has no time control.
+    #[error("{} has no time control and {} has one", color_name(*.0), color_name(!*.0))]
+    Untimed(Color),
 }
 
 /// One move of the record.
@@ -237,7 +242,8 @@ pub struct Referee {
 }
 
 impl Referee {
-    /// A game from `opening` between `white` and `black`.
+    /// A game from `opening` between `names` (White, Black), both on
+    /// [`Settings::time_control`].
     ///
     /// # Errors
     ///
@@ -248,6 +254,35 @@ impl Referee {
         settings: &Settings,
         names: [&str; 2],
     ) -> Result<Referee, RefereeError> {
+        Referee::with_time_odds(opening, settings, names, ByColor::default())
+    }
+
+    /// A game from `opening` between `names` (White, Black), each engine on its own time
+    /// control in `own` (time odds), or on [`Settings::time_control`] where it has none.
+    ///
+    /// # Errors
+    ///
+    /// As [`Referee::new`], and [`RefereeError::Untimed`] when one engine has a time control
+    /// and the other none.
+    pub fn with_time_odds(
+        opening: &Opening,
+        settings: &Settings,
+        names: [&str; 2],
+        own: ByColor<Option<&TimeControl>>,
+    ) -> Result<Referee, RefereeError> {
+        let controls = own.map(|own| own.or(settings.time_control.as_ref()).cloned());
+        let (time_control, black_time_control) = match (controls.white, controls.black) {
+            (Some(white), Some(black)) if white == black => (Some(white), None),
+            (white, black) if white.is_some() == black.is_some() => (white, black),
+            (white, _) => {
+                let untimed = if white.is_none() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                return Err(RefereeError::Untimed(untimed));
+            }
+        };
         let mut game = Game::new(opening.start);
         let mut played = Vec::new();
         for (index, &m) in opening.moves.iter().enumerate() {
@@ -261,8 +296,8 @@ impl Referee {
             });
         }
         let start = Start {
-            time_control: settings.time_control.clone(),
-            black_time_control: None,
+            time_control,
+            black_time_control,
             rules: Rules {
                 auto_draw_fifty: false,
                 auto_draw_threefold: false,
@@ -474,7 +509,8 @@ impl Referee {
 
     /// The game in PGN (export format): the seven tags (`Event` as given, `Round` the game's
     /// number), `FEN` and `SetUp` (and `Variant`) when the start is not the standard one,
-    /// `TimeControl`, `Termination`, `Opening` when the book names it; book moves commented
+    /// `TimeControl` (`WhiteTimeControl` and `BlackTimeControl` at time odds:
+    /// [`time_control::insert_pgn_tags`]), `Termination`, `Opening` when the book names it; book moves commented
     /// `book`, each engine move with `[%clk]` and `[%eval score,depth]`.
     #[must_use]
     pub fn pgn(&self, event: &str, round: u64, names: [&str; 2]) -> String {
@@ -496,12 +532,7 @@ impl Referee {
             tree.tags.insert(tag, value);
         }
         tree.tags.set_start(&self.opening.start);
-        let control = self
-            .settings
-            .time_control
-            .as_ref()
-            .map_or_else(|| "-".to_owned(), TimeControl::to_pgn);
-        tree.tags.insert("TimeControl", &control);
+        time_control::insert_pgn_tags(&mut tree.tags, self.arbiter.clock().map(Clock::controls));
         if let Some(ending) = &self.ending {
             tree.tags.insert("Termination", &ending.to_string());
         }

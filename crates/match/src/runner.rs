@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use caissa_board::Color;
+use caissa_arbiter::TimeControl;
+use caissa_board::{ByColor, Color};
 use caissa_uci::client::{Client, ClientError, EngineCommand, Stamp};
 use caissa_uci::protocol::GuiCommand;
 
@@ -38,6 +39,9 @@ pub struct EngineConfig {
     pub options: Vec<(String, Option<String>)>,
     /// Its own search limits.
     pub limits: Limits,
+    /// Its own time control (time odds), `None` for the match's ([`Settings::time_control`]);
+    /// it follows the engine whichever colour it plays.
+    pub time_control: Option<TimeControl>,
 }
 
 /// Everything a match needs.
@@ -134,7 +138,11 @@ pub fn play_game(
         pgn: referee.pgn(&config.event, round, names),
         overhead_us,
     };
-    let mut referee = Referee::new(&opening, &config.settings, names)?;
+    let own = ByColor {
+        white: engines[0].time_control.as_ref(),
+        black: engines[1].time_control.as_ref(),
+    };
+    let mut referee = Referee::with_time_odds(&opening, &config.settings, names, own)?;
     let timeout = Duration::from_millis(config.timeout_ms);
     let mut clients = Vec::with_capacity(2);
     for (color, engine) in [Color::White, Color::Black].into_iter().zip(engines) {

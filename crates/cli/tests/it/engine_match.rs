@@ -129,6 +129,83 @@ fn stockfish_against_the_random_engine() {
     assert_eq!(games(pgn.0.as_path()).len(), 4);
 }
 
+/// The `[%clk]` times of a game's movetext, in seconds, in ply order.
+fn clocks(game: &str) -> Vec<f64> {
+    game.split("[%clk ")
+        .skip(1)
+        .map(|rest| {
+            let text = &rest[..rest.find(']').unwrap()];
+            text.split(':')
+                .map(|part| part.parse::<f64>().unwrap())
+                .fold(0.0, |total, part| total * 60.0 + part)
+        })
+        .collect()
+}
+
+#[test]
+fn time_odds_follow_the_engine() {
+    let pgn = TempFile::new("match-odds.pgn", "");
+    std::fs::remove_file(pgn.path()).unwrap();
+    // fast 10+0.01 against slow 5+0.005, the slow one on the match's --tc; both think 25 ms a
+    // move, so that their clocks run down.
+    let run = run_match(
+        &[
+            &random("name=fast tc=10+0.01 arg=--think arg=25"),
+            &random("name=slow arg=--think arg=25"),
+        ],
+        &[
+            "--tc",
+            "5+0.005",
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--max-moves",
+            "20",
+            "--pgn",
+            pgn.path(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(games(pgn.0.as_path()).len(), 2);
+    let text = std::fs::read_to_string(pgn.path()).unwrap();
+    assert!(!text.contains("[TimeControl "), "{text}");
+    let mut colours = Vec::new();
+    for game in text.split("[Event ").skip(1) {
+        let fast_is_white = game.contains("[White \"fast\"]");
+        colours.push(fast_is_white);
+        let (white, black) = if fast_is_white {
+            ("10+0.01", "5+0.005")
+        } else {
+            ("5+0.005", "10+0.01")
+        };
+        assert!(
+            game.contains(&format!("[WhiteTimeControl \"{white}\"]"))
+                && game.contains(&format!("[BlackTimeControl \"{black}\"]")),
+            "{game}"
+        );
+        let clocks = clocks(game);
+        assert_eq!(clocks.len(), 40, "{game}");
+        for (ply, &clock) in clocks.iter().enumerate() {
+            // Each engine's n-th move leaves it base + n increments less the n times 25 ms or
+            // more it thought (well under 3 s in all): the ranges of the two controls are apart.
+            let fast = (ply % 2 == 0) == fast_is_white;
+            let (base, inc) = if fast { (10.0, 0.01) } else { (5.0, 0.005) };
+            let n = (ply / 2 + 1) as f64;
+            let most = base + n * (inc - 0.025);
+            assert!(
+                clock <= most + 1e-9 && clock > most - 3.0,
+                "ply {ply} ({}): {clock} s, {most} s at most\n{game}",
+                if fast { "fast" } else { "slow" }
+            );
+            // And it runs down, move by move.
+            assert!(ply < 2 || clock < clocks[ply - 2], "ply {ply}\n{game}");
+        }
+    }
+    colours.sort_unstable();
+    assert_eq!(colours, [false, true], "each engine plays each colour");
+}
+
 #[test]
 fn sprt_stops_the_match() {
     if !Path::new(STOCKFISH).exists() {
@@ -228,7 +305,16 @@ fn bad_arguments_are_usage_errors() {
             "two engines are named n",
         ),
         (&["cmd=a", "cmd=b"][..], &[][..], "give a time control"),
-        (&["cmd=a tc=1", "cmd=b tc=2"][..], &[][..], "time odds"),
+        (
+            &["cmd=a tc=1", "cmd=b"][..],
+            &[][..],
+            "a has a time control and b none",
+        ),
+        (
+            &["cmd=a tc=1", "cmd=b tc=-"][..],
+            &["--tc", "1"][..],
+            "b none",
+        ),
         (
             &["cmd=a bogus=1", "cmd=b"][..],
             &["--tc", "1"][..],

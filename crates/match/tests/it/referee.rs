@@ -2,11 +2,12 @@
 //! engines, flags, forfeits, adjudication, and the PGN it writes.
 
 use caissa_arbiter::{PgnTimeControl, TimeControl};
-use caissa_board::Color;
+use caissa_board::{ByColor, Color};
 use caissa_game::GameResult;
 use caissa_match::openings::Opening;
 use caissa_match::referee::{
-    Adjudication, DrawRule, Forfeit, Limits, Referee, ResignRule, Settings, Termination,
+    Adjudication, DrawRule, Forfeit, Limits, Referee, RefereeError, ResignRule, Settings,
+    Termination,
 };
 use caissa_movegen::Move;
 use caissa_notation::pgn::{Reader, Replayer};
@@ -278,4 +279,50 @@ fn openings_are_played_from_the_book() {
         ..Opening::standard()
     };
     assert!(Referee::new(&bad, &Settings::default(), ["A", "B"]).is_err());
+}
+
+#[test]
+fn time_odds_each_engine_on_its_own_control() {
+    let settings = Settings {
+        time_control: tc("5+0.05"),
+        ..Settings::default()
+    };
+    let fast = tc("10+0.1");
+    let own = ByColor {
+        white: None,
+        black: fast.as_ref(),
+    };
+    let mut r = Referee::with_time_odds(&Opening::standard(), &settings, ["A", "B"], own).unwrap();
+    play(&mut r, "e2e4", 1_000);
+    assert_eq!(r.time_left_ms(), Some(10_000));
+    play(&mut r, "e7e5", 2_000);
+    assert_eq!(r.time_left_ms(), Some(4_050));
+    assert_eq!(
+        r.go(&Limits::default()).to_string(),
+        "go wtime 4050 btime 8100 winc 50 binc 100"
+    );
+    r.forfeit(Color::White, Forfeit::Exited);
+    let pgn = check_pgn(&r);
+    assert!(
+        pgn.contains("[WhiteTimeControl \"5+0.05\"]")
+            && pgn.contains("[BlackTimeControl \"10+0.1\"]")
+            && !pgn.contains("[TimeControl "),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("1. e4 { [%clk 0:00:04.05] } 1... e5 { [%clk 0:00:08.1] }"),
+        "{pgn}"
+    );
+    // Its own control equal to the match's is no odds.
+    let same = ByColor {
+        white: settings.time_control.as_ref(),
+        black: None,
+    };
+    let mut r = Referee::with_time_odds(&Opening::standard(), &settings, ["A", "B"], same).unwrap();
+    r.forfeit(Color::White, Forfeit::Exited);
+    assert!(check_pgn(&r).contains("[TimeControl \"5+0.05\"]"));
+    // A clock for one engine only cannot be.
+    let untimed =
+        Referee::with_time_odds(&Opening::standard(), &Settings::default(), ["A", "B"], own);
+    assert_eq!(untimed.err(), Some(RefereeError::Untimed(Color::White)));
 }
