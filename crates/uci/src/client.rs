@@ -9,6 +9,14 @@
 //! engine that exits, hangs or prints nonsense cannot hang or crash its caller. Lines that are
 //! not messages are skipped, as the protocol asks, up to [`Client::MAX_SKIPPED_LINES`] per wait.
 //!
+//! An engine prints many `info` lines per search, and the client keeps only the last one with
+//! a score ([`SearchResult::info`]). So the reader thread hands over no `info` line: it keeps
+//! the bytes of the last one whose words have `score` (before any `string`), and hands that
+//! over with the next other line, where it is parsed. A search costs the client one line
+//! parsed and one wake-up for its `info` lines, however many the engine prints. `info` lines
+//! are not counted among the skipped lines, and when the last scored one does not read, the
+//! search has no `info`.
+//!
 //! The client reads no clock: the caller gives it one ([`Stamp`]), used to stamp the lines, so
 //! that a match runner can feed the arbiter's clock with the time a `bestmove` arrived.
 
@@ -125,11 +133,24 @@ pub enum ClientError {
     },
 }
 
-/// A line the reader thread read.
+/// What the reader thread hands over.
 enum Received {
-    Line(String, u64),
+    /// A line that is not an `info` line, when it was read, and the last `info` line with a
+    /// score read since the line handed over before.
+    Line {
+        line: String,
+        at: u64,
+        scored_info: Option<String>,
+    },
     TooLong,
     End,
+}
+
+/// A message, when its line was read, and the scored `info` read before it.
+struct Message {
+    message: EngineMessage,
+    at: u64,
+    scored_info: Option<Info>,
 }
 
 /// A running engine process.
@@ -225,7 +246,7 @@ impl Client {
         &mut self,
         timeout: Duration,
         waiting_for: &'static str,
-    ) -> Result<(EngineMessage, String, u64), ClientError> {
+    ) -> Result<Message, ClientError> {
         let mut skipped = 0;
         let start = (self.stamp)();
         let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
@@ -249,8 +270,24 @@ impl Client {
                     return Err(ClientError::Exited { waiting_for });
                 }
                 Received::TooLong => skipped += 1,
-                Received::Line(line, at) => match EngineMessage::parse(&line) {
-                    Ok(parsed) => return Ok((parsed.message, line, at)),
+                Received::Line {
+                    line,
+                    at,
+                    scored_info,
+                } => match EngineMessage::parse(&line) {
+                    Ok(parsed) => {
+                        let scored_info = scored_info
+                            .and_then(|info| EngineMessage::parse(&info).ok())
+                            .and_then(|parsed| match parsed.message {
+                                EngineMessage::Info(info) => Some(*info),
+                                _ => None,
+                            });
+                        return Ok(Message {
+                            message: parsed.message,
+                            at,
+                            scored_info,
+                        });
+                    }
                     Err(error) if waiting_for == "bestmove" && line.contains("bestmove") => {
                         return Err(ClientError::Malformed { line, error });
                     }
@@ -275,7 +312,7 @@ impl Client {
         self.send(&GuiCommand::Uci)?;
         let mut id = EngineId::default();
         loop {
-            match self.next_message(timeout, "uciok")?.0 {
+            match self.next_message(timeout, "uciok")?.message {
                 EngineMessage::UciOk => return Ok(id),
                 EngineMessage::IdName(name) => id.name = Some(name),
                 EngineMessage::IdAuthor(author) => id.author = Some(author),
@@ -304,7 +341,7 @@ impl Client {
     /// A [`ClientError`] if `readyok` does not come within `timeout`.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
         self.send(&GuiCommand::IsReady)?;
-        while self.next_message(timeout, "readyok")?.0 != EngineMessage::ReadyOk {}
+        while self.next_message(timeout, "readyok")?.message != EngineMessage::ReadyOk {}
         Ok(())
     }
 
@@ -329,17 +366,22 @@ impl Client {
             })?;
         let mut info = None;
         loop {
-            match self.next_message(timeout, "bestmove")? {
-                (EngineMessage::BestMove { best, ponder }, _, received_us) => {
+            let next = self.next_message(timeout, "bestmove")?;
+            if let Some(scored) = next.scored_info.filter(|i| i.score.is_some()) {
+                info = Some(scored);
+            }
+            match next.message {
+                EngineMessage::BestMove { best, ponder } => {
                     return Ok(SearchResult {
                         best,
                         ponder,
                         info,
                         sent_us,
-                        received_us,
+                        received_us: next.at,
                     });
                 }
-                (EngineMessage::Info(i), _, _) if i.score.is_some() => info = Some(*i),
+                // An `info` line the reader thread handed over (one not led by `info`).
+                EngineMessage::Info(i) if i.score.is_some() => info = Some(*i),
                 _ => {}
             }
         }
@@ -409,6 +451,23 @@ pub fn position_of(game: &Game, mode: CastlingMode) -> SetPosition {
     }
 }
 
+/// What the reader thread does with an `info` line: keep it if it has a score, else drop it.
+/// `None` for a line that is not led by the word `info`.
+fn info_line(line: &[u8]) -> Option<bool> {
+    let mut words = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|word| !word.is_empty());
+    if words.next()? != b"info" {
+        return None;
+    }
+    // `string` takes the rest of the line: a `score` after it is text.
+    Some(
+        words
+            .take_while(|&word| word != b"string")
+            .any(|word| word == b"score"),
+    )
+}
+
 /// The reader thread: lines until the end of the engine's output or a dropped client.
 fn read_lines(
     mut input: BufReader<std::process::ChildStdout>,
@@ -416,12 +475,27 @@ fn read_lines(
     stamp: &(dyn Fn() -> u64 + Send + Sync),
 ) {
     let mut line = Vec::new();
+    // The last scored `info` line, its buffer reused from one line to the next.
+    let mut scored = Vec::new();
+    let mut has_scored = false;
     loop {
         let read = read_line(&mut input, &mut line, MAX_LINE_BYTES, Overlong::SkipRest);
         let received = match read {
-            Ok(LineRead::Line) => {
-                Received::Line(String::from_utf8_lossy(&line).into_owned(), stamp())
-            }
+            Ok(LineRead::Line) => match info_line(&line) {
+                Some(true) => {
+                    scored.clone_from(&line);
+                    has_scored = true;
+                    continue;
+                }
+                Some(false) => continue,
+                None => Received::Line {
+                    // Stamped first: the time the line came.
+                    at: stamp(),
+                    line: String::from_utf8_lossy(&line).into_owned(),
+                    scored_info: core::mem::take(&mut has_scored)
+                        .then(|| String::from_utf8_lossy(&scored).into_owned()),
+                },
+            },
             Ok(LineRead::TooLong) => Received::TooLong,
             Ok(LineRead::Eof) | Err(_) => {
                 let _ = sender.send(Received::End);
@@ -430,6 +504,28 @@ fn read_lines(
         };
         if sender.send(received).is_err() {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::info_line;
+
+    #[test]
+    fn info_lines_are_told_by_their_words() {
+        for (line, kept) in [
+            ("info depth 3 score cp 20 pv e2e4", Some(true)),
+            ("info\tscore\tmate 2", Some(true)),
+            ("  info nodes 10 score lowerbound cp 3", Some(true)),
+            ("info depth 3 nodes 100", Some(false)),
+            ("info string score cp 20", Some(false)),
+            ("info", Some(false)),
+            ("information score", None),
+            ("bestmove e2e4", None),
+            ("", None),
+        ] {
+            assert_eq!(info_line(line.as_bytes()), kept, "{line:?}");
         }
     }
 }

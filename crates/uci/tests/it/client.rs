@@ -165,3 +165,24 @@ fn misbehaving_engines_are_typed_errors() {
         Err(ClientError::Spawn(_))
     ));
 }
+
+#[test]
+fn the_last_scored_info_line_is_kept() {
+    // A scored line that does not read, then the last scored one, then info lines without a
+    // score and a `score` inside `info string`: the search keeps the last scored line.
+    let text = "read l; echo uciok; read l; echo readyok; read l; read l; \
+        echo 'info depth 1 score cp 10 pv e2e4'; \
+        echo 'info depth x score'; \
+        echo 'info depth 2 seldepth 3 score mate 3 nodes 40 pv d2d4 d7d5'; \
+        echo 'info currmove e2e4 currmovenumber 1'; \
+        echo 'info string my score is 900'; \
+        echo 'bestmove d2d4'; sleep 5";
+    let mut engine = Client::spawn(&script(text), stamp()).unwrap();
+    engine.handshake(SHORT).unwrap();
+    engine.sync(SHORT).unwrap();
+    let result = engine.search(&start(), &nodes(1), SHORT).unwrap();
+    assert_eq!(result.best.map(|m| m.to_string()).as_deref(), Some("d2d4"));
+    let info = result.info.unwrap();
+    assert_eq!((info.depth, info.nodes), (Some(2), Some(40)));
+    assert_eq!(info.pv.len(), 2);
+}
