@@ -11,11 +11,14 @@
 //!   extend the moves played into a mating line from the earlier one.
 //! - **A mating line is repaired.** When the moves played are the line's first moves, the rest
 //!   of the line stands. Otherwise the line is replayed from the new position with its first
-//!   moves dropped (the moves played stood in for them), or whole, skipping the moves that have
-//!   become illegal and letting a side that has the move out of turn spend a *tempo* (a quiet
-//!   move of a man the line does not use, away from the squares it uses); or, after a single
-//!   quiet move, behind a take-back of it (a quiet move there and back by the other side
-//!   around the move played backwards). Whatever the replay
+//!   moves dropped (the moves played stood in for them), skipping the moves that have become
+//!   illegal and letting a side that has the move out of turn spend a *tempo* (a quiet move of
+//!   a man the line does not use, away from the squares it uses); or, after a single quiet
+//!   move, behind a take-back of it (a quiet move there and back by the other side around the
+//!   move played backwards); or whole, as the first way. (In that order: on the PGN samples
+//!   the take-back saves 12,338 lines and the whole line 1,505, so trying the take-back second
+//!   spares most of the failed whole replays: median `Game::outcome` 4.1 → 3.6 µs, 2.9 % fewer
+//!   instructions.) Whatever the replay
 //!   produced counts only if it ends in a mate of the right side: a repaired line is checked
 //!   move by move, never assumed, so it is as good a proof as the analysis's own lines.
 //! - **Anything else is analysed afresh**, each side first with a small budget, then with
@@ -203,8 +206,8 @@ fn carry(pos: &Position, line: &[Move], played: &[Move], winner: Color) -> Optio
     }
     let skipped = &line[played.len().min(line.len())..];
     replay(pos, skipped, winner)
-        .or_else(|| replay(pos, line, winner))
         .or_else(|| undone(pos, line, played, winner))
+        .or_else(|| replay(pos, line, winner))
 }
 
 /// `line` from the position before the single move played, `m`, by taking it back: the side
