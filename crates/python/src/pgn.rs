@@ -9,6 +9,7 @@
 //! handed over; what Python sees of it (headers, moves, SAN, comments, clocks, evaluations,
 //! boards) is made when asked for.
 
+use std::ffi::CString;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
@@ -24,7 +25,7 @@ use caissa_pgntools::{
     BrokenGame, Ending, Feature, Format, GameFilter, ParseNameError, SelectOptions, Selection,
     Strip,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use pyo3::{create_exception, intern};
@@ -431,6 +432,8 @@ pub(crate) fn open_source(
 /// reaches); `fen_comments` adds each position's FEN as a comment; `fix_result` makes the
 /// `Result` tag and the result token say what the board says (a checkmate, a stalemate, a dead
 /// position, seventy-five moves), or else the result token when the tag contradicts it;
+/// `lenient` reads what other readers accept (`e.p.` after a move, the result `1/2`, glyphs
+/// above `$255`), with a `UserWarning` for each, instead of counting the game broken;
 /// `limit` stops after so many games. Games
 /// that cannot be read or replayed are skipped, or with `skip_errors=False` the first one
 /// raises `PgnParseError` (with `line`, `column` and `ply`).
@@ -447,7 +450,8 @@ pub(crate) fn open_source(
 #[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None, contains = Vec::new(),
                     min_plies = None, max_plies = None, position = None, moves = Vec::new(),
                     openings = false, format = "pgn", strip = Vec::new(), ply_count = false,
-                    fen_comments = false, fix_result = false, limit = None, skip_errors = true,
+                    fen_comments = false, fix_result = false, lenient = false, limit = None,
+                    skip_errors = true,
                     threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn select(
@@ -466,6 +470,7 @@ fn select(
     ply_count: bool,
     fen_comments: bool,
     fix_result: bool,
+    lenient: bool,
     limit: Option<usize>,
     skip_errors: bool,
     threads: Option<usize>,
@@ -512,21 +517,24 @@ fn select(
         ply_count,
         fen_comments,
         fix_result,
+        lenient,
         ..options
     };
     let threads = threads_or_all(threads);
     let limit = limit.unwrap_or(usize::MAX);
     let source = open_source(py, source)?;
-    let (selected, broken) = py.detach(move || -> io::Result<_> {
+    let (selected, broken, tolerated) = py.detach(move || -> io::Result<_> {
         let (input, _) = decompress(source)?;
         let mut selected = Vec::new();
         let mut broken = None;
+        let mut tolerated = Vec::new();
         if limit == 0 {
-            return Ok((selected, broken));
+            return Ok((selected, broken, tolerated));
         }
         caissa_pgntools::select(input, &options, threads, |game| match game.selection {
             Selection::Matched(text) => {
                 selected.push(text);
+                tolerated.extend(game.tolerated);
                 if selected.len() < limit {
                     ControlFlow::Continue(())
                 } else {
@@ -542,8 +550,13 @@ fn select(
                 ControlFlow::Continue(())
             }
         })?;
-        Ok((selected, broken))
+        Ok((selected, broken, tolerated))
     })?;
+    let category = py.get_type::<PyUserWarning>();
+    for (at, what) in tolerated {
+        let message = CString::new(format!("{at}: {what}")).unwrap_or_default();
+        PyErr::warn(py, &category, &message, 1)?;
+    }
     match broken {
         Some(b) => Err(broken_error(py, &b)),
         None => Ok(selected),

@@ -281,3 +281,16 @@ def test_select_fixes_results_that_the_board_contradicts():
         "1/2-1/2",
         "1-0",
     ]
+
+
+def test_select_reads_leniently_with_warnings():
+    text = b"1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2\n"
+    assert caissa.pgn.select(io.BytesIO(text), format="uci") == []
+    with pytest.warns(UserWarning) as caught:
+        games = caissa.pgn.select(io.BytesIO(text), format="uci", lenient=True)
+    assert games == ["e2e4 d7d5 e4e5 f7f5 e5f6 g8f6\n"]
+    assert [str(w.message) for w in caught] == [
+        "1:27: 'e.p.' after a move, stepped over",
+        "1:32: glyph $300 is above $255, left out",
+        "1:41: result '1/2' read as '1/2-1/2'",
+    ]

@@ -327,6 +327,7 @@ def select(
     ply_count: bool = False,
     fen_comments: bool = False,
     fix_result: bool = False,
+    lenient: bool = False,
     limit: Optional[int] = None,
     skip_errors: bool = True,
     threads: Optional[int] = None,
