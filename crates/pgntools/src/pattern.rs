@@ -38,16 +38,14 @@ impl Pattern {
     /// ```
     #[must_use]
     pub fn matches(&self, pos: &Position) -> bool {
-        let board = pos.board();
         self.turn.is_none_or(|turn| turn == pos.turn())
-            && Color::ALL.into_iter().all(|color| {
-                let want = self.board.by_color(color);
-                board.by_color(color) & want == want
-                    && Role::ALL.into_iter().all(|role| {
-                        let want = want & self.board.by_role(role);
-                        board.by_role(role) & want == want
-                    })
-            })
+            && Color::ALL
+                .into_iter()
+                .flat_map(|color| Role::ALL.map(|role| role.of(color)))
+                .all(|piece| {
+                    let want = self.board.by_piece(piece);
+                    pos.board().by_piece(piece) & want == want
+                })
     }
 }
 
@@ -59,7 +57,8 @@ impl FromStr for Pattern {
     fn from_str(text: &str) -> Result<Pattern, ParseFenError> {
         let setup = Setup::from_ascii(text.as_bytes())?;
         let mut fields = text.split_ascii_whitespace();
-        if let Some(extra) = fields.nth(2) {
+        let named_turn = fields.nth(1).is_some();
+        if let Some(extra) = fields.next() {
             let byte = extra.as_ptr() as usize - text.as_ptr() as usize;
             return Err(ParseFenError::new(
                 FenField::Castling,
@@ -67,7 +66,6 @@ impl FromStr for Pattern {
                 ParseFenErrorKind::TrailingText,
             ));
         }
-        let named_turn = text.split_ascii_whitespace().count() == 2;
         Ok(Pattern {
             board: setup.board,
             turn: named_turn.then_some(setup.turn),

@@ -24,6 +24,24 @@ fn sample_games() -> Vec<String> {
     games
 }
 
+/// The FEN of every position of every sample game (its start included), game by game: the
+/// `fen` lines cut by the lengths of the `uci` lines.
+fn sample_positions() -> Vec<Vec<String>> {
+    let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
+    let fen = caissa(&["pgn", "select", "--format", "fen", SAMPLE]);
+    let mut positions = fen.stdout.lines().map(str::to_owned);
+    let games = uci
+        .stdout
+        .lines()
+        .map(|line| {
+            let plies = line.split_whitespace().count();
+            positions.by_ref().take(plies + 1).collect()
+        })
+        .collect();
+    assert_eq!(positions.next(), None);
+    games
+}
+
 fn tag(game: &str, name: &str) -> Option<String> {
     let start = game.find(&format!("[{name} \""))? + name.len() + 3;
     let len = game[start..].find('"')?;
@@ -657,19 +675,7 @@ fn fix_result_restores_tags_that_contradict_the_movetext() {
 
 #[test]
 fn material_counts_what_the_fen_lines_show() {
-    // Every position of every game, cut into games by their lengths in UCI.
-    let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
-    let fen = caissa(&["pgn", "select", "--format", "fen", SAMPLE]);
-    let mut positions = fen.stdout.lines();
-    let games: Vec<Vec<&str>> = uci
-        .stdout
-        .lines()
-        .map(|line| {
-            let plies = line.split_whitespace().count();
-            positions.by_ref().take(plies + 1).collect()
-        })
-        .collect();
-    assert_eq!(positions.next(), None);
+    let games = sample_positions();
     // The pieces of each side on a FEN board, sorted.
     let sides = |fen: &str| -> (String, String) {
         let board = fen.split(' ').next().unwrap_or_default();
@@ -803,19 +809,7 @@ fn lenient_reads_what_other_readers_accept_with_warnings() {
 
 #[test]
 fn patterns_count_what_the_fen_lines_show() {
-    let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
-    let fen = caissa(&["pgn", "select", "--format", "fen", SAMPLE]);
-    let mut positions = fen.stdout.lines();
-    let games: Vec<Vec<&str>> = uci
-        .stdout
-        .lines()
-        .map(|line| {
-            positions
-                .by_ref()
-                .take(line.split_whitespace().count() + 1)
-                .collect()
-        })
-        .collect();
+    let games = sample_positions();
     // The man on a square of a FEN board ('.' for none), the square as file 0-7, rank 1-8.
     let at = |fen: &str, file: usize, rank: usize| -> char {
         let row = fen.split(['/', ' ']).nth(8 - rank).unwrap_or_default();

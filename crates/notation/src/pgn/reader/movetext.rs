@@ -156,23 +156,19 @@ impl<R: Read> Reader<R> {
             return Step::error(at, PgnErrorKind::InvalidToken(Excerpt::new(&data[..len])));
         }
         // `e.p.` after a move: alone (`exd6 e.p.`: the token `e`), or attached (`exd6e.p.`).
-        if self.lenient && len > 0 && data[len - 1] == b'e' && data[len..].starts_with(b".p.") {
-            let dots = 3;
+        const EN_PASSANT: &[u8] = b"e.p.";
+        if self.lenient && len > 0 && data[len - 1..].starts_with(EN_PASSANT) {
             if len > 1 {
                 let step = self.read_san(visitor, movetext, state, len - 1, at);
                 if !matches!(step, Step::Continue) {
                     return step;
                 }
             } else if !state.has_move || state.ended {
-                return Step::error(
-                    at,
-                    PgnErrorKind::InvalidSan(Excerpt::new(&data[..1 + dots])),
-                );
+                return Step::error(at, PgnErrorKind::InvalidSan(Excerpt::new(EN_PASSANT)));
             }
             let at = self.location();
-            let data = &self.buf[self.pos..self.end];
-            let space = usize::from(data.get(1 + dots) == Some(&b' '));
-            self.pos += 1 + dots + space;
+            let after = self.buf[self.pos..self.end].get(EN_PASSANT.len());
+            self.pos += EN_PASSANT.len() + usize::from(after == Some(&b' '));
             return step(visitor.tolerated(movetext, Tolerated::EnPassantSuffix, at));
         }
         self.read_san(visitor, movetext, state, len, at)
@@ -249,7 +245,8 @@ impl<R: Read> Reader<R> {
             let len = data.iter().take_while(|&&b| b == b'!' || b == b'?').count();
             (Nag::from_suffix(&data[..len]), len, None)
         };
-        if let Some(number) = number.filter(|&n| n > 255 && self.lenient)
+        if self.lenient
+            && let Some(number) = number.filter(|&n| n > 255)
             && !data.get(len).copied().is_some_and(is_token_byte)
             && state.has_move
             && !state.ended
@@ -479,44 +476,43 @@ mod tests {
     use super::*;
     use crate::pgn::PgnError;
 
-    /// The moves, what was tolerated and where, and the marker, or the error.
-    #[derive(Default)]
+    /// The moves, glyphs and what was tolerated (with where), and the marker.
     struct Lenient;
 
-    type Read = (Vec<String>, Option<TerminationMarker>);
+    type Seen = (Vec<String>, Option<TerminationMarker>);
 
     impl Visitor for Lenient {
         type Tags = ();
-        type Movetext = Read;
-        type Output = Read;
+        type Movetext = Seen;
+        type Output = Seen;
         type Error = PgnError;
 
         fn begin_game(&mut self, _: Location) -> Flow<Self, ()> {
             ControlFlow::Continue(())
         }
 
-        fn begin_movetext(&mut self, (): ()) -> Flow<Self, Read> {
-            ControlFlow::Continue(Read::default())
+        fn begin_movetext(&mut self, (): ()) -> Flow<Self, Seen> {
+            ControlFlow::Continue(Seen::default())
         }
 
-        fn san(&mut self, read: &mut Read, san: SanPlus, _: Location) -> Flow<Self> {
+        fn san(&mut self, read: &mut Seen, san: SanPlus, _: Location) -> Flow<Self> {
             read.0.push(san.to_string());
             ControlFlow::Continue(())
         }
 
-        fn nag(&mut self, read: &mut Read, nag: Nag) -> Flow<Self> {
+        fn nag(&mut self, read: &mut Seen, nag: Nag) -> Flow<Self> {
             read.0.push(format!("${}", nag.0));
             ControlFlow::Continue(())
         }
 
-        fn tolerated(&mut self, read: &mut Read, what: Tolerated, at: Location) -> Flow<Self> {
+        fn tolerated(&mut self, read: &mut Seen, what: Tolerated, at: Location) -> Flow<Self> {
             read.0.push(format!("{}:{} {what}", at.line, at.column));
             ControlFlow::Continue(())
         }
 
         fn termination_marker(
             &mut self,
-            read: &mut Read,
+            read: &mut Seen,
             marker: TerminationMarker,
             _: Location,
         ) -> Flow<Self> {
@@ -524,12 +520,12 @@ mod tests {
             ControlFlow::Continue(())
         }
 
-        fn end_game(&mut self, read: Read) -> Result<Read, PgnError> {
+        fn end_game(&mut self, read: Seen) -> Result<Seen, PgnError> {
             Ok(read)
         }
     }
 
-    fn lenient(input: &str, on: bool) -> Vec<Result<Read, String>> {
+    fn lenient(input: &str, on: bool) -> Vec<Result<Seen, String>> {
         let mut results = Vec::new();
         for shortcuts in [true, false] {
             let mut reader = Reader::new(input.as_bytes()).lenient(on);
