@@ -224,6 +224,14 @@ impl Replay {
                 };
                 self.before = self.pos;
                 match san.san {
+                    // No letter and the whole origin may be a piece's move (UCI's `g1f3`,
+                    // castling as `e1g1`): the board says whose.
+                    San::Normal {
+                        role: Role::Pawn,
+                        file: Some(_),
+                        rank: Some(_),
+                        ..
+                    } => self.pos.play_unchecked(m),
                     // Castling written as a king move is the king's too.
                     San::Normal { role, .. } => self.pos.play_unchecked_by(m, role),
                     _ => self.pos.play_unchecked_by(m, Role::King),
@@ -641,6 +649,22 @@ mod tests {
     }
 
     const STALEMATE: &str = "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n";
+
+    #[test]
+    fn uci_moves_of_pieces_move_the_pieces() {
+        let play = |moves: &str| {
+            let mut replay = Replay::new(Position::standard());
+            for word in moves.split_whitespace() {
+                let san = SanPlus::from_ascii(word.as_bytes()).expect("reads");
+                replay.play(san, Location::default()).expect("legal");
+            }
+            *replay.position()
+        };
+        let uci = play("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 f3e5 c6e5 d2d4 e5c4");
+        let san = play("e4 e5 Nf3 Nc6 Bc4 Nf6 O-O Bc5 Nxe5 Nxe5 d4 Nxc4");
+        assert_eq!(uci, san);
+        assert_eq!(uci.board(), san.board());
+    }
 
     #[test]
     fn a_null_move_after_the_end_is_named_as_such() {

@@ -68,7 +68,10 @@
 //! 10. a `+` or `#` that does not match the position (missing, extra, or the wrong one): the
 //!     suffix is read into [`SanPlus::suffix`] and ignored by [`San::to_move`];
 //! 11. one trailing annotation glyph: `!`, `?`, `!!`, `??`, `!?`, `?!` (after the suffix, if
-//!     any), read and dropped.
+//!     any), read and dropped;
+//! 12. a piece's move written with its origin and destination and no letter, as UCI writes it
+//!     (`g1f3`, `e1g1` for castling) or long algebraic without the letter (`g1-f3`): the piece
+//!     on the origin moves.
 //!
 //! The null move `--` (or `Z0`, as some programs write it) is read as [`San::Null`]; it is not a
 //! chess move, so [`San::to_move`] refuses it with [`SanError::Null`] and the PGN layer decides
@@ -168,6 +171,8 @@ pub enum Leniency {
     LowercasePromotion,
     /// `Kg1` or `Ke1g1` for `O-O`.
     CastlingAsKingMove,
+    /// `g1f3` for `Nf3`.
+    MissingPieceLetter,
     /// A suffix that does not match the position.
     Suffix {
         /// The suffix in the text.
@@ -193,6 +198,7 @@ impl fmt::Display for Leniency {
             Leniency::MissingPromotionSign => "a promotion is written with =, as in e8=Q",
             Leniency::LowercasePromotion => "the promotion piece is an uppercase letter",
             Leniency::CastlingAsKingMove => "castling is written O-O or O-O-O, not as a king move",
+            Leniency::MissingPieceLetter => "a piece's move starts with its letter, as in Nf3",
             Leniency::Suffix {
                 expected: Some(Suffix::Checkmate),
                 ..

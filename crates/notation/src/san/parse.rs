@@ -177,8 +177,13 @@ impl Reader<'_> {
             None
         };
         let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+        // With its whole origin and no letter, it may be a piece's move as UCI writes it
+        // (`a6b8`): the position decides.
+        let whole_origin = file.is_some() && rank.is_some();
         let problem = match (role, promotion) {
-            (Role::Pawn, None) if last_rank => Some(ParseSanErrorKind::MissingPromotion),
+            (Role::Pawn, None) if last_rank && !whole_origin => {
+                Some(ParseSanErrorKind::MissingPromotion)
+            }
             (Role::Pawn, Some(_)) if !last_rank => Some(ParseSanErrorKind::UnexpectedPromotion),
             (Role::Pawn, _) | (_, None) => None,
             (_, Some(_)) => Some(ParseSanErrorKind::UnexpectedPromotion),

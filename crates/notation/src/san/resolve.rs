@@ -1,6 +1,6 @@
 //! Resolution: the legal move of a position that a [`San`] stands for ([`San::to_move`]), asked
 //! of the move generator in one query, [`Position::moves_to`], with castling written as a king
-//! move as the lenient fallback.
+//! move and a UCI move of a piece (`g1f3`) as the lenient fallbacks.
 
 use caissa_board::{Bitboard, CastlingSide, File, Rank, Role, Square};
 use caissa_movegen::{Move, MovesTo, Position};
@@ -59,8 +59,8 @@ impl San {
     }
 
     /// [`San::to_move`] for castling, the null move, and a piece move for which
-    /// [`Position::moves_to`] found no move or several: the king move that stands for castling,
-    /// or the error.
+    /// [`Position::moves_to`] found no move or several: the UCI move of a piece, the king move
+    /// that stands for castling, or the error.
     #[inline(never)]
     fn not_one_move(&self, pos: &Position, found: MovesTo) -> Result<Move, SanError> {
         match (*self, found) {
@@ -70,13 +70,41 @@ impl San {
                 candidates,
             }),
             (San::Normal { .. }, _) => self
-                .castling_as_king_move(pos)
+                .as_piece_move(pos)
+                .and_then(|san| san.to_move(pos).ok())
+                .or_else(|| self.castling_as_king_move(pos))
                 .ok_or(SanError::Illegal { san: *self }),
             (San::Castle(side), _) => pos
                 .castling_move(side)
                 .ok_or(SanError::Illegal { san: *self }),
             (San::Null, _) => Err(SanError::Null),
         }
+    }
+
+    /// The move of the piece on this pawn move's origin, when both its coordinates are written
+    /// and a piece other than a pawn of the side to move stands there (leniency 12 of the
+    /// module docs: UCI's `g1f3`, or long algebraic without the letter, `g1-f3`).
+    fn as_piece_move(&self, pos: &Position) -> Option<San> {
+        let San::Normal {
+            role: Role::Pawn,
+            file: Some(file),
+            rank: Some(rank),
+            capture,
+            to,
+            promotion: None,
+        } = *self
+        else {
+            return None;
+        };
+        let piece = pos.board().piece_at(Square::from_coords(file, rank))?;
+        (piece.color == pos.turn() && piece.role != Role::Pawn).then_some(San::Normal {
+            role: piece.role,
+            file: Some(file),
+            rank: Some(rank),
+            capture,
+            to,
+            promotion: None,
+        })
     }
 
     /// The castling move that this king move stands for (leniency 9 of the module docs): the

@@ -15,19 +15,23 @@ impl Parsed {
             (San::Normal { .. }, San::Castle(_)) => Some((0, Leniency::CastlingAsKingMove)),
             (
                 San::Normal {
+                    role,
                     file,
                     rank,
                     capture,
                     ..
                 },
                 San::Normal {
+                    role: strict_role,
                     file: strict_file,
                     rank: strict_rank,
                     capture: strict_capture,
                     ..
                 },
             ) => {
-                if (file, rank) != (strict_file, strict_rank) {
+                if role != strict_role {
+                    Some((0, Leniency::MissingPieceLetter))
+                } else if (file, rank) != (strict_file, strict_rank) {
                     // Where they part: at the rank if the files agree.
                     let same_file = file.is_some() && file == strict_file;
                     let at = self.hints_at + usize::from(same_file);

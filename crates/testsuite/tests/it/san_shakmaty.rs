@@ -201,6 +201,18 @@ fn check_lenient_forms(pos: &Position, m: Move, strict: SanPlus, fen: &str) {
             };
             let both = file.is_some() && rank.is_some();
             forms.push((long, (!both).then_some(Leniency::Disambiguation)));
+            if role != Role::Pawn {
+                // As UCI writes it: the origin and destination, no letter.
+                let uci = San::Normal {
+                    role: Role::Pawn,
+                    file: Some(from.file()),
+                    rank: Some(from.rank()),
+                    capture: false,
+                    to,
+                    promotion,
+                };
+                forms.push((uci, Some(Leniency::MissingPieceLetter)));
+            }
             if capture {
                 let no_x = San::Normal {
                     role,
@@ -228,6 +240,15 @@ fn check_lenient_forms(pos: &Position, m: Move, strict: SanPlus, fen: &str) {
                     promotion: None,
                 };
                 forms.push((king_move, Some(Leniency::CastlingAsKingMove)));
+                let uci = San::Normal {
+                    role: Role::Pawn,
+                    file: Some(from.file()),
+                    rank: Some(from.rank()),
+                    capture: false,
+                    to: m.king_to(),
+                    promotion: None,
+                };
+                forms.push((uci, Some(Leniency::CastlingAsKingMove)));
             }
         }
         San::Null => unreachable!("moves are not null moves"),
