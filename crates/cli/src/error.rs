@@ -47,6 +47,9 @@ pub(crate) enum CliError {
     /// Writing the results failed.
     #[error("cannot write the output: {0}")]
     Write(#[from] io::Error),
+    /// A temporary file (`pgn select --dedupe`'s keys, stdin read twice) failed.
+    #[error("cannot use a temporary file: {0}")]
+    Temporary(io::Error),
     /// `caissa pgn select --on-error stop` stopped at a broken game; the game and the summary
     /// are already on stderr, so nothing more is printed.
     #[error("stopped at a broken game")]
@@ -81,7 +84,8 @@ impl CliError {
             | CliError::Move(_)
             | CliError::Log { .. }
             | CliError::Read { .. }
-            | CliError::Write(_) => 2,
+            | CliError::Write(_)
+            | CliError::Temporary(_) => 2,
         }
     }
 

@@ -23,6 +23,8 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod dedupe;
+mod external_sort;
 pub mod filter;
 pub mod input;
 pub mod material;

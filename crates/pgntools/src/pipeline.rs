@@ -136,6 +136,7 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
                 Ok(Selected::Unmatched) => Selection::Unmatched,
                 Ok(Selected::Matched(text)) => Selection::Matched(text),
                 Ok(Selected::Row(row)) => Selection::Row(row),
+                Ok(Selected::Key(key)) => Selection::Key(key),
                 Err(mut error) => {
                     let offset = cursor.offset_of(bytes, error.location);
                     error.location = chunk.input_location(error.location);

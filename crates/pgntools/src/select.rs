@@ -25,6 +25,7 @@ use caissa_notation::pgn::{
 };
 use caissa_notation::san::{San, SanPlus, Suffix};
 
+use crate::dedupe::{GameKey, KeyHasher, Same};
 use crate::filter::Filter;
 use crate::material::Material;
 use crate::openings::{Opening, Openings};
@@ -66,6 +67,9 @@ pub enum Format {
     /// A [`Row`] of the Arrow table of [`table`](crate::table), with these per-ply columns:
     /// the games come as [`Selection::Row`].
     Row(Columns),
+    /// Nothing written: the game's [`GameKey`], which says what makes it the same as another
+    /// ([`dedupe`](crate::dedupe)), as [`Selection::Key`].
+    Key(Same),
 }
 
 impl Format {
@@ -78,7 +82,12 @@ impl Format {
     const fn ply_columns(self) -> Columns {
         match self {
             Format::Row(columns) => columns,
-            Format::Pgn | Format::Uci | Format::Lan | Format::Fen | Format::Epd => Columns {
+            Format::Pgn
+            | Format::Uci
+            | Format::Lan
+            | Format::Fen
+            | Format::Epd
+            | Format::Key(_) => Columns {
                 uci: false,
                 clocks: false,
                 evals: false,
@@ -370,6 +379,8 @@ pub enum Selection {
     Matched(String),
     /// Selected, as a row of the table ([`Format::Row`]).
     Row(Box<Row>),
+    /// Selected, as its key ([`Format::Key`]).
+    Key(GameKey),
     /// It cannot be read or replayed.
     Broken(BrokenGame),
 }
@@ -429,6 +440,8 @@ pub(crate) struct InProgress {
     plies: usize,
     /// The deepest named position of the main line so far, for [`SelectOptions::openings`].
     opening: Option<&'static Opening>,
+    /// The game's key so far, for [`Format::Key`]; the tree is then left empty.
+    key: Option<KeyHasher>,
 }
 
 impl InProgress {
@@ -575,6 +588,7 @@ pub(crate) enum Selected {
     Unmatched,
     Matched(String),
     Row(Box<Row>),
+    Key(GameKey),
 }
 
 impl Selector<'_> {
@@ -628,6 +642,10 @@ impl Visitor for Selector<'_> {
             Ok(start) => start,
             Err(error) => return ControlFlow::Break(Err(PgnError::from(error).into())),
         };
+        let key = match self.options.format {
+            Format::Key(same) => Some(KeyHasher::new(same, &start, &tags)),
+            _ => None,
+        };
         let tree = built(self.builder.begin_movetext(tags))?;
         let game = &self.options.game;
         ControlFlow::Continue(InProgress {
@@ -640,6 +658,7 @@ impl Visitor for Selector<'_> {
             evals: Vec::new(),
             plies: 0,
             opening: None,
+            key,
         })
     }
 
@@ -651,6 +670,12 @@ impl Visitor for Selector<'_> {
         };
         if let (Some(line), 0) = (&mut game.line, game.depth) {
             line.play(&self.options.game, &before, played, game.replay.position());
+        }
+        if let Some(key) = &mut game.key {
+            if game.depth == 0 {
+                key.play(played);
+            }
+            return ControlFlow::Continue(());
         }
         let columns = self.options.format.ply_columns();
         if game.depth == 0 && columns.clocks {
@@ -694,7 +719,7 @@ impl Visitor for Selector<'_> {
     }
 
     fn nag(&mut self, game: &mut InProgress, nag: Nag) -> Flow<Self> {
-        if self.options.strip.nags {
+        if self.options.strip.nags || game.key.is_some() {
             return ControlFlow::Continue(());
         }
         built(self.builder.nag(&mut game.tree, nag))
@@ -710,7 +735,7 @@ impl Visitor for Selector<'_> {
             game.note_commands(&comment);
         }
         let strip = self.options.strip;
-        if strip.comments {
+        if strip.comments || game.key.is_some() {
             return ControlFlow::Continue(());
         }
         if strip.commands {
@@ -733,12 +758,18 @@ impl Visitor for Selector<'_> {
             return ControlFlow::Break(Err(error));
         }
         game.depth += 1;
+        if game.key.is_some() {
+            return ControlFlow::Continue(VariationChoice::Enter);
+        }
         built(self.builder.begin_variation(&mut game.tree, at))
     }
 
     fn end_variation(&mut self, game: &mut InProgress) -> Flow<Self> {
         game.replay.end_variation();
         game.depth -= 1;
+        if game.key.is_some() {
+            return ControlFlow::Continue(());
+        }
         built(self.builder.end_variation(&mut game.tree))
     }
 
@@ -760,6 +791,7 @@ impl Visitor for Selector<'_> {
             clocks,
             evals,
             opening,
+            key,
             ..
         } = game;
         let end = replay.finish();
@@ -767,6 +799,9 @@ impl Visitor for Selector<'_> {
             && !line.passes(&self.options.game, &end.position)
         {
             return Ok(Selected::Unmatched);
+        }
+        if let Some(key) = key {
+            return Ok(Selected::Key(key.finish()));
         }
         let mut tree = self.builder.end_game(tree)?;
         if self.options.fix_result {
@@ -790,7 +825,7 @@ impl Visitor for Selector<'_> {
                 text = line_text;
                 text.push('\n');
             }
-            Format::Fen | Format::Epd => text = line_text,
+            Format::Fen | Format::Epd | Format::Key(_) => text = line_text,
             Format::Row(_) => {
                 let tags = core::mem::take(&mut tree.tags);
                 tree.termination_marker = tree

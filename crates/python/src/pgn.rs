@@ -545,8 +545,8 @@ fn select(
                 broken = Some(b);
                 ControlFlow::Break(())
             }
-            // Rows come only with `Format::Row`, which `select` does not ask for.
-            Selection::Unmatched | Selection::Broken(_) | Selection::Row(_) => {
+            // Rows and keys come only with formats `select` does not ask for.
+            Selection::Unmatched | Selection::Broken(_) | Selection::Row(_) | Selection::Key(_) => {
                 ControlFlow::Continue(())
             }
         })?;

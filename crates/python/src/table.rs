@@ -176,8 +176,11 @@ impl Producer {
                                 b.error.kind
                             )));
                         }
-                        // Texts come only with the other formats.
-                        Selection::Unmatched | Selection::Broken(_) | Selection::Matched(_) => {}
+                        // Texts and keys come only with the other formats.
+                        Selection::Unmatched
+                        | Selection::Broken(_)
+                        | Selection::Matched(_)
+                        | Selection::Key(_) => {}
                     }
                     match stop {
                         Some(_) => ControlFlow::Break(()),

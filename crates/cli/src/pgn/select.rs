@@ -25,6 +25,14 @@
 //! `--on-error keep`, the broken ones too), `E` the broken games. Games that fail a tag filter
 //! are not replayed, so their moves are not checked: `caissa pgn check` checks everything.
 //!
+//! `--dedupe` leaves out every game that repeats an earlier one (the same start and main-line
+//! moves, however written; with `--same-tags`, the same tags too), among the games that pass the
+//! filters and the numbers, and writes the repeats to `--duplicates PATH` as the others are
+//! written. It reads the input twice (stdin is first copied to a temporary file): once for a
+//! key per game (`caissa_pgntools::dedupe`, with at most `--dedupe-memory` keys in memory and
+//! the rest in temporary files), then to write. A line `duplicates <D>` comes before the
+//! summary, whose `matched` counts the repeats and `written` does not.
+//!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
 //! a move, the result `1/2`, glyphs above `$255`), with a line `warning: FILE:LINE:COLUMN:
 //! what` on stderr for each, instead of counting the game broken.
@@ -34,11 +42,12 @@
 
 use core::ops::ControlFlow;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 use caissa::{CastlingMode, San};
+use caissa_pgntools::dedupe::{DuplicateFinder, DuplicateGames, Same};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::material::Material;
@@ -161,6 +170,21 @@ pub(crate) struct SelectArgs {
     /// The seed of --sample.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "sample")]
     seed: u64,
+    /// Leave out every game that repeats an earlier one: the same start and main-line moves,
+    /// however written. Reads the input twice (stdin is copied to a temporary file).
+    #[arg(long)]
+    dedupe: bool,
+    /// With --dedupe: a repeat has the same tags too (the same pairs, in any order).
+    #[arg(long, requires = "dedupe")]
+    same_tags: bool,
+    /// With --dedupe: write the repeats here, as the other games are written (a directory
+    /// with --partition).
+    #[arg(long, value_name = "PATH", requires = "dedupe")]
+    duplicates: Option<PathBuf>,
+    /// With --dedupe: the most game keys (24 bytes each) held in memory; more go to temporary
+    /// files.
+    #[arg(long, value_name = "N", default_value = "1000000")]
+    dedupe_memory: NonZeroUsize,
 }
 
 /// `--moves`: one value holding several moves.
@@ -271,6 +295,7 @@ struct Counts {
     matched: u64,
     written: u64,
     errors: u64,
+    duplicates: u64,
 }
 
 /// Where the selected games go.
@@ -312,6 +337,15 @@ impl Out {
             }
             Out::Parquet(out) => out.push(row).map_err(parquet_error),
             Out::Partitioned(out) => out.push(row).map_err(parquet_error),
+        }
+    }
+
+    /// Writes a selected game (a text or a row; nothing for the others).
+    fn selected(&mut self, selection: &Selection) -> io::Result<()> {
+        match selection {
+            Selection::Matched(text) => self.text(text),
+            Selection::Row(row) => self.row(row),
+            Selection::Unmatched | Selection::Broken(_) | Selection::Key(_) => Ok(()),
         }
     }
 
@@ -357,6 +391,123 @@ struct Sinks {
     out: Out,
     rejects: Option<BufWriter<File>>,
     report: Option<BufWriter<File>>,
+}
+
+/// Opens where the games go: `output`, or stdout.
+fn open_out(args: &SelectArgs, output: Option<&Path>) -> Result<Out, CliError> {
+    let create = |path: &Path| File::create(path).map(BufWriter::new);
+    let columns = args.ply_columns.unwrap_or_default();
+    let text = |output: Option<&Path>| -> io::Result<Box<dyn Write>> {
+        Ok(match output {
+            Some(path) => Box::new(create(path)?),
+            None => Box::new(BufWriter::new(io::stdout().lock())),
+        })
+    };
+    let parquet = matches!(args.format, FormatArg::Parquet);
+    Ok(match (output, parquet, args.partition) {
+        (Some(dir), true, true) => {
+            Out::Partitioned(PartitionedParquet::new(columns, open_partition(dir)))
+        }
+        (output, true, _) => {
+            let file: Box<dyn Write + Send> = match output {
+                Some(path) => Box::new(create(path)?),
+                None => Box::new(BufWriter::new(io::stdout())),
+            };
+            Out::Parquet(Box::new(
+                ParquetWriter::new(file, columns).map_err(parquet_error)?,
+            ))
+        }
+        (output, false, _) if args.format.is_table() => {
+            let csv = matches!(args.format, FormatArg::Csv);
+            let mut out = text(output)?;
+            if csv {
+                out.write_all(csv_header(columns).as_bytes())?;
+            }
+            Out::Rows { out, columns, csv }
+        }
+        (output, _, _) => Out::Text(text(output)?),
+    })
+}
+
+/// The input files; stdin copied to a temporary file first when it is read twice.
+struct Inputs {
+    stdin_copy: Option<File>,
+}
+
+impl Inputs {
+    fn new(files: &[PathBuf], twice: bool) -> Result<Inputs, CliError> {
+        let stdin = files.iter().any(|path| path == Path::new("-"));
+        let stdin_copy = if twice && stdin {
+            let mut copy = tempfile::tempfile().map_err(CliError::Temporary)?;
+            io::copy(&mut io::stdin().lock(), &mut copy).map_err(read_error(Path::new("-")))?;
+            Some(copy)
+        } else {
+            None
+        };
+        Ok(Inputs { stdin_copy })
+    }
+
+    /// Opens a file from its start, or stdin (its copy) for `-`.
+    fn open(&self, path: &Path) -> Result<Box<dyn Read + Send>, CliError> {
+        match &self.stdin_copy {
+            Some(copy) if path == Path::new("-") => {
+                let mut copy = copy.try_clone().map_err(CliError::Temporary)?;
+                copy.seek(SeekFrom::Start(0)).map_err(CliError::Temporary)?;
+                Ok(Box::new(copy))
+            }
+            _ => open(path),
+        }
+    }
+}
+
+/// `--dedupe`'s first pass: the key of each game that passes the filters and the numbers, and
+/// from them the repeats.
+fn find_duplicates(
+    args: &SelectArgs,
+    options: &SelectOptions,
+    numbers: Numbers,
+    inputs: &Inputs,
+    threads: usize,
+) -> Result<DuplicateGames<File>, CliError> {
+    let same = if args.same_tags {
+        Same::MovesAndTags
+    } else {
+        Same::Moves
+    };
+    let options = SelectOptions {
+        format: Format::Key(same),
+        ..options.clone()
+    };
+    let mut finder = DuplicateFinder::new(args.dedupe_memory.get(), tempfile::tempfile);
+    let progress = Progress::new();
+    let mut n = 0;
+    for path in &args.files {
+        let input = inputs.open(path)?;
+        let (input, _) = decompress(progress.reader(input)).map_err(read_error(path))?;
+        let mut pushed = Ok(());
+        select(input, &options, threads, |game| {
+            n += 1;
+            if numbers.is_past(n) {
+                return ControlFlow::Break(());
+            }
+            if let Selection::Key(key) = game.selection
+                && numbers.takes(n)
+            {
+                pushed = finder.push(n, key);
+            }
+            match pushed {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            }
+        })
+        .map_err(read_error(path))?;
+        pushed.map_err(CliError::Temporary)?;
+        if numbers.is_past(n) {
+            break;
+        }
+    }
+    progress.finish();
+    finder.finish().map_err(CliError::Temporary)
 }
 
 /// Runs `caissa pgn select`.
@@ -433,37 +584,20 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
                 .to_owned(),
         });
     }
+    let inputs = Inputs::new(&args.files, args.dedupe)?;
+    let dedupe = if args.dedupe {
+        let games = find_duplicates(args, &options, numbers, &inputs, threads)?;
+        let side = args
+            .duplicates
+            .as_deref()
+            .map(|path| open_out(args, Some(path)))
+            .transpose()?;
+        Some(Dedupe { games, side })
+    } else {
+        None
+    };
+    let out = open_out(args, args.output.as_deref())?;
     let create = |path: &Path| File::create(path).map(BufWriter::new);
-    let columns = args.ply_columns.unwrap_or_default();
-    let text = |output: &Option<PathBuf>| -> io::Result<Box<dyn Write>> {
-        Ok(match output {
-            Some(path) => Box::new(create(path)?),
-            None => Box::new(BufWriter::new(io::stdout().lock())),
-        })
-    };
-    let out = match (&args.output, parquet, args.partition) {
-        (Some(dir), true, true) => {
-            Out::Partitioned(PartitionedParquet::new(columns, open_partition(dir)))
-        }
-        (output, true, false) => {
-            let file: Box<dyn Write + Send> = match output {
-                Some(path) => Box::new(create(path)?),
-                None => Box::new(BufWriter::new(io::stdout())),
-            };
-            Out::Parquet(Box::new(
-                ParquetWriter::new(file, columns).map_err(parquet_error)?,
-            ))
-        }
-        (output, false, _) if args.format.is_table() => {
-            let csv = matches!(args.format, FormatArg::Csv);
-            let mut out = text(output)?;
-            if csv {
-                out.write_all(csv_header(columns).as_bytes())?;
-            }
-            Out::Rows { out, columns, csv }
-        }
-        (output, _, _) => Out::Text(text(output)?),
-    };
     let sinks = Sinks {
         out,
         rejects: args.rejects.as_deref().map(create).transpose()?,
@@ -473,12 +607,13 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         on_error: args.on_error,
         numbers,
         sinks,
+        dedupe,
         counts: Counts::default(),
         progress: Progress::new(),
     };
     let mut result = Ok(());
     for path in &args.files {
-        match writer.select_file(path, &options, threads) {
+        match writer.select_file(path, &inputs, &options, threads) {
             Ok(ControlFlow::Continue(())) => {}
             Ok(ControlFlow::Break(Stop::Done)) => break,
             Ok(ControlFlow::Break(Stop::AtError)) => {
@@ -493,6 +628,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
     }
     let Writer {
         sinks,
+        dedupe,
         counts,
         progress,
         ..
@@ -503,7 +639,10 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         mut rejects,
         mut report,
     } = sinks;
-    let finished = out.finish();
+    let mut finished = out.finish();
+    if let Some(side) = dedupe.and_then(|dedupe| dedupe.side) {
+        finished = finished.and(side.finish());
+    }
     for file in [&mut rejects, &mut report].into_iter().flatten() {
         file.flush()?;
     }
@@ -512,7 +651,11 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         matched,
         written,
         errors,
+        duplicates,
     } = counts;
+    if args.dedupe {
+        eprintln!("duplicates {duplicates}");
+    }
     eprintln!("games {games} matched {matched} written {written} errors {errors}");
     result.and(finished.map_err(CliError::Write))
 }
@@ -524,6 +667,27 @@ struct Numbers {
     every: u64,
     limit: u64,
     sample: Option<Sample>,
+}
+
+impl Numbers {
+    /// Whether game `n` (over all files) is past `--games`, and so every game after it.
+    const fn is_past(&self, n: u64) -> bool {
+        n > self.range.1
+    }
+
+    /// Whether game `n` is in `--games`, `--every` and `--sample`.
+    fn takes(&self, n: u64) -> bool {
+        n >= self.range.0
+            && n <= self.range.1
+            && n.is_multiple_of(self.every)
+            && self.sample.is_none_or(|sample| sample.contains(n))
+    }
+}
+
+/// `--dedupe`'s second pass: which games are repeats, and where they go.
+struct Dedupe {
+    games: DuplicateGames<File>,
+    side: Option<Out>,
 }
 
 /// Why reading stopped before the end.
@@ -540,6 +704,7 @@ struct Writer {
     on_error: OnError,
     numbers: Numbers,
     sinks: Sinks,
+    dedupe: Option<Dedupe>,
     counts: Counts,
     progress: Progress,
 }
@@ -549,10 +714,12 @@ impl Writer {
     fn select_file(
         &mut self,
         path: &Path,
+        inputs: &Inputs,
         options: &SelectOptions,
         threads: usize,
     ) -> Result<ControlFlow<Stop>, CliError> {
-        let (input, _) = decompress(self.progress.reader(open(path)?)).map_err(read_error(path))?;
+        let input = self.progress.reader(inputs.open(path)?);
+        let (input, _) = decompress(input).map_err(read_error(path))?;
         let mut number = 0;
         let mut outcome = Ok(ControlFlow::Continue(()));
         select(input, options, threads, |game| {
@@ -573,14 +740,11 @@ impl Writer {
         let (counts, sinks, numbers) = (&mut self.counts, &mut self.sinks, self.numbers);
         counts.games += 1;
         let n = counts.games;
-        if n > numbers.range.1 {
+        if numbers.is_past(n) {
             counts.games -= 1;
             return Ok(ControlFlow::Break(Stop::Done));
         }
-        if n < numbers.range.0
-            || n % numbers.every != 0
-            || numbers.sample.is_some_and(|sample| !sample.contains(n))
-        {
+        if !numbers.takes(n) {
             return Ok(ControlFlow::Continue(()));
         }
         if !matches!(game.selection, Selection::Broken(_)) {
@@ -589,16 +753,23 @@ impl Writer {
             }
         }
         match game.selection {
-            Selection::Unmatched => {}
-            Selection::Matched(text) => {
+            Selection::Unmatched | Selection::Key(_) => {}
+            Selection::Matched(_) | Selection::Row(_) => {
                 counts.matched += 1;
-                counts.written += 1;
-                sinks.out.text(&text)?;
-            }
-            Selection::Row(row) => {
-                counts.matched += 1;
-                counts.written += 1;
-                sinks.out.row(&row)?;
+                let repeat = match &mut self.dedupe {
+                    Some(dedupe) => dedupe.games.contains(n)?,
+                    None => false,
+                };
+                let out = if repeat {
+                    counts.duplicates += 1;
+                    self.dedupe.as_mut().and_then(|dedupe| dedupe.side.as_mut())
+                } else {
+                    counts.written += 1;
+                    Some(&mut sinks.out)
+                };
+                if let Some(out) = out {
+                    out.selected(&game.selection)?;
+                }
             }
             Selection::Broken(broken) => {
                 counts.errors += 1;

@@ -131,7 +131,9 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
                     eprintln!("{}:{at}: {kind}", path.display());
                     return ControlFlow::Continue(());
                 }
-                Selection::Unmatched | Selection::Row(_) => return ControlFlow::Continue(()),
+                Selection::Unmatched | Selection::Row(_) | Selection::Key(_) => {
+                    return ControlFlow::Continue(());
+                }
             };
             let part = splitter.part(&text);
             failed = files

@@ -1,10 +1,7 @@
 //! `caissa arbitrate`: a log read from a file and from standard input gives the same verdict,
 //! a byte order mark is skipped, and endless input stops at the line limit.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use crate::{TempFile, caissa};
+use crate::{TempFile, caissa, caissa_stdin};
 
 const LOG: &str = "\
 {\"t_ms\": 0, \"type\": \"start\", \"time_control\": \"180+2\", \"rules\": \"fide-blitz\"}
@@ -15,23 +12,8 @@ const LOG: &str = "\
 
 /// `caissa arbitrate -` with `input` on standard input: exit status, stdout, stderr.
 fn from_stdin(input: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_caissa"))
-        .args(["arbitrate", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the caissa binary runs");
-    let mut stdin = child.stdin.take().expect("a pipe");
-    // The command may stop reading early (a line too long): a broken pipe is expected then.
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    let output = child.wait_with_output().expect("caissa exits");
-    (
-        output.status.code().expect("caissa exits normally"),
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    )
+    let run = caissa_stdin(&["arbitrate", "-"], input);
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]

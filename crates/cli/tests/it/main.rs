@@ -45,6 +45,32 @@ fn caissa(args: &[&str]) -> Run {
     }
 }
 
+/// [`caissa`] with `input` on standard input, written from another thread so that a command
+/// writing while it reads cannot block the test.
+fn caissa_stdin(args: &[&str], input: &[u8]) -> Run {
+    use std::io::Write;
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caissa"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the caissa binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    let input = input.to_vec();
+    // The command may stop reading early (a line too long): a broken pipe is expected then.
+    let writer = std::thread::spawn(move || drop(stdin.write_all(&input)));
+    let output = child.wait_with_output().expect("caissa exits");
+    writer.join().expect("the writer thread");
+    Run {
+        code: output.status.code().expect("caissa exits normally"),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
 /// Asserts `lines` are in ascending order of their text.
 fn assert_sorted(lines: &[&str]) {
     assert!(lines.is_sorted(), "not sorted: {lines:?}");

@@ -1,7 +1,7 @@
 //! `caissa pgn select`: counts checked against answers found another way, the rewrite, the
 //! broken-game outputs and the summary line.
 
-use crate::{TempFile, caissa};
+use crate::{TempFile, caissa, caissa_stdin};
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -114,6 +114,17 @@ fn moves_are_rewritten_as_canonical_san() {
         file.path(),
     ]);
     assert_eq!(run.stdout, "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7\n");
+    // UCI moves as movetext, pieces' moves and castling too, read back as SAN.
+    let uci = TempFile::new(
+        "select-uci.pgn",
+        "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 f3e5 c6e5 *\n",
+    );
+    let run = caissa(&["pgn", "select", "--format", "lan", uci.path()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "e2-e4 e7-e5 Ng1-f3 Nb8-c6 Bf1-c4 Ng8-f6 O-O Bf8-c5 Nf3xe5 Nc6xe5\n"
+    );
 }
 
 #[test]
@@ -861,4 +872,73 @@ fn patterns_count_what_the_fen_lines_show() {
     }
     let bad = caissa(&["pgn", "select", "--pattern", "8/8/8/8/8/8/8/9", SAMPLE]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
+}
+
+#[test]
+fn dedupe_finds_the_duplicates_pgn_extract_finds() {
+    let sites = |pgn: &str| {
+        let mut sites: Vec<String> = pgn
+            .split("[Event ")
+            .filter_map(|game| tag(game, "Site"))
+            .collect();
+        sites.sort_unstable();
+        sites
+    };
+    let theirs_dir = std::env::temp_dir().join(format!("caissa-dedupe-{}", std::process::id()));
+    std::fs::create_dir_all(&theirs_dir).expect("the temp dir is writable");
+    let theirs = theirs_dir.join("duplicates.pgn");
+    let kept = pgn_extract(&[&format!("-d{}", theirs.display()), SAMPLE]);
+    let theirs = std::fs::read_to_string(&theirs).expect("pgn-extract's duplicates");
+    std::fs::remove_dir_all(&theirs_dir).expect("cleaned up");
+    let kept = kept.matches("[Event ").count();
+    assert_eq!((kept, sites(&theirs).len()), (432, 6));
+
+    let ours = TempFile::new("dedupe-duplicates.pgn", "");
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--dedupe",
+        "--duplicates",
+        ours.path(),
+        SAMPLE,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut last = run.stderr.lines().rev();
+    assert_eq!(
+        last.next(),
+        Some("games 438 matched 438 written 432 errors 0")
+    );
+    assert_eq!(last.next(), Some("duplicates 6"));
+    assert_eq!(run.stdout.matches("[Event ").count(), kept);
+    let duplicates = std::fs::read_to_string(&ours.0).expect("our duplicates");
+    assert_eq!(sites(&duplicates), sites(&theirs));
+
+    // Twice over on stdin, with room for 7 keys in memory: every game of the second copy is
+    // a repeat, the games kept are the same, and with the tags compared too only the copy
+    // repeats (the sample's six have other Sites).
+    let once = caissa(&["pgn", "select", "--dedupe", "--format", "uci", SAMPLE]);
+    let twice = std::fs::read(SAMPLE).expect("the sample").repeat(2);
+    let spilled = caissa_stdin(
+        &[
+            "pgn",
+            "select",
+            "--dedupe",
+            "--dedupe-memory",
+            "7",
+            "--format",
+            "uci",
+            "-",
+        ],
+        &twice,
+    );
+    assert_eq!(
+        summary(&spilled.stderr),
+        "games 876 matched 876 written 432 errors 0"
+    );
+    assert_eq!(spilled.stdout, once.stdout);
+    let tags = caissa_stdin(&["pgn", "select", "--dedupe", "--same-tags", "-"], &twice);
+    assert_eq!(
+        summary(&tags.stderr),
+        "games 876 matched 876 written 438 errors 0"
+    );
 }

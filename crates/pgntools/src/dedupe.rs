@@ -1,0 +1,326 @@
+//! Duplicate games, found with bounded memory: `caissa pgn select --dedupe`.
+//!
+//! Two games are the same when they start from the same position and their main lines play the
+//! same moves ([`Same::Moves`]: however the moves were written, SAN, long algebraic or UCI), and
+//! optionally have the same tags too ([`Same::MovesAndTags`]: the same pairs, in any order). A
+//! game's [`GameKey`] is a 128-bit hash of that, which [`Format::Key`](crate::Format::Key)
+//! makes; two different games share one with a probability of about 2^-128 per pair.
+//!
+//! Finding them takes two passes, so that memory stays bounded whatever the input's size. The
+//! first gives [`DuplicateFinder`] each game's number and key; the finder sorts the pairs by key
+//! (in runs of at most `capacity` pairs in memory, the others spilled to files the caller opens)
+//! and marks every game whose key an earlier game has. The second pass asks
+//! [`DuplicateGames::contains`] of each game, in order: the first of each key is kept, the
+//! others are duplicates.
+//!
+//! ```
+//! use std::io::Cursor;
+//! use core::ops::ControlFlow;
+//! use caissa_pgntools::dedupe::{DuplicateFinder, Same};
+//! use caissa_pgntools::{Format, SelectOptions, Selection, select};
+//!
+//! let pgn = "1. e4 e5 *\n\n1. d4 *\n\n1. e2e4 e7e5 *\n";
+//! let options = SelectOptions { format: Format::Key(Same::Moves), ..SelectOptions::default() };
+//! let mut finder = DuplicateFinder::new(1000, || Ok(Cursor::new(Vec::new())));
+//! let mut number = 0;
+//! select(pgn.as_bytes(), &options, 1, |game| {
+//!     number += 1;
+//!     if let Selection::Key(key) = game.selection {
+//!         finder.push(number, key).expect("in memory");
+//!     }
+//!     ControlFlow::Continue(())
+//! })?;
+//! let mut duplicates = finder.finish()?;
+//! let found: Vec<bool> = (1..=3).map(|n| duplicates.contains(n).expect("in memory")).collect();
+//! assert_eq!(found, [false, false, true]);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use core::hash::{Hash, Hasher};
+use std::collections::hash_map::DefaultHasher;
+use std::io::{self, Read, Seek, Write};
+
+use caissa_movegen::{Move, Position};
+use caissa_notation::pgn::Tags;
+
+use crate::external_sort::{ExternalSort, Record, Sorted};
+
+/// What makes two games the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Same {
+    /// The start position and the main line's moves.
+    #[default]
+    Moves,
+    /// Those and the tags (the same name and value pairs, in any order).
+    MovesAndTags,
+}
+
+/// A 128-bit hash of what makes a game the same as another ([`Same`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameKey {
+    high: u64,
+    low: u64,
+}
+
+/// Makes a [`GameKey`] move by move: two SipHash streams that differ by a first byte.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyHasher {
+    high: DefaultHasher,
+    low: DefaultHasher,
+}
+
+impl KeyHasher {
+    /// Starts the key of a game from `start`, with its tags when `same` asks for them.
+    pub(crate) fn new(same: Same, start: &Position, tags: &Tags) -> KeyHasher {
+        let mut hasher = KeyHasher {
+            high: DefaultHasher::new(),
+            low: DefaultHasher::new(),
+        };
+        hasher.high.write_u8(1);
+        hasher.each(|h| start.hash(h));
+        if same == Same::MovesAndTags {
+            let mut pairs: Vec<(&str, &str)> = tags.iter().collect();
+            pairs.sort_unstable();
+            // 0xff is in no UTF-8 text: it ends names and values unambiguously.
+            for (name, value) in pairs {
+                hasher.each(|h| {
+                    h.write(name.as_bytes());
+                    h.write_u8(0xff);
+                    h.write(value.as_bytes());
+                    h.write_u8(0xff);
+                });
+            }
+        }
+        hasher.each(|h| h.write_u8(0xfe));
+        hasher
+    }
+
+    fn each(&mut self, mut write: impl FnMut(&mut DefaultHasher)) {
+        write(&mut self.high);
+        write(&mut self.low);
+    }
+
+    /// Adds a main-line move (`None` for a null move).
+    pub(crate) fn play(&mut self, played: Option<Move>) {
+        // No move goes from a square to itself, so 0 is free for the null move.
+        let bits = played.map_or(0, Move::to_u16);
+        self.each(|h| h.write_u16(bits));
+    }
+
+    /// The key.
+    pub(crate) fn finish(&self) -> GameKey {
+        GameKey {
+            high: self.high.finish(),
+            low: self.low.finish(),
+        }
+    }
+}
+
+/// A game's number and key, as sorted by key then number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Keyed {
+    key: GameKey,
+    game: u64,
+}
+
+impl Record for Keyed {
+    const SIZE: usize = 24;
+
+    fn write(&self, out: &mut [u8]) {
+        self.key.high.write(&mut out[..8]);
+        self.key.low.write(&mut out[8..16]);
+        self.game.write(&mut out[16..]);
+    }
+
+    fn read(bytes: &[u8]) -> Keyed {
+        Keyed {
+            key: GameKey {
+                high: u64::read(&bytes[..8]),
+                low: u64::read(&bytes[8..16]),
+            },
+            game: u64::read(&bytes[16..]),
+        }
+    }
+}
+
+/// The first pass: takes every game's number and key, and finds the duplicates.
+pub struct DuplicateFinder<S, F> {
+    keys: ExternalSort<Keyed, S, F>,
+    capacity: usize,
+}
+
+impl<S, F> DuplicateFinder<S, F>
+where
+    S: Read + Write + Seek,
+    F: FnMut() -> io::Result<S>,
+{
+    /// Holds at most `capacity` games (24 bytes each) in memory; past that, `spill` opens a
+    /// file for each run of them (an anonymous temporary file, say), and the finder writes it and
+    /// reads it back from its start.
+    pub fn new(capacity: usize, spill: F) -> Self {
+        DuplicateFinder {
+            keys: ExternalSort::new(capacity, spill),
+            capacity,
+        }
+    }
+
+    /// Takes the key of the game numbered `game`; numbers may come in any order, each once.
+    ///
+    /// # Errors
+    ///
+    /// The spill file's, when it cannot be opened or written.
+    pub fn push(&mut self, game: u64, key: GameKey) -> io::Result<()> {
+        self.keys.push(Keyed { key, game })
+    }
+
+    /// The duplicates: every game whose key a game of a lower number has.
+    ///
+    /// # Errors
+    ///
+    /// A spill file's, when it cannot be read or written.
+    pub fn finish(self) -> io::Result<DuplicateGames<S>> {
+        let DuplicateFinder { keys, capacity } = self;
+        let (mut sorted, spill) = keys.sorted()?;
+        let mut previous: Option<GameKey> = None;
+        let mut numbers = ExternalSort::new(capacity, spill);
+        // The first of a key is its lowest number: the others are duplicates.
+        while let Some(keyed) = sorted.next().transpose()? {
+            if previous == Some(keyed.key) {
+                numbers.push(keyed.game)?;
+            }
+            previous = Some(keyed.key);
+        }
+        Ok(DuplicateGames {
+            numbers: numbers.sorted()?.0,
+            next: None,
+        })
+    }
+}
+
+impl<S, F> core::fmt::Debug for DuplicateFinder<S, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DuplicateFinder")
+            .field("capacity", &self.capacity)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The second pass: which games are duplicates, asked in order.
+pub struct DuplicateGames<S> {
+    numbers: Sorted<u64, S>,
+    /// The lowest duplicate's number not yet passed.
+    next: Option<u64>,
+}
+
+impl<S> core::fmt::Debug for DuplicateGames<S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DuplicateGames")
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Read> DuplicateGames<S> {
+    /// Whether the game numbered `game` is a duplicate; `game` must not be lower than any
+    /// number asked before.
+    ///
+    /// # Errors
+    ///
+    /// A spill file's, when it cannot be read.
+    pub fn contains(&mut self, game: u64) -> io::Result<bool> {
+        loop {
+            match self.next {
+                Some(next) if next >= game => return Ok(next == game),
+                _ => match self.numbers.next().transpose()? {
+                    Some(next) => self.next = Some(next),
+                    None => return Ok(false),
+                },
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use core::ops::ControlFlow;
+    use std::io::Cursor;
+
+    use super::*;
+    use crate::{Format, SelectOptions, Selection, select};
+
+    /// The key of each game of `pgn`, `None` for one that is broken.
+    fn keys(pgn: &str, same: Same) -> Vec<Option<GameKey>> {
+        let options = SelectOptions {
+            format: Format::Key(same),
+            ..SelectOptions::default()
+        };
+        let mut keys = Vec::new();
+        select(pgn.as_bytes(), &options, 1, |game| {
+            keys.push(match game.selection {
+                Selection::Key(key) => Some(key),
+                _ => None,
+            });
+            ControlFlow::Continue(())
+        })
+        .expect("in memory");
+        keys
+    }
+
+    #[test]
+    fn the_same_moves_however_written_are_the_same_game() {
+        let keys = keys(
+            "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+             [Event \"b\"]\n\n1. e2e4 e7e5 2. g1f3 b8c6 1-0\n\n\
+             1. e2-e4 {a comment} e7-e5 $1 (1... c5 2. Nf3) 2. Ng1-f3 Nbc6 *\n\n\
+             1. e4 e5 2. Nf3 *\n\n\
+             [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 7\"]\n\n\
+             1. e4 e5 2. Nf3 Nc6 *\n\n\
+             [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1\"]\n\n\
+             1. e4 e5 *\n\n\
+             1. e4 e5 2. Ke3 *\n",
+            Same::Moves,
+        );
+        assert!(keys[..6].iter().all(Option::is_some), "{keys:?}");
+        assert_eq!(keys[0], keys[1]);
+        assert_eq!(keys[0], keys[2]);
+        assert_ne!(keys[0], keys[3], "a prefix");
+        // The FEN's move counters are not the position: the same start.
+        assert_eq!(keys[0], keys[4]);
+        assert_ne!(keys[5], keys[3]);
+        assert_eq!(keys[6], None, "broken");
+    }
+
+    #[test]
+    fn the_same_tags_in_any_order() {
+        let keys = keys(
+            "[White \"x\"]\n[Black \"y\"]\n\n1. d4 *\n\n\
+             [Black \"y\"]\n[White \"x\"]\n\n1. d4 *\n\n\
+             [Black \"y\"]\n[White \"z\"]\n\n1. d4 *\n\n\
+             [Black \"y\"]\n[White \"x\"]\n\n1. d4 d5 *\n",
+            Same::MovesAndTags,
+        );
+        assert_eq!(keys[0], keys[1]);
+        assert_ne!(keys[0], keys[2]);
+        assert_ne!(keys[0], keys[3]);
+    }
+
+    #[test]
+    fn repeats_are_found_past_the_memory_limit() {
+        let spilled = std::cell::Cell::new(0);
+        let mut finder = DuplicateFinder::new(3, || {
+            spilled.set(spilled.get() + 1);
+            Ok(Cursor::new(Vec::new()))
+        });
+        let key = |k: u64| GameKey { high: k, low: !k };
+        // Games 1..=40 in a shuffled order; game n has key n mod 7, so 1..=7 are firsts.
+        for n in (0..40).map(|i| (i * 17) % 40 + 1) {
+            finder.push(n, key(n % 7)).expect("in memory");
+        }
+        let mut duplicates = finder.finish().expect("in memory");
+        assert!(spilled.get() >= 13, "{} spills", spilled.get());
+        let found: Vec<u64> = (1..=41)
+            .filter(|&n| duplicates.contains(n).expect("in memory"))
+            .collect();
+        assert_eq!(found, (8..=40).collect::<Vec<u64>>());
+    }
+}

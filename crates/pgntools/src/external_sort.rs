@@ -1,0 +1,202 @@
+//! Sorting more fixed-size records than memory should hold: runs of at most `capacity` records
+//! are sorted in memory and written to spill files the caller opens, then merged.
+//!
+//! This crate opens no file: [`ExternalSort`] asks the caller's function for each spill file (a
+//! [`Read`] + [`Write`] + [`Seek`], an anonymous temporary file in the CLI) and reads it back
+//! from its start. Memory: `capacity` records while sorting, and one buffer per run while
+//! merging.
+
+use core::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+
+/// A record of a fixed number of bytes.
+pub(crate) trait Record: Ord + Copy {
+    /// Its size in bytes.
+    const SIZE: usize;
+    /// Writes its `SIZE` bytes.
+    fn write(&self, out: &mut [u8]);
+    /// Reads it from `SIZE` bytes that [`Record::write`] wrote.
+    fn read(bytes: &[u8]) -> Self;
+}
+
+impl Record for u64 {
+    const SIZE: usize = 8;
+
+    fn write(&self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_le_bytes());
+    }
+
+    fn read(bytes: &[u8]) -> u64 {
+        let mut le = [0; 8];
+        le.copy_from_slice(bytes);
+        u64::from_le_bytes(le)
+    }
+}
+
+/// Records pushed in any order, given back sorted.
+pub(crate) struct ExternalSort<T, S, F> {
+    capacity: usize,
+    records: Vec<T>,
+    runs: Vec<S>,
+    spill: F,
+}
+
+impl<T, S, F> ExternalSort<T, S, F>
+where
+    T: Record,
+    S: Read + Write + Seek,
+    F: FnMut() -> io::Result<S>,
+{
+    /// Holds at most `capacity` records (at least one) in memory; `spill` opens a file for
+    /// each run past that.
+    pub(crate) fn new(capacity: usize, spill: F) -> Self {
+        ExternalSort {
+            capacity: capacity.max(1),
+            records: Vec::new(),
+            runs: Vec::new(),
+            spill,
+        }
+    }
+
+    /// Adds a record; a full memory is sorted and written to a new spill file first.
+    pub(crate) fn push(&mut self, record: T) -> io::Result<()> {
+        if self.records.len() == self.capacity {
+            self.spill_run()?;
+        }
+        self.records.push(record);
+        Ok(())
+    }
+
+    fn spill_run(&mut self) -> io::Result<()> {
+        self.records.sort_unstable();
+        let mut file = BufWriter::new((self.spill)()?);
+        let mut bytes = vec![0; T::SIZE];
+        for record in self.records.drain(..) {
+            record.write(&mut bytes);
+            file.write_all(&bytes)?;
+        }
+        self.runs
+            .push(file.into_inner().map_err(io::IntoInnerError::into_error)?);
+        Ok(())
+    }
+
+    /// The spill files written so far.
+    #[cfg(test)]
+    pub(crate) fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Every record pushed, in order, and the spill function back.
+    pub(crate) fn sorted(mut self) -> io::Result<(Sorted<T, S>, F)> {
+        self.records.sort_unstable();
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        for mut file in self.runs {
+            file.seek(SeekFrom::Start(0))?;
+            sources.push(Source::File(BufReader::new(file)));
+        }
+        sources.push(Source::Memory(self.records.into_iter()));
+        let mut sorted = Sorted {
+            heap: BinaryHeap::with_capacity(sources.len()),
+            sources,
+            bytes: vec![0; T::SIZE],
+        };
+        for index in 0..sorted.sources.len() {
+            sorted.refill(index)?;
+        }
+        Ok((sorted, self.spill))
+    }
+}
+
+/// Where a run is read from.
+enum Source<T, S> {
+    File(BufReader<S>),
+    Memory(std::vec::IntoIter<T>),
+}
+
+/// The records of an [`ExternalSort`], in order: the runs merged.
+pub(crate) struct Sorted<T, S> {
+    /// The next record of each run that has one, with the run's index.
+    heap: BinaryHeap<Reverse<(T, usize)>>,
+    sources: Vec<Source<T, S>>,
+    bytes: Vec<u8>,
+}
+
+impl<T: Record, S: Read> Sorted<T, S> {
+    /// Puts run `index`'s next record, if any, on the heap.
+    fn refill(&mut self, index: usize) -> io::Result<()> {
+        let next = match &mut self.sources[index] {
+            Source::Memory(records) => records.next(),
+            Source::File(file) => {
+                // A run holds whole records: the end can only fall between two.
+                if io::BufRead::fill_buf(file)?.is_empty() {
+                    None
+                } else {
+                    file.read_exact(&mut self.bytes)?;
+                    Some(T::read(&self.bytes))
+                }
+            }
+        };
+        if let Some(record) = next {
+            self.heap.push(Reverse((record, index)));
+        }
+        Ok(())
+    }
+}
+
+impl<T: Record, S: Read> Iterator for Sorted<T, S> {
+    type Item = io::Result<T>;
+
+    fn next(&mut self) -> Option<io::Result<T>> {
+        let Reverse((record, index)) = self.heap.pop()?;
+        Some(self.refill(index).map(|()| record))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+
+    #[test]
+    fn runs_on_disk_merge_into_one_order() {
+        let mut sort = ExternalSort::new(7, || Ok(Cursor::new(Vec::new())));
+        // A permutation of 0..1000 with repeats: i * 389 mod 1000, each twice.
+        let values: Vec<u64> = (0..2000).map(|i| (i * 389) % 1000).collect();
+        for &value in &values {
+            sort.push(value).expect("in memory");
+        }
+        assert_eq!(sort.runs(), 285);
+        let sorted: Vec<u64> = sort
+            .sorted()
+            .expect("in memory")
+            .0
+            .map(Result::unwrap)
+            .collect();
+        let mut expected = values;
+        expected.sort_unstable();
+        assert_eq!(sorted, expected);
+    }
+
+    #[test]
+    fn without_a_spill_nothing_is_opened() {
+        let mut sort = ExternalSort::new(10, || -> io::Result<Cursor<Vec<u8>>> {
+            Err(io::Error::other("no spill expected"))
+        });
+        for value in [3_u64, 1, 2] {
+            sort.push(value).expect("fits");
+        }
+        let sorted: Vec<u64> = sort.sorted().expect("fits").0.map(Result::unwrap).collect();
+        assert_eq!(sorted, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_spill_that_cannot_open_is_an_error() {
+        let mut sort = ExternalSort::new(1, || -> io::Result<Cursor<Vec<u8>>> {
+            Err(io::Error::other("disk full"))
+        });
+        sort.push(1_u64).expect("fits");
+        assert_eq!(sort.push(2).unwrap_err().to_string(), "disk full");
+    }
+}
