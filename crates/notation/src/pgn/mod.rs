@@ -77,9 +77,10 @@
 //!   (which may span lines), `;` comments to the end of the line, `(` and `)`, and the results
 //!   `1-0`, `0-1`, `1/2-1/2`, `*`. Stray dots are ignored.
 //! - A missing result is not an error. After the result only comments may follow.
-//! - **Lenient reading** ([`Reader::lenient`]) also accepts what other readers do: `e.p.` after
-//!   a move (`exd6 e.p.`, `exd6e.p.`), the result `1/2`, and glyphs above `$255`; each is
-//!   reported to [`Visitor::tolerated`] ([`Tolerated`]) where a strict reader refuses the game.
+//! - **Lenient reading** ([`Reader::lenient`], [`ParallelReader::lenient`]) also accepts what
+//!   other readers do: `e.p.` after a move (`exd6 e.p.`, `exd6e.p.`), the result `1/2`, and
+//!   glyphs above `$255`; each is reported to [`Visitor::tolerated`] ([`Tolerated`]; [`Replayer`]
+//!   lists them in [`ReplayStats::tolerated`]) where a strict reader refuses the game.
 //!
 //! # Errors and recovery
 //!

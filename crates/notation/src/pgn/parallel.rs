@@ -31,7 +31,8 @@ use super::visitor::Visitor;
 /// # Guarantee
 ///
 /// `each` is called with exactly the results that [`Reader::games`] gives for the same input
-/// (a visitor from `new_visitor` for all its games), in the same order, with the same locations:
+/// (a visitor from `new_visitor` for all its games, a reader as
+/// [`lenient`](ParallelReader::lenient)), in the same order, with the same locations:
 /// lines are the input's, not the chunk's. This holds whatever the number of threads and the
 /// chunk size, as long as a visitor's results do not depend on the games it read before; the
 /// visitors of this crate do not. When a stream fails, the games read before the failure come
@@ -72,6 +73,7 @@ pub struct ParallelReader {
     threads: NonZeroUsize,
     chunk_size: usize,
     stream_limit: usize,
+    lenient: bool,
 }
 
 /// The most worker threads a [`ParallelReader`] starts.
@@ -95,13 +97,15 @@ impl ParallelReader {
 
     /// A reader with one thread per core ([`std::thread::available_parallelism`], 1 if unknown),
     /// chunks of [`DEFAULT_CHUNK_SIZE`](ParallelReader::DEFAULT_CHUNK_SIZE) and a stream
-    /// limit of [`DEFAULT_STREAM_LIMIT`](ParallelReader::DEFAULT_STREAM_LIMIT).
+    /// limit of [`DEFAULT_STREAM_LIMIT`](ParallelReader::DEFAULT_STREAM_LIMIT), reading
+    /// strictly.
     #[must_use]
     pub fn new() -> ParallelReader {
         ParallelReader {
             threads: std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
             chunk_size: ParallelReader::DEFAULT_CHUNK_SIZE,
             stream_limit: ParallelReader::DEFAULT_STREAM_LIMIT,
+            lenient: false,
         }
     }
 
@@ -139,6 +143,34 @@ impl ParallelReader {
             stream_limit: bytes.max(1),
             ..self
         }
+    }
+
+    /// Reads leniently when `lenient` is true: every [`Reader`] it makes is
+    /// [`Reader::lenient`], so it accepts `e.p.` after a move, the result `1/2` and glyphs
+    /// above `$255`, each reported to [`Visitor::tolerated`], where it refuses the game
+    /// otherwise.
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use caissa_notation::pgn::{Location, ParallelReader, Replayer, Tolerated};
+    ///
+    /// let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. 1/2\n";
+    /// let mut found = Vec::new();
+    /// let reader = ParallelReader::new().lenient(true);
+    /// let _ = reader.read_slice(pgn.as_bytes(), Replayer::new, |game| {
+    ///     found.push(game.map(|stats| stats.tolerated));
+    ///     ControlFlow::<()>::Continue(())
+    /// });
+    /// let at = |column| Location { line: 1, column };
+    /// let tolerated = vec![
+    ///     (at(27), Tolerated::EnPassantSuffix),
+    ///     (at(32), Tolerated::HalfPointResult),
+    /// ];
+    /// assert_eq!(found, [Ok(tolerated)]);
+    /// ```
+    #[must_use]
+    pub fn lenient(self, lenient: bool) -> ParallelReader {
+        ParallelReader { lenient, ..self }
     }
 
     /// Reads the games of `input`, calling `each` with every game's result in input order.
@@ -230,7 +262,7 @@ impl ParallelReader {
     where
         V: Visitor<Output: Send, Error: Send>,
     {
-        let threads = self.threads.get();
+        let (threads, lenient) = (self.threads.get(), self.lenient);
         let (job_sender, job_receiver) = mpsc::sync_channel::<Job<'a, V>>(threads);
         let jobs = Mutex::new(job_receiver);
         let (order_sender, order_receiver) = mpsc::sync_channel(2 * threads);
@@ -252,6 +284,7 @@ impl ParallelReader {
                     }
                     let job = Job {
                         line,
+                        lenient,
                         work,
                         results,
                     };
@@ -291,9 +324,10 @@ enum Work<'a> {
     Stream(Box<dyn Read + Send + 'a>),
 }
 
-/// A chunk for a worker, and where its results go.
+/// A chunk for a worker, how to read it, and where its results go.
 struct Job<'a, V: Visitor> {
     line: u64,
+    lenient: bool,
     work: Work<'a>,
     results: mpsc::SyncSender<Vec<Game<V>>>,
 }
@@ -307,13 +341,17 @@ impl<V: Visitor> Job<'_, V> {
         }
         match self.work {
             Work::Bytes(bytes) => {
-                let mut reader = Reader::new(&bytes[..]).starting_at_line(self.line);
+                let mut reader = Reader::new(&bytes[..])
+                    .starting_at_line(self.line)
+                    .lenient(self.lenient);
                 let games = reader.games(visitor).collect();
                 // The receiver is gone only if reading has stopped.
                 let _ = self.results.send(games);
             }
             Work::Stream(input) => {
-                let mut reader = Reader::new(input).starting_at_line(self.line);
+                let mut reader = Reader::new(input)
+                    .starting_at_line(self.line)
+                    .lenient(self.lenient);
                 let mut batch = Vec::with_capacity(STREAM_BATCH);
                 while let Some(game) = reader.read_game(visitor) {
                     batch.push(game);
@@ -446,5 +484,83 @@ struct Failed(Option<io::Error>);
 impl Read for Failed {
     fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
         self.0.take().map_or(Ok(0), Err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::replay::{PgnReplayError, ReplayStats, Replayer};
+    use super::super::types::{Location, Tolerated};
+    use super::*;
+
+    /// The results of `reader` for `input`, as a slice and as a stream.
+    fn read_both(
+        reader: ParallelReader,
+        input: &[u8],
+    ) -> [Vec<Result<ReplayStats, PgnReplayError>>; 2] {
+        let (mut slice, mut stream) = (Vec::new(), Vec::new());
+        let flow = reader.read_slice(input, Replayer::new, |game| {
+            slice.push(game);
+            ControlFlow::<()>::Continue(())
+        });
+        assert!(flow.is_continue());
+        let flow = reader.read(input, Replayer::new, |game| {
+            stream.push(game);
+            ControlFlow::<()>::Continue(())
+        });
+        assert!(flow.is_continue());
+        [slice, stream]
+    }
+
+    #[test]
+    fn lenient_reading_lists_what_it_read_past_at_its_place() {
+        let game = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2\n\n\
+                    [Event \"plain\"]\n\n1. d4 d5 *\n\n";
+        let input = game.repeat(20);
+        let at = |line, column| Location { line, column };
+        // Every cut: one chunk, small chunks read in memory, chunks read as streams (the stream
+        // limit passed at once).
+        for (chunk, limit) in [(usize::MAX, usize::MAX), (64, usize::MAX), (16, 1)] {
+            for threads in [1, 2] {
+                let reader = ParallelReader::new()
+                    .threads(NonZeroUsize::new(threads).expect("a thread"))
+                    .chunk_size(chunk)
+                    .stream_limit(limit);
+                let how = format!("chunk {chunk}, limit {limit}, {threads} threads");
+                for games in read_both(reader.lenient(true), input.as_bytes()) {
+                    assert_eq!(games.len(), 40, "{how}");
+                    for (i, game) in games.iter().enumerate() {
+                        let stats = game.as_ref().unwrap_or_else(|e| panic!("{how}: {e}"));
+                        let line = 3 + 8 * (i as u64 / 2);
+                        let tolerated = match i % 2 {
+                            0 => vec![
+                                (at(line, 27), Tolerated::EnPassantSuffix),
+                                (at(line, 32), Tolerated::NagOutOfRange(300)),
+                                (at(line, 41), Tolerated::HalfPointResult),
+                            ],
+                            _ => Vec::new(),
+                        };
+                        assert_eq!(stats.tolerated, tolerated, "{how}: game {i}");
+                    }
+                }
+                // Strictly, each `e.p.` is an error; the plain games list nothing.
+                let errors: Vec<_> = (0..40)
+                    .map(|i| (i % 2 == 0).then(|| at(3 + 8 * (i / 2), 27)))
+                    .collect();
+                for games in read_both(reader, input.as_bytes()) {
+                    let found: Vec<_> = games
+                        .iter()
+                        .map(|game| match game {
+                            Ok(stats) => {
+                                assert!(stats.tolerated.is_empty(), "{how}");
+                                None
+                            }
+                            Err(error) => Some(error.location),
+                        })
+                        .collect();
+                    assert_eq!(found, errors, "{how}");
+                }
+            }
+        }
     }
 }

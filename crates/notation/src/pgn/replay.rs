@@ -4,6 +4,10 @@
 //! [`Recorder`] only records a game's moves and variations as a [`RecordedGame`], to be replayed
 //! later or elsewhere (another thread): reading and replaying can then run in parallel. Both
 //! replay with the same [`Replay`], so they agree on every game.
+//!
+//! Read leniently ([`Reader::lenient`](super::Reader::lenient)), a game's [`ReplayStats`] also
+//! list what the reader read past ([`ReplayStats::tolerated`]), so that a tool can warn; read
+//! strictly, that list is empty, and costs nothing.
 
 use core::ops::ControlFlow;
 
@@ -12,7 +16,7 @@ use caissa_movegen::{Move, Position};
 
 use super::error::{PgnError, PgnErrorKind};
 use super::start::{StartError, StartTags};
-use super::types::{Location, RawTag, TerminationMarker, VariationChoice};
+use super::types::{Location, RawTag, TerminationMarker, Tolerated, VariationChoice};
 use super::visitor::{Flow, Visitor};
 use crate::san::{San, SanError, SanPlus};
 
@@ -21,7 +25,7 @@ use crate::san::{San, SanError, SanPlus};
 pub const MAX_REPLAY_DEPTH: usize = 256;
 
 /// What replaying a game found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayStats {
     /// Moves replayed, in the main line and in variations.
     pub moves: u64,
@@ -29,6 +33,9 @@ pub struct ReplayStats {
     pub mainline_moves: u64,
     /// The position at the end of the main line.
     pub position: Position,
+    /// What a lenient reader ([`Reader::lenient`](super::Reader::lenient)) read past in the
+    /// game, where, in reading order; empty (and not allocated) when it read strictly.
+    pub tolerated: Vec<(Location, Tolerated)>,
 }
 
 /// A game that cannot be read or replayed: where, how many moves were replayed before, and what
@@ -323,7 +330,9 @@ impl Replay {
         }
     }
 
-    /// What the replay found. Open variations are closed first.
+    /// What the replay found. Open variations are closed first. A replay sees moves, not
+    /// their text: [`ReplayStats::tolerated`] is empty ([`Replayer`] and
+    /// [`RecordedGame::replay`] fill it in).
     #[must_use]
     pub fn finish(mut self) -> ReplayStats {
         let pos = self.stack.first().map_or(self.pos, |&(pos, _)| pos);
@@ -332,27 +341,40 @@ impl Replay {
             moves: self.moves,
             mainline_moves: self.mainline_moves,
             position: pos,
+            tolerated: Vec::new(),
         }
     }
 }
 
 /// A [`Visitor`] that replays each game as it is read, main line and variations, and gives its
 /// [`ReplayStats`] or the first problem, [`PgnReplayError`]: one error type for the text, the
-/// start tags and the moves.
+/// start tags and the moves. What a lenient reader read past goes into
+/// [`ReplayStats::tolerated`].
 ///
 /// ```
-/// use caissa_notation::pgn::{Reader, Replayer};
+/// use caissa_notation::pgn::{Location, Reader, Replayer, Tolerated};
 ///
 /// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 *\n\n1. e4 e5 2. Ke3 *\n\n1. e4 {\n";
 /// let mut reader = Reader::new(&pgn[..]);
 /// let stats = reader.read_game(&mut Replayer::new()).expect("a game")?;
 /// assert_eq!((stats.moves, stats.mainline_moves), (6, 4));
+/// assert!(stats.tolerated.is_empty());
 /// let error = reader.read_game(&mut Replayer::new()).expect("a game").unwrap_err();
 /// assert_eq!(error.to_string(), "3:13: illegal move Ke3: no legal move matches");
 /// assert_eq!(error.replayed, 2);
 /// let error = reader.read_game(&mut Replayer::new()).expect("a game").unwrap_err();
 /// assert_eq!(error.to_string(), "5:7: unterminated comment");
 /// assert_eq!(error.replayed, 1);
+///
+/// // Read leniently, `e.p.` after a move is stepped over, and listed with its place.
+/// let pgn = b"1. e4 d5 2. e5 f5 3. exf6 e.p. *\n";
+/// let strict = Reader::new(&pgn[..]).read_game(&mut Replayer::new()).expect("a game");
+/// assert_eq!(strict.unwrap_err().location, Location { line: 1, column: 27 });
+/// let mut reader = Reader::new(&pgn[..]).lenient(true);
+/// let stats = reader.read_game(&mut Replayer::new()).expect("a game")?;
+/// assert_eq!(stats.moves, 5);
+/// let at = Location { line: 1, column: 27 };
+/// assert_eq!(stats.tolerated, [(at, Tolerated::EnPassantSuffix)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -383,7 +405,8 @@ impl Default for Replayer {
 
 impl Visitor for Replayer {
     type Tags = (StartTags, Claims);
-    type Movetext = (Replay, Claims);
+    /// The replay, the claims and what was tolerated so far.
+    type Movetext = (Replay, Claims, Vec<(Location, Tolerated)>);
     type Output = ReplayStats;
     type Error = PgnReplayError;
 
@@ -407,22 +430,32 @@ impl Visitor for Replayer {
 
     fn begin_movetext(&mut self, (start, claims): Self::Tags) -> Flow<Self, Self::Movetext> {
         match start.position() {
-            Ok(pos) => ControlFlow::Continue((Replay::new(pos), claims)),
+            Ok(pos) => ControlFlow::Continue((Replay::new(pos), claims, Vec::new())),
             Err(error) => ControlFlow::Break(Err(PgnError::from(error).into())),
         }
     }
 
     #[inline(always)]
-    fn san(&mut self, (replay, _): &mut Self::Movetext, san: SanPlus, at: Location) -> Flow<Self> {
+    fn san(&mut self, (replay, ..): &mut Self::Movetext, san: SanPlus, at: Location) -> Flow<Self> {
         match replay.play(san, at) {
             Ok(_) => ControlFlow::Continue(()),
             Err(error) => ControlFlow::Break(Err(error)),
         }
     }
 
+    fn tolerated(
+        &mut self,
+        (.., tolerated): &mut Self::Movetext,
+        what: Tolerated,
+        at: Location,
+    ) -> Flow<Self> {
+        tolerated.push((at, what));
+        ControlFlow::Continue(())
+    }
+
     fn begin_variation(
         &mut self,
-        (replay, _): &mut Self::Movetext,
+        (replay, ..): &mut Self::Movetext,
         at: Location,
     ) -> Flow<Self, VariationChoice> {
         if !self.variations {
@@ -434,14 +467,14 @@ impl Visitor for Replayer {
         }
     }
 
-    fn end_variation(&mut self, (replay, _): &mut Self::Movetext) -> Flow<Self> {
+    fn end_variation(&mut self, (replay, ..): &mut Self::Movetext) -> Flow<Self> {
         replay.end_variation();
         ControlFlow::Continue(())
     }
 
     fn termination_marker(
         &mut self,
-        (_, claims): &mut Self::Movetext,
+        (_, claims, _): &mut Self::Movetext,
         marker: TerminationMarker,
         at: Location,
     ) -> Flow<Self> {
@@ -451,15 +484,18 @@ impl Visitor for Replayer {
 
     fn end_game(
         &mut self,
-        (replay, claims): Self::Movetext,
+        (replay, claims, tolerated): Self::Movetext,
     ) -> Result<ReplayStats, PgnReplayError> {
         replay.check_claims(&claims)?;
-        Ok(replay.finish())
+        Ok(ReplayStats {
+            tolerated,
+            ..replay.finish()
+        })
     }
 
     fn end_malformed_game(
         &mut self,
-        (replay, _): Self::Movetext,
+        (replay, ..): Self::Movetext,
         error: PgnError,
     ) -> PgnReplayError {
         PgnReplayError {
@@ -491,6 +527,9 @@ pub struct RecordedGame {
     pub tokens: Vec<RecordedToken>,
     /// The results the game claims, to hold against the board at the end.
     pub claims: Claims,
+    /// What a lenient reader read past, where, in reading order (see
+    /// [`ReplayStats::tolerated`]).
+    pub tolerated: Vec<(Location, Tolerated)>,
 }
 
 impl RecordedGame {
@@ -504,7 +543,10 @@ impl RecordedGame {
         let mut replay = Replay::new(start);
         self.replay_into(&mut replay)?;
         replay.check_claims(&self.claims)?;
-        Ok(replay.finish())
+        Ok(ReplayStats {
+            tolerated: self.tolerated.clone(),
+            ..replay.finish()
+        })
     }
 
     /// Replays the recorded moves into `replay` (made from [`RecordedGame::start`]), which
@@ -528,8 +570,9 @@ impl RecordedGame {
     }
 }
 
-/// A [`Visitor`] that records each game as a [`RecordedGame`]: start position, moves and
-/// variations, no comments. Its memory is proportional to the game's moves.
+/// A [`Visitor`] that records each game as a [`RecordedGame`]: start position, moves,
+/// variations and what a lenient reader read past, no comments. Its memory is proportional to
+/// the game's moves.
 ///
 /// For a malformed game it keeps what it recorded before the error: [`Recorder::take_malformed`]
 /// gives it back, so that replaying it can tell whether an illegal move comes before the error,
@@ -583,11 +626,17 @@ impl Visitor for Recorder {
             start: tags.position(),
             tokens: Vec::new(),
             claims,
+            tolerated: Vec::new(),
         })
     }
 
     fn san(&mut self, game: &mut RecordedGame, san: SanPlus, at: Location) -> Flow<Self> {
         game.tokens.push(RecordedToken::Move(san, at));
+        ControlFlow::Continue(())
+    }
+
+    fn tolerated(&mut self, game: &mut RecordedGame, what: Tolerated, at: Location) -> Flow<Self> {
+        game.tolerated.push((at, what));
         ControlFlow::Continue(())
     }
 
@@ -646,6 +695,54 @@ mod tests {
             .collect();
         assert_eq!(replayed, recorded, "{pgn}");
         replayed
+    }
+
+    #[test]
+    fn what_a_lenient_reader_read_past_is_listed_by_both() {
+        let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. $300 (3. Nf3 $256) Nf6 1/2\n\n1. d4 e.p. Ke3 *\n";
+        let read = |lenient| {
+            let replayed: Vec<_> = Reader::new(pgn.as_bytes())
+                .lenient(lenient)
+                .games(&mut Replayer::new())
+                .collect();
+            let recorded: Vec<_> = Reader::new(pgn.as_bytes())
+                .lenient(lenient)
+                .games(&mut Recorder::new())
+                .map(|game| game.map_err(PgnReplayError::from)?.replay())
+                .collect();
+            // Errors as text: the recorder's do not count the moves replayed before.
+            let text = |games: &[Result<ReplayStats, PgnReplayError>]| -> Vec<_> {
+                games
+                    .iter()
+                    .map(|game| game.clone().map_err(|e| e.to_string()))
+                    .collect()
+            };
+            assert_eq!(text(&replayed), text(&recorded));
+            replayed
+        };
+        let at = |line, column| Location { line, column };
+        let games = read(true);
+        let stats = games[0].as_ref().expect("replays");
+        assert_eq!(stats.moves, 7);
+        assert_eq!(
+            stats.tolerated,
+            [
+                (at(1, 27), Tolerated::EnPassantSuffix),
+                (at(1, 32), Tolerated::NagOutOfRange(300)),
+                (at(1, 45), Tolerated::NagOutOfRange(256)),
+                (at(1, 55), Tolerated::HalfPointResult),
+            ]
+        );
+        // A later illegal move makes the game an error.
+        let error = games[1].as_ref().expect_err("an illegal move");
+        assert_eq!(error.location, at(3, 12));
+        // Strictly, the first item is an error, and a game without one lists nothing.
+        let games = read(false);
+        assert_eq!(games[0].as_ref().map_err(|e| e.location), Err(at(1, 27)));
+        assert!(games[1].is_err());
+        let plain = Reader::new(&b"1. e4 *\n"[..]).read_game(&mut Replayer::new());
+        let plain = plain.expect("a game").expect("replays");
+        assert!(plain.tolerated.is_empty() && plain.tolerated.capacity() == 0);
     }
 
     const STALEMATE: &str = "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n";

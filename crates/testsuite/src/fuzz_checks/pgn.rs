@@ -451,7 +451,7 @@ pub fn check(data: &[u8]) {
     }
     for (i, replay) in replayed.iter().enumerate() {
         let problem = match replay {
-            Ok(stats) => Ok(*stats),
+            Ok(stats) => Ok(stats.clone()),
             Err(error) => {
                 check_location(&lines, error.location, error);
                 Err(error.to_string())
