@@ -1,6 +1,6 @@
 //! `caissa pgn`: checking and formatting PGN files.
 //!
-//! # `caissa pgn check FILE...`
+//! # `caissa pgn check [--lenient] [--threads N] FILE...`
 //!
 //! Reads every game of the files (`-` is stdin) and replays every move, main line and
 //! variations, against the position. On stdout, in file order:
@@ -15,6 +15,11 @@
 //!
 //! The exit status is 1 when `E > 0`, 2 when a file cannot be read (after the summary of the
 //! others), else 0.
+//!
+//! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
+//! a move, the result `1/2`, glyphs above `$255`), with a line `warning: FILE:LINE:COLUMN:
+//! what` on stderr for each, as `select --lenient` prints it, instead of counting the game as
+//! having a problem (a game that has one anyway gets no warnings).
 //!
 //! The work runs on all cores (`--threads` says how many, at most 256): the files go to
 //! `caissa_notation::pgn::ParallelReader`, which cuts each into chunks of about a megabyte at
@@ -40,7 +45,7 @@
 //! value of a tag, in input order; broken games are reported and written nowhere. See
 //! `split.rs`.
 //!
-//! # `caissa pgn fmt FILE`
+//! # `caissa pgn fmt [--compact] [--lenient] FILE`
 //!
 //! Writes every game of the file (`-` is stdin) to stdout in the PGN export format (the seven
 //! tag roster first, 80-column lines; see `caissa_notation::pgn::Layout`), games separated by
@@ -49,7 +54,10 @@
 //! tags and comments; `docs/LIMITS.md`) is not written: its problem goes to stderr as
 //! `FILE:LINE:COL: message`, and the exit status is 1. Text that is not written as read (bytes
 //! that are not UTF-8, NUL bytes) is warned of on stderr, `FILE:LINE:COL: warning: message`.
-//! See `fmt.rs`.
+//! `--lenient` reads and writes what other PGN readers accept and the strict reader refuses:
+//! `exd6 e.p.` is written `exd6`, the result `1/2` as `1/2-1/2`, glyphs above `$255` are left
+//! out; each with a line `warning: FILE:LINE:COLUMN: what` on stderr, as `select --lenient`
+//! prints it (for the games written). See `fmt.rs`.
 
 mod check;
 mod fmt;
@@ -63,7 +71,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use caissa::notation::pgn::{Layout, ParallelReader};
+use caissa::notation::pgn::{Layout, Location, ParallelReader, Tolerated};
 use clap::{Args, Subcommand};
 
 use crate::error::CliError;
@@ -105,6 +113,10 @@ struct CheckArgs {
     /// Threads replaying moves, 1 to 256 [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Read leniently: accept `e.p.` after a move, the result `1/2` and glyphs above `$255`,
+    /// each with a warning on stderr, instead of counting the game as an error.
+    #[arg(long)]
+    lenient: bool,
 }
 
 /// Arguments of `caissa pgn fmt`.
@@ -116,6 +128,22 @@ struct FmtArgs {
     /// One game per line instead of the export format.
     #[arg(long)]
     compact: bool,
+    /// Read leniently: accept `e.p.` after a move (written without it), the result `1/2`
+    /// (written `1/2-1/2`) and glyphs above `$255` (left out), each with a warning on stderr,
+    /// instead of leaving the game out.
+    #[arg(long)]
+    lenient: bool,
+}
+
+impl FmtArgs {
+    /// The layout the games are written in.
+    const fn layout(&self) -> Layout {
+        if self.compact {
+            Layout::Compact
+        } else {
+            Layout::Export
+        }
+    }
 }
 
 /// Runs `caissa pgn`.
@@ -127,7 +155,7 @@ struct FmtArgs {
 pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
     match &args.command {
         PgnCommand::Check(args) => {
-            let mut reader = ParallelReader::new();
+            let mut reader = ParallelReader::new().lenient(args.lenient);
             if let Some(threads) = args.threads.and_then(|n| NonZeroUsize::new(n.into())) {
                 reader = reader.threads(threads);
             }
@@ -145,13 +173,8 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
             Ok(())
         }
         PgnCommand::Fmt(args) => {
-            let layout = if args.compact {
-                Layout::Compact
-            } else {
-                Layout::Export
-            };
             let mut out = BufWriter::new(io::stdout().lock());
-            let (games, bad) = fmt::format(&args.file, layout, &mut out)?;
+            let (games, bad) = fmt::format(args, &mut out)?;
             out.flush()?;
             if bad > 0 {
                 return Err(CliError::ChecksFailed {
@@ -170,6 +193,14 @@ fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
         || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
         NonZeroUsize::get,
     )
+}
+
+/// Warns on stderr of what a lenient reader read past in a game of `path`, a line
+/// `warning: FILE:LINE:COLUMN: what` each.
+fn warn_tolerated(path: &Path, tolerated: &[(Location, Tolerated)]) {
+    for (at, what) in tolerated {
+        eprintln!("warning: {}:{at}: {what}", path.display());
+    }
 }
 
 /// Opens a file, or stdin for `-`.

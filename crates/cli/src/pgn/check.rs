@@ -9,6 +9,10 @@
 //!
 //! If reading a file fails midway, the games before the failure are counted and reported, and
 //! the file is reported unreadable.
+//!
+//! Read leniently ([`ParallelReader::lenient`]), what the reader read past in a good game
+//! ([`ReplayStats::tolerated`](caissa::notation::pgn::ReplayStats::tolerated)) is warned of
+//! on stderr, game by game in file order.
 
 use core::ops::ControlFlow;
 use std::io::Write;
@@ -18,7 +22,7 @@ use caissa::notation::pgn::{
     ParallelReader, PgnErrorKind, PgnReplayError, PgnReplayErrorKind, Replayer,
 };
 
-use super::{input, read_error};
+use super::{input, read_error, warn_tolerated};
 use crate::error::CliError;
 
 /// The counts of `caissa pgn check`, and the first file that could not be read.
@@ -43,7 +47,8 @@ impl Totals {
     }
 }
 
-/// Checks `files` with `reader`, writing the report to `out`.
+/// Checks `files` with `reader`, writing the report to `out` and the warnings of a lenient
+/// reader to stderr.
 pub(super) fn check(
     files: &[PathBuf],
     reader: ParallelReader,
@@ -57,6 +62,7 @@ pub(super) fn check(
             Ok(stats) => {
                 totals.games += 1;
                 totals.moves += stats.moves;
+                warn_tolerated(path, &stats.tolerated);
             }
             Err(PgnReplayError {
                 kind: PgnReplayErrorKind::Pgn(PgnErrorKind::Io(failure)),

@@ -10,20 +10,21 @@
 //!   move);
 //! - warns, with the place, of text that is not written as read: bytes that are not UTF-8
 //!   (written as U+FFFD) and NUL bytes (written as they are). The place is the tag's, or the
-//!   comment's own (its `{` or `;`).
+//!   comment's own (its `{` or `;`);
+//! - read leniently (`--lenient`), keeps what the reader read past ([`Tolerated`]), to be
+//!   warned of, as `caissa pgn select` warns, if the game is written.
 
 use core::ops::ControlFlow;
 use std::io::Write;
-use std::path::Path;
 
 use caissa::notation::pgn::{
     Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError,
-    PgnErrorKind, RawComment, RawTag, Reader, StartTags, Tags, TerminationMarker, VariationChoice,
-    Visitor,
+    PgnErrorKind, RawComment, RawTag, Reader, StartTags, Tags, TerminationMarker, Tolerated,
+    VariationChoice, Visitor,
 };
 use caissa::notation::san::SanPlus;
 
-use super::{open, read_error};
+use super::{FmtArgs, open, read_error, warn_tolerated};
 use crate::error::CliError;
 
 /// The most moves of one game, in all lines, that `fmt` holds.
@@ -44,6 +45,8 @@ struct Warning {
 struct Fmt {
     /// The warnings of the game being read.
     warnings: Vec<Warning>,
+    /// What a lenient reader read past in the game being read, where.
+    tolerated: Vec<(Location, Tolerated)>,
 }
 
 /// The tags of a game being read: for the tree, for the start position, and the text so far.
@@ -119,6 +122,7 @@ impl Visitor for Fmt {
 
     fn begin_game(&mut self, at: Location) -> Flow<Self, FmtTags> {
         self.warnings.clear();
+        self.tolerated.clear();
         let tags = GameTreeBuilder.begin_game(at)?;
         ControlFlow::Continue(FmtTags {
             tags,
@@ -171,6 +175,11 @@ impl Visitor for Fmt {
         GameTreeBuilder.comment(&mut game.tree, comment, at)
     }
 
+    fn tolerated(&mut self, _: &mut FmtGame, what: Tolerated, at: Location) -> Flow<Self> {
+        self.tolerated.push((at, what));
+        ControlFlow::Continue(())
+    }
+
     fn begin_variation(&mut self, game: &mut FmtGame, at: Location) -> Flow<Self, VariationChoice> {
         GameTreeBuilder.begin_variation(&mut game.tree, at)
     }
@@ -193,14 +202,11 @@ impl Visitor for Fmt {
     }
 }
 
-/// Writes every well-formed game of `path` to `out`; reports the others, and the warnings, on
-/// stderr. Returns the number of games and of malformed ones.
-pub(super) fn format(
-    path: &Path,
-    layout: Layout,
-    out: &mut dyn Write,
-) -> Result<(u64, u64), CliError> {
-    let mut reader = Reader::new(open(path)?);
+/// Writes every well-formed game of `args.file` to `out`, as `args` say; reports the others,
+/// and the warnings, on stderr. Returns the number of games and of malformed ones.
+pub(super) fn format(args: &FmtArgs, out: &mut dyn Write) -> Result<(u64, u64), CliError> {
+    let (path, layout) = (args.file.as_path(), args.layout());
+    let mut reader = Reader::new(open(path)?).lenient(args.lenient);
     let mut fmt = Fmt::default();
     let (mut games, mut bad) = (0, 0);
     let mut text = String::new();
@@ -221,6 +227,7 @@ pub(super) fn format(
                 ..
             }) => return Err(read_error(path)(failure.into())),
             Ok(game) => {
+                warn_tolerated(path, &fmt.tolerated);
                 games += 1;
                 text.clear();
                 if games > bad + 1 && layout == Layout::Export {

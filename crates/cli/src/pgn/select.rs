@@ -62,7 +62,7 @@ use caissa_pgntools::{
 use clap::{Args, ValueEnum};
 
 use super::progress::Progress;
-use super::{open, read_error, threads_or_all};
+use super::{open, read_error, threads_or_all, warn_tolerated};
 use crate::error::CliError;
 use crate::position::read_position;
 
@@ -748,9 +748,7 @@ impl Writer {
             return Ok(ControlFlow::Continue(()));
         }
         if !matches!(game.selection, Selection::Broken(_)) {
-            for (at, what) in &game.tolerated {
-                eprintln!("warning: {}:{at}: {what}", path.display());
-            }
+            warn_tolerated(path, &game.tolerated);
         }
         match game.selection {
             Selection::Unmatched | Selection::Key(_) => {}

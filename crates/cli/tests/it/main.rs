@@ -6,6 +6,8 @@ mod engine_match;
 mod errors;
 mod moves;
 mod perft;
+mod pgn_check;
+mod pgn_fmt;
 mod pgn_select;
 mod pgn_split;
 mod pgn_stats;
@@ -19,6 +21,20 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 /// A Chess960 setup (king b1, rooks a1 and e1) where both castlings are legal and the
 /// standard spelling of O-O-O, `b1c1`, would be the same text as a plain king move.
 const CHESS960: &str = "7k/8/8/8/8/8/8/RK2R3 w EA - 0 1";
+
+/// A game with what only a lenient reader reads (line 3), then a plain one.
+const LENIENT: &str = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2\n\n\
+                      [Event \"plain\"]\n\n1. d4 d5 *\n";
+
+/// The warnings of a lenient reading of [`LENIENT`] in the file `path`.
+fn lenient_warnings(path: &str) -> [String; 3] {
+    [
+        "3:27: 'e.p.' after a move, stepped over",
+        "3:32: glyph $300 is above $255, left out",
+        "3:41: result '1/2' read as '1/2-1/2'",
+    ]
+    .map(|warning| format!("warning: {path}:{warning}"))
+}
 
 /// What a run of `caissa` printed and returned.
 struct Run {

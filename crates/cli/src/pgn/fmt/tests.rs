@@ -1,11 +1,26 @@
 use super::super::tests::{BAD, GOOD, TempPgn};
 use super::*;
 
-/// `format` of `text`: the counts and what was written.
+/// `format` of `text`, read strictly: the counts and what was written.
 fn formatted(text: &str, layout: Layout) -> ((u64, u64), String) {
+    format_text(text, layout, false)
+}
+
+/// [`formatted`], read leniently.
+fn formatted_leniently(text: &str, layout: Layout) -> ((u64, u64), String) {
+    format_text(text, layout, true)
+}
+
+/// `format` of `text` in a file of its own.
+fn format_text(text: &str, layout: Layout, lenient: bool) -> ((u64, u64), String) {
     let file = TempPgn::new("fmt", text);
+    let args = FmtArgs {
+        file: file.0.clone(),
+        compact: layout == Layout::Compact,
+        lenient,
+    };
     let mut out = Vec::new();
-    let counts = format(&file.0, layout, &mut out).expect("formatted");
+    let counts = format(&args, &mut out).expect("formatted");
     (counts, String::from_utf8(out).expect("UTF-8"))
 }
 
@@ -24,7 +39,8 @@ fn fmt_writes_export_format_and_skips_malformed_games() {
     );
 }
 
-/// Every game of `text` read with [`Fmt`]: the error or the move count, and the warnings.
+/// Every game of `text` read strictly with [`Fmt`]: the error or the move count, and the
+/// warnings.
 fn read(text: &[u8]) -> Vec<(Result<usize, String>, Vec<Warning>)> {
     let mut reader = Reader::new(text);
     let mut fmt = Fmt::default();
@@ -115,4 +131,31 @@ fn fmt_warns_of_text_not_written_as_read() {
             },
         ]
     );
+}
+
+#[test]
+fn fmt_writes_what_it_read_leniently_as_the_standard_has_it() {
+    let text = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2\n\n1. d4 *\n";
+    let (counts, written) = formatted(text, Layout::Compact);
+    assert_eq!((counts, written.as_str()), ((2, 1), "1. d4 *\n"));
+    let (counts, written) = formatted_leniently(text, Layout::Compact);
+    assert_eq!(counts, (2, 0));
+    // `e.p.` and `$300` left out, `1/2` in full; the moves as read (`fmt` keeps their SAN).
+    assert_eq!(
+        written,
+        "[Event \"ep\"] 1. e4 d5 2. e5 f5 3. exf6 Nf6 1/2-1/2\n1. d4 *\n"
+    );
+    let mut reader = Reader::new(text.as_bytes()).lenient(true);
+    let mut fmt = Fmt::default();
+    assert!(reader.read_game(&mut fmt).is_some_and(|game| game.is_ok()));
+    let at = |column| Location { line: 3, column };
+    assert_eq!(
+        fmt.tolerated,
+        [
+            (at(27), Tolerated::EnPassantSuffix),
+            (at(32), Tolerated::NagOutOfRange(300)),
+            (at(41), Tolerated::HalfPointResult),
+        ]
+    );
+    assert!(fmt.warnings.is_empty());
 }
