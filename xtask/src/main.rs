@@ -34,6 +34,10 @@
 //!   -p caissa-testsuite -- dead_ ARGS` with `CAISSA_DEAD_FULL=1`.
 //! - `cargo xtask match [--games N] [ARGS...]` ([`engine_match`]): the long Stockfish match
 //!   (1+0.01, concurrency 2, 1,000 games by default) through the release CLI, not part of `ci`.
+//! - `cargo xtask pgn-bench [--megabytes N] [--runs N] [--big]` ([`pgn_bench`]): `caissa pgn`
+//!   beside pgn-extract on the same jobs (validate, filter by Elo, strip, export UCI, dedupe,
+//!   ECO-classify, rewrite) and the same file of `N` MB, printing the time ratios; with
+//!   `--big`, the gigabyte bounded-memory test instead.
 //! - `cargo xtask help`, or no command: the usage text.
 
 #![forbid(unsafe_code)]
@@ -45,6 +49,7 @@ mod engine_match;
 mod fuzz;
 mod layering;
 mod perft;
+mod pgn_bench;
 mod tools;
 
 use std::env;
@@ -106,6 +111,14 @@ Commands:
             The long engine match (not in ci): Stockfish against itself at 1+0.01, Threads=1,
             Hash=16, concurrency 2, N games (default 1000), through the release CLI's `caissa
             match` (ARGS passed on); PGN in <target dir>/match/stockfish.pgn (resumable).
+  pgn-bench [--megabytes N] [--runs N] [--big]
+            `caissa pgn` beside pgn-extract (not in ci): the release CLI on every core and
+            pgn-extract on the same jobs (validate, filter by Elo, strip to moves, export UCI,
+            dedupe, ECO-classify, rewrite) over an input of N MB (default 50) made from
+            data/pgn and pgn-reader's bench files in <target dir>/pgn-bench; the best of R
+            runs (default 2), alternating the tools; prints times, ratios and games written.
+            --big runs the ignored test pgn_big of caissa-cli on release instead: a gigabyte
+            (or N MB) of zstd PGN streamed through `caissa pgn select`, peak memory checked.
   help      This text.
 ";
 
@@ -209,6 +222,7 @@ fn run(args: &[String]) -> Result {
         "fuzz" => fuzz::run(&workspace, rest),
         "dead" => dead::run(&workspace, rest),
         "match" => engine_match::run(&workspace, rest),
+        "pgn-bench" => pgn_bench::run(&workspace, rest),
         other => Err(Error::usage(format!("unknown command `{other}`"))),
     }
 }

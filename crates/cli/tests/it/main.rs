@@ -6,6 +6,7 @@ mod engine_match;
 mod errors;
 mod moves;
 mod perft;
+mod pgn_big;
 mod pgn_check;
 mod pgn_fmt;
 mod pgn_select;

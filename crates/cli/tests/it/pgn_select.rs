@@ -942,3 +942,116 @@ fn dedupe_finds_the_duplicates_pgn_extract_finds() {
         "games 876 matched 876 written 438 errors 0"
     );
 }
+
+/// Reads two PGN files with python-chess and fails unless the second reads without an error
+/// and holds the same games as the first: the same tags (in any order), and the same moves,
+/// comments, NAGs, variations and result up to whitespace, which the rewrite moves when it
+/// wraps lines.
+const PYTHON_CHESS_SAME_GAMES: &str = r#"
+import sys
+import chess.pgn
+
+def read(path):
+    games = []
+    with open(path, encoding="utf-8") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            games.append(game)
+    return games
+
+def export(game):
+    return " ".join(game.accept(chess.pgn.StringExporter(headers=False, columns=None)).split())
+
+reference, rewritten = read(sys.argv[1]), read(sys.argv[2])
+errors = [(n, str(e)) for n, game in enumerate(rewritten, 1) for e in game.errors]
+assert not errors, errors
+assert len(reference) == len(rewritten), (len(reference), len(rewritten))
+for n, (a, b) in enumerate(zip(reference, rewritten), 1):
+    assert not a.errors, (n, a.errors)
+    assert dict(a.headers) == dict(b.headers), (n, dict(a.headers), dict(b.headers))
+    assert export(a) == export(b), (n, export(a), export(b))
+print(len(rewritten))
+"#;
+
+#[test]
+fn rewritten_samples_read_back_the_same_in_pgn_extract_and_python_chess() {
+    let python = std::env::var_os("CAISSA_PYTHON");
+    assert!(
+        python.is_some() || std::env::var_os("CI").is_none(),
+        "CAISSA_PYTHON is not set: `cargo xtask ci` sets it"
+    );
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/pgn");
+    for name in [
+        "lichess-2025-05-sample.pgn",
+        "mliebelt-sample-games.pgn",
+        "cm-pgn-test-list.pgn",
+    ] {
+        let original = format!("{samples}/{name}");
+        let run = caissa(&["pgn", "select", &original]);
+        let [games, .., errors] = summary(&run.stderr)
+            .split_whitespace()
+            .skip(1)
+            .step_by(2)
+            .map(|n| n.parse::<usize>().expect("a count"))
+            .collect::<Vec<_>>()[..]
+        else {
+            panic!("{}", run.stderr);
+        };
+        assert_eq!((run.code, errors), (0, 0), "{name}: {}", run.stderr);
+        let rewritten = TempFile::new(&format!("read-back-{name}"), &run.stdout);
+        assert_eq!(rewritten_games(&run.stdout), games, "{name}");
+
+        // pgn-extract finds nothing wrong, and writes the same export of both files.
+        let checked = std::process::Command::new("pgn-extract")
+            .args(["-r", "-s", rewritten.path()])
+            .env(
+                "PATH",
+                format!("/usr/games:{}", std::env::var("PATH").unwrap_or_default()),
+            )
+            .output()
+            .expect("pgn-extract (cargo xtask setup installs it)");
+        let said = [checked.stdout, checked.stderr].concat();
+        assert!(
+            said.is_empty(),
+            "{name}: {}",
+            String::from_utf8_lossy(&said)
+        );
+        let theirs = pgn_extract(&["-s", "-w1000", &original]);
+        assert_eq!(
+            pgn_extract(&["-s", "-w1000", rewritten.path()]),
+            theirs,
+            "{name}"
+        );
+        assert_eq!(rewritten_games(&theirs), games, "{name}");
+
+        // python-chess reads our file as it reads pgn-extract's export of the original (it
+        // misreads the original cm-pgn-test-list, whose tags are followed by two blank lines).
+        let Some(python) = &python else {
+            eprintln!("CAISSA_PYTHON is not set: python-chess did not read {name}");
+            continue;
+        };
+        let reference = TempFile::new(&format!("read-back-ref-{name}"), &theirs);
+        let out = std::process::Command::new(python)
+            .args([
+                "-c",
+                PYTHON_CHESS_SAME_GAMES,
+                reference.path(),
+                rewritten.path(),
+            ])
+            .output()
+            .expect("the venv's python runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.trim(), games.to_string(), "{name}");
+    }
+}
+
+/// The games of a PGN text as its `[Event ` lines count them.
+fn rewritten_games(pgn: &str) -> usize {
+    pgn.lines()
+        .filter(|line| line.starts_with("[Event "))
+        .count()
+}
