@@ -7,6 +7,7 @@ use core::ops::ControlFlow;
 
 use caissa_movegen::fen::{EnPassantMode, Fen};
 use caissa_movegen::{CastlingMode, Move, Position};
+use smallvec::SmallVec;
 
 use super::error::{PgnError, PgnErrorKind};
 use super::replay::{PgnReplayErrorKind, Replay};
@@ -136,7 +137,9 @@ pub struct Node {
     /// Comments after the move.
     pub comments: Vec<String>,
     parent: Option<NodeId>,
-    children: Vec<NodeId>,
+    /// Inline for the one continuation most moves have: a node is made for every move read,
+    /// and this saves an allocation for each.
+    children: SmallVec<[NodeId; 1]>,
 }
 
 impl Node {
@@ -147,7 +150,7 @@ impl Node {
             comments_before: Vec::new(),
             comments: Vec::new(),
             parent,
-            children: Vec::new(),
+            children: SmallVec::new(),
         }
     }
 
@@ -213,6 +216,11 @@ impl GameTree {
     /// If `id` belongs to another game.
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.0 as usize]
+    }
+
+    /// Every move, in the order they were added.
+    pub(super) fn nodes(&self) -> &[Node] {
+        &self.nodes
     }
 
     /// The first moves: the first is the main line's, the others start variations.
@@ -511,6 +519,19 @@ pub struct GameTreeInProgress {
 
 /// A comment's text with whitespace runs made single spaces and the ends trimmed.
 pub(crate) fn normalize_comment(text: &[u8]) -> String {
+    // Most comments (`{ [%clk 0:03:00] }`) are ASCII with single spaces inside: copied as
+    // they are, the ends trimmed.
+    let inside = text.trim_ascii();
+    let mut previous = b' ';
+    let normal = inside.iter().all(|&byte| {
+        let fine =
+            byte.is_ascii() && !matches!(byte, b'\t'..=b'\r') && (byte, previous) != (b' ', b' ');
+        previous = byte;
+        fine
+    });
+    if let (true, Ok(inside)) = (normal, core::str::from_utf8(inside)) {
+        return inside.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     for word in String::from_utf8_lossy(text).split_whitespace() {
         if !out.is_empty() {
@@ -634,6 +655,23 @@ mod tests {
         let mut hasher = DefaultHasher::new();
         game.hash(&mut hasher);
         hasher.finish()
+    }
+
+    #[test]
+    fn comments_are_normalised_with_or_without_the_shortcut() {
+        for (raw, normal) in [
+            (&b"[%clk 0:03:00]"[..], "[%clk 0:03:00]"),
+            (b"", ""),
+            (b" a", "a"),
+            (b"a ", "a"),
+            (b"a  b", "a b"),
+            (b"a\nb\tc\r\n d", "a b c d"),
+            ("caf\u{e9}  au lait".as_bytes(), "caf\u{e9} au lait"),
+            ("a\u{a0}b".as_bytes(), "a b"),
+            (b"bad \xff byte", "bad \u{fffd} byte"),
+        ] {
+            assert_eq!(normalize_comment(raw), normal, "{raw:?}");
+        }
     }
 
     #[test]

@@ -48,11 +48,14 @@ struct Tokens<'a> {
 
 impl Tokens<'_> {
     fn push(&mut self, token: &str) {
-        self.push_with(token, true);
+        self.push_parts(&[token], true);
     }
 
-    /// Appends `token`; `breakable` says whether a new line may start before it.
-    fn push_with(&mut self, token: &str, breakable: bool) {
+    /// Appends one token made of `parts`, written one after the other; `breakable` says
+    /// whether a new line may start before it. Pieces rather than one string, so that a token
+    /// made of several (`{ `, a word, ` }`) is not first copied into a string of its own.
+    fn push_parts(&mut self, parts: &[&str], breakable: bool) {
+        let width: usize = parts.iter().map(|part| part.chars().count()).sum();
         match self.column {
             None => {
                 self.out.push('\n');
@@ -60,7 +63,7 @@ impl Tokens<'_> {
             }
             Some(0) => {}
             Some(column) => {
-                let fits = column + 1 + token.chars().count() <= EXPORT_WIDTH;
+                let fits = column + 1 + width <= EXPORT_WIDTH;
                 if self.layout == Layout::Export && breakable && !fits {
                     self.out.push('\n');
                     self.column = Some(0);
@@ -70,8 +73,10 @@ impl Tokens<'_> {
                 }
             }
         }
-        self.out.push_str(token);
-        self.column = self.column.map(|c| c + token.chars().count());
+        for part in parts {
+            self.out.push_str(part);
+        }
+        self.column = self.column.map(|c| c + width);
     }
 
     /// Appends a comment as `{ words }`, wrapped between words; or as `; text` followed by a
@@ -79,42 +84,59 @@ impl Tokens<'_> {
     fn comment(&mut self, text: &str) {
         if text.contains('}') {
             if self.layout == Layout::Export {
-                self.push(&format!("; {text}"));
+                self.push_parts(&["; ", text], true);
                 self.column = None;
             } else {
                 self.push(&format!("{{ {} }}", text.replace('}', ")")));
             }
             return;
         }
-        // A comment command such as `[%clk 0:03:00]` is one token: lines never break inside it.
-        let mut words: Vec<String> = Vec::new();
+        let mut words = comment_words(text).peekable();
+        let mut first = true;
+        while let Some(word) = words.next() {
+            let next = words.peek().copied();
+            let open = if first { "{ " } else { "" };
+            let close = if next.is_none() { " }" } else { "" };
+            // A line starting with `%` would be an escape line, and one starting like a tag pair
+            // would end the comment: keep such words on the current line. The words are
+            // separated by one space in `text`, so a word and the next are a slice of it.
+            let with_next = next.map_or(word, |next| {
+                let start = word.as_ptr() as usize - text.as_ptr() as usize;
+                let end = next.as_ptr() as usize - text.as_ptr() as usize + next.len();
+                &text[start..end]
+            });
+            let breakable = !(word.starts_with('%') || looks_like_tag_line(with_next.as_bytes()));
+            self.push_parts(&[open, word, close], first || breakable);
+            first = false;
+        }
+    }
+}
+
+/// The words of a comment whose words are separated by single spaces, as the line breaks may
+/// fall: a comment command such as `[%clk 0:03:00]` is one word, since lines never break
+/// inside it. Each word is a slice of `text`; an empty text is one empty word.
+fn comment_words(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    core::iter::from_fn(move || {
+        let current = rest?;
+        let mut end = 0;
         let mut in_command = false;
-        for word in text.split(' ') {
-            match words.last_mut() {
-                Some(command) if in_command => {
-                    command.push(' ');
-                    command.push_str(word);
-                }
-                _ => words.push(word.to_owned()),
-            }
+        for word in current.split(' ') {
+            end += word.len();
             if word.starts_with("[%") {
                 in_command = !word.contains(']');
             } else if in_command && word.contains(']') {
                 in_command = false;
             }
+            if !in_command {
+                break;
+            }
+            end += 1;
         }
-        let last = words.len() - 1;
-        for (i, word) in words.iter().enumerate() {
-            let open = if i == 0 { "{ " } else { "" };
-            let close = if i == last { " }" } else { "" };
-            // A line starting with `%` would be an escape line, and one starting like a tag pair
-            // would end the comment: keep such words on the current line.
-            let next = words.get(i + 1).map_or("", String::as_str);
-            let breakable = !(word.starts_with('%')
-                || looks_like_tag_line(format!("{word} {next}").as_bytes()));
-            self.push_with(&format!("{open}{word}{close}"), i == 0 || breakable);
-        }
-    }
+        let end = end.min(current.len());
+        rest = current.get(end + 1..).filter(|_| end < current.len());
+        Some(&current[..end])
+    })
 }
 
 /// One pending step of the writer's walk over the tree.
@@ -128,6 +150,23 @@ enum Step {
     },
     Open,
     Close,
+}
+
+/// Appends `n` in decimal, without the formatting machinery (this runs once a move).
+fn push_number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        // A digit: `n % 10` is below 10.
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
@@ -171,6 +210,7 @@ impl GameTree {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write(&self, out: &mut String, layout: Layout) {
+        out.reserve(self.written_size());
         let tags_start = out.len();
         if layout == Layout::Export {
             for (name, default) in SEVEN_TAG_ROSTER {
@@ -208,6 +248,25 @@ impl GameTree {
         if layout == Layout::Export {
             tokens.out.push('\n');
         }
+    }
+
+    /// About how many bytes [`GameTree::write`] writes: the tags and comments as they are, a
+    /// few bytes a move and a glyph. Reserved first, so that the text grows once.
+    fn written_size(&self) -> usize {
+        let comments =
+            |comments: &[String]| -> usize { comments.iter().map(|c| c.len() + 5).sum() };
+        let tags: usize = self.tags.iter().map(|(n, v)| n.len() + v.len() + 6).sum();
+        let moves: usize = self
+            .nodes()
+            .iter()
+            .map(|node| {
+                12 + 5 * node.nags.len()
+                    + comments(&node.comments)
+                    + comments(&node.comments_before)
+            })
+            .sum();
+        // Room for the roster's placeholders, the blank line and the result.
+        tags + comments(&self.comments) + moves + 128
     }
 
     fn write_movetext(&self, tokens: &mut Tokens<'_>) {
@@ -253,13 +312,16 @@ impl GameTree {
             let white = ply % 2 == 0;
             token.clear();
             if white || force_number {
-                token.push_str(&(ply / 2 + 1).to_string());
+                push_number(&mut token, ply / 2 + 1);
                 token.push_str(if white { ". " } else { "... " });
             }
             node.san.append_to(&mut token);
             tokens.push(&token);
             for nag in &node.nags {
-                tokens.push(&nag.to_string());
+                token.clear();
+                token.push('$');
+                push_number(&mut token, nag.0.into());
+                tokens.push(&token);
             }
             for comment in &node.comments {
                 tokens.comment(comment);
