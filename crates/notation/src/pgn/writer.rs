@@ -91,6 +91,13 @@ impl Tokens<'_> {
             }
             return;
         }
+        // A comment that fits on the line breaks nowhere: one token.
+        if let Some(column) = self.column
+            && column + 1 + text.chars().count() + 4 <= EXPORT_WIDTH
+        {
+            self.push_parts(&["{ ", text, " }"], true);
+            return;
+        }
         let mut words = comment_words(text).peekable();
         let mut first = true;
         while let Some(word) = words.next() {
