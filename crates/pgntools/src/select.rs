@@ -78,6 +78,12 @@ impl Format {
         matches!(self, Format::Uci | Format::Row(Columns { uci: true, .. }))
     }
 
+    /// Whether the game's tree is built: only the formats that write the whole game need it,
+    /// the others skip the tree builder (comments, glyphs, variations) entirely.
+    const fn writes_tree(self) -> bool {
+        matches!(self, Format::Pgn | Format::Row(_))
+    }
+
     /// The per-ply columns wanted, for a row.
     const fn ply_columns(self) -> Columns {
         match self {
@@ -513,14 +519,14 @@ fn position_line(format: Format, pos: &Position) -> String {
 }
 
 /// Appends a main-line ply to `text` as `format` writes it: `before` is the position it is
-/// played in, `played` the move (`None` for a null move) with its canonical SAN, `after` the
-/// position it leads to.
+/// played in, `played` the move (`None` for a null move), `suffix` its check or mate sign
+/// (wanted for LAN), `after` the position it leads to.
 fn write_ply(
     text: &mut String,
     format: Format,
     before: &Position,
     played: Option<Move>,
-    san: SanPlus,
+    suffix: Option<Suffix>,
     after: &Position,
 ) {
     let word = |text: &mut String| {
@@ -532,7 +538,7 @@ fn write_ply(
         (Format::Fen | Format::Epd, _) => text.push_str(&position_line(format, after)),
         (Format::Lan, Some(m)) => {
             word(text);
-            append_lan(text, before, m, san.suffix);
+            append_lan(text, before, m, suffix);
         }
         (Format::Lan, None) => {
             word(text);
@@ -684,17 +690,14 @@ impl Visitor for Selector<'_> {
         if game.depth == 0 && columns.evals {
             game.evals.push(None);
         }
-        let canonical = played.map_or(san, |m| SanPlus::from_move(&before, m));
+        let format = self.options.format;
+        // The canonical SAN (its `+` and `#` found on the board) for the tree and LAN only.
+        let canonical = (format.writes_tree() || format == Format::Lan)
+            .then(|| played.map_or(san, |m| SanPlus::from_move(&before, m)));
         let after = game.replay.position();
         if game.depth == 0 {
-            write_ply(
-                &mut game.text,
-                self.options.format,
-                &before,
-                played,
-                canonical,
-                after,
-            );
+            let suffix = canonical.and_then(|san| san.suffix);
+            write_ply(&mut game.text, format, &before, played, suffix, after);
             if self.options.openings {
                 let openings = Openings::builtin();
                 if game.plies < openings.max_plies() {
@@ -703,6 +706,9 @@ impl Visitor for Selector<'_> {
             }
             game.plies += 1;
         }
+        let Some(canonical) = canonical.filter(|_| format.writes_tree()) else {
+            return ControlFlow::Continue(());
+        };
         let fen = self
             .options
             .fen_comments
@@ -719,7 +725,7 @@ impl Visitor for Selector<'_> {
     }
 
     fn nag(&mut self, game: &mut InProgress, nag: Nag) -> Flow<Self> {
-        if self.options.strip.nags || game.key.is_some() {
+        if self.options.strip.nags || !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
         built(self.builder.nag(&mut game.tree, nag))
@@ -735,7 +741,7 @@ impl Visitor for Selector<'_> {
             game.note_commands(&comment);
         }
         let strip = self.options.strip;
-        if strip.comments || game.key.is_some() {
+        if strip.comments || !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
         if strip.commands {
@@ -758,7 +764,7 @@ impl Visitor for Selector<'_> {
             return ControlFlow::Break(Err(error));
         }
         game.depth += 1;
-        if game.key.is_some() {
+        if !self.options.format.writes_tree() {
             return ControlFlow::Continue(VariationChoice::Enter);
         }
         built(self.builder.begin_variation(&mut game.tree, at))
@@ -767,7 +773,7 @@ impl Visitor for Selector<'_> {
     fn end_variation(&mut self, game: &mut InProgress) -> Flow<Self> {
         game.replay.end_variation();
         game.depth -= 1;
-        if game.key.is_some() {
+        if !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
         built(self.builder.end_variation(&mut game.tree))
@@ -779,6 +785,9 @@ impl Visitor for Selector<'_> {
         marker: TerminationMarker,
         at: Location,
     ) -> Flow<Self> {
+        if !self.options.format.writes_tree() {
+            return ControlFlow::Continue(());
+        }
         built(self.builder.termination_marker(&mut game.tree, marker, at))
     }
 

@@ -17,7 +17,7 @@ const SAMPLES: [&str; 3] = [
 ];
 
 /// The most memory a run may use, in kB of peak resident set.
-const MEMORY_LIMIT_KB: u64 = 200 * 1024;
+const MEMORY_LIMIT_KB: u64 = 100 * 1024;
 
 /// What one run of `caissa` did.
 struct Measured {
