@@ -17,7 +17,7 @@
 //! others), else 0.
 //!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
-//! a move, the result `1/2`, glyphs above `$255`), with a line `warning: FILE:LINE:COLUMN:
+//! a move, the result `1/2`, glyphs above `$255`), with a line `FILE:LINE:COLUMN: warning:
 //! what` on stderr for each, as `select --lenient` prints it, instead of counting the game as
 //! having a problem (a game that has one anyway gets no warnings).
 //!
@@ -56,8 +56,8 @@
 //! that are not UTF-8, NUL bytes) is warned of on stderr, `FILE:LINE:COL: warning: message`.
 //! `--lenient` reads and writes what other PGN readers accept and the strict reader refuses:
 //! `exd6 e.p.` is written `exd6`, the result `1/2` as `1/2-1/2`, glyphs above `$255` are left
-//! out; each with a line `warning: FILE:LINE:COLUMN: what` on stderr, as `select --lenient`
-//! prints it (for the games written). See `fmt.rs`.
+//! out; each with a line `FILE:LINE:COLUMN: warning: what` on stderr, as `select --lenient`
+//! prints it (for the games written), the form of the other warnings. See `fmt.rs`.
 
 mod check;
 mod fmt;
@@ -196,10 +196,10 @@ fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
 }
 
 /// Warns on stderr of what a lenient reader read past in a game of `path`, a line
-/// `warning: FILE:LINE:COLUMN: what` each.
+/// `FILE:LINE:COLUMN: warning: what` each, as the other warnings and the problems are written.
 fn warn_tolerated(path: &Path, tolerated: &[(Location, Tolerated)]) {
     for (at, what) in tolerated {
-        eprintln!("warning: {}:{at}: {what}", path.display());
+        eprintln!("{}:{at}: warning: {what}", path.display());
     }
 }
 

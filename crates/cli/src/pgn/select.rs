@@ -34,7 +34,7 @@
 //! summary, whose `matched` counts the repeats and `written` does not.
 //!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
-//! a move, the result `1/2`, glyphs above `$255`), with a line `warning: FILE:LINE:COLUMN:
+//! a move, the result `1/2`, glyphs above `$255`), with a line `FILE:LINE:COLUMN: warning:
 //! what` on stderr for each, instead of counting the game broken.
 //!
 //! The exit status is 0, 1 when `--on-error stop` stopped at a broken game, 2 when a file

@@ -30,11 +30,11 @@ const LENIENT: &str = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6
 /// The warnings of a lenient reading of [`LENIENT`] in the file `path`.
 fn lenient_warnings(path: &str) -> [String; 3] {
     [
-        "3:27: 'e.p.' after a move, stepped over",
-        "3:32: glyph $300 is above $255, left out",
-        "3:41: result '1/2' read as '1/2-1/2'",
+        "3:27: warning: 'e.p.' after a move, stepped over",
+        "3:32: warning: glyph $300 is above $255, left out",
+        "3:41: warning: result '1/2' read as '1/2-1/2'",
     ]
-    .map(|warning| format!("warning: {path}:{warning}"))
+    .map(|warning| format!("{path}:{warning}"))
 }
 
 /// What a run of `caissa` printed and returned.

@@ -794,15 +794,15 @@ fn lenient_reads_what_other_readers_accept_with_warnings() {
     let warnings: Vec<&str> = lenient
         .stderr
         .lines()
-        .filter(|l| l.starts_with("warning: "))
+        .filter(|l| l.contains(": warning: "))
         .map(|l| l.split_once(".pgn:").map_or(l, |(_, rest)| rest))
         .collect();
     assert_eq!(
         warnings,
         [
-            "3:27: 'e.p.' after a move, stepped over",
-            "3:32: glyph $300 is above $255, left out",
-            "3:41: result '1/2' read as '1/2-1/2'",
+            "3:27: warning: 'e.p.' after a move, stepped over",
+            "3:32: warning: glyph $300 is above $255, left out",
+            "3:41: warning: result '1/2' read as '1/2-1/2'",
         ]
     );
     assert_eq!(
