@@ -121,7 +121,8 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     while let Some(result) = reader.read_game(&mut selector) {
         let start = cursor.offset_of(bytes, selector.start);
         let tolerated = std::mem::take(&mut selector.tolerated);
-        read.push((start, cursor, selector.start, tolerated, result));
+        let tag_value = selector.tag_value.take();
+        read.push((start, cursor, selector.start, tolerated, tag_value, result));
     }
     let ends: Vec<usize> = read
         .iter()
@@ -131,32 +132,35 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
         .collect();
     read.into_iter()
         .zip(ends)
-        .map(|((start, mut cursor, at, tolerated, result), end)| {
-            let selection = match result {
-                Ok(Selected::Unmatched) => Selection::Unmatched,
-                Ok(Selected::Matched(text)) => Selection::Matched(text),
-                Ok(Selected::Row(row)) => Selection::Row(row),
-                Ok(Selected::Key(key)) => Selection::Key(key),
-                Err(mut error) => {
-                    let offset = cursor.offset_of(bytes, error.location);
-                    error.location = chunk.input_location(error.location);
-                    Selection::Broken(BrokenGame {
-                        error,
-                        offset: chunk.offset + offset as u64,
-                        bytes: bytes[start..end].to_vec(),
-                    })
+        .map(
+            |((start, mut cursor, at, tolerated, tag_value, result), end)| {
+                let selection = match result {
+                    Ok(Selected::Unmatched) => Selection::Unmatched,
+                    Ok(Selected::Matched(text)) => Selection::Matched(text),
+                    Ok(Selected::Row(row)) => Selection::Row(row),
+                    Ok(Selected::Key(key)) => Selection::Key(key),
+                    Err(mut error) => {
+                        let offset = cursor.offset_of(bytes, error.location);
+                        error.location = chunk.input_location(error.location);
+                        Selection::Broken(BrokenGame {
+                            error,
+                            offset: chunk.offset + offset as u64,
+                            bytes: bytes[start..end].to_vec(),
+                        })
+                    }
+                };
+                InputGame {
+                    offset: chunk.offset + start as u64,
+                    location: chunk.input_location(at),
+                    selection,
+                    tolerated: tolerated
+                        .into_iter()
+                        .map(|(at, what)| (chunk.input_location(at), what))
+                        .collect(),
+                    tag_value,
                 }
-            };
-            InputGame {
-                offset: chunk.offset + start as u64,
-                location: chunk.input_location(at),
-                selection,
-                tolerated: tolerated
-                    .into_iter()
-                    .map(|(at, what)| (chunk.input_location(at), what))
-                    .collect(),
-            }
-        })
+            },
+        )
         .collect()
 }
 
@@ -200,6 +204,28 @@ mod tests {
                 column: 1
             }
         );
+    }
+
+    #[test]
+    fn the_tag_asked_for_comes_with_each_game_written() {
+        let input = b"[ECO \"A00\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[White \"x\"]\n\n1. d4 *\n\n1. e4 e5 2. Ke3 *\n";
+        let mut options = SelectOptions {
+            tag_value: Some("ECO".to_owned()),
+            ..SelectOptions::default()
+        };
+        let values = |options: &SelectOptions| -> Vec<Option<String>> {
+            run(input, options, 2)
+                .into_iter()
+                .map(|g| g.tag_value)
+                .collect()
+        };
+        assert_eq!(values(&options), [Some("A00".to_owned()), None, None]);
+        // As the game is written: --openings sets ECO.
+        options.openings = true;
+        let written = values(&options);
+        assert_eq!(written[1], Some("A40".to_owned()));
+        assert_ne!(written[0], Some("A00".to_owned()));
+        assert_eq!(written[2], None);
     }
 
     #[test]

@@ -128,6 +128,9 @@ pub struct SelectOptions {
     /// `e.p.` after a move, the result `1/2` and glyphs above `$255` are read past and listed
     /// in [`InputGame::tolerated`] instead of making the game broken.
     pub lenient: bool,
+    /// A tag whose value each game selected in PGN or as a row hands over, as written, in
+    /// [`InputGame::tag_value`] (for `pgn split --by`, which files games by it).
+    pub tag_value: Option<String>,
 }
 
 /// Conditions on a game's main line, decided by replaying it; all must hold.
@@ -413,6 +416,9 @@ pub struct InputGame {
     pub selection: Selection,
     /// What a lenient reading read past in it ([`SelectOptions::lenient`]), where, in order.
     pub tolerated: Vec<(Location, Tolerated)>,
+    /// The value of [`SelectOptions::tag_value`]'s tag as the game is written; `None` without
+    /// the tag, or for a game not written.
+    pub tag_value: Option<String>,
 }
 
 /// The [`Visitor`] of a worker: the filter on the tags, then the replay and the tree.
@@ -424,6 +430,8 @@ pub(crate) struct Selector<'a> {
     pub(crate) start: Location,
     /// What a lenient reading read past in it.
     pub(crate) tolerated: Vec<(Location, Tolerated)>,
+    /// The value of [`SelectOptions::tag_value`]'s tag in the game written last.
+    pub(crate) tag_value: Option<String>,
 }
 
 /// A selected game while it is read.
@@ -604,6 +612,7 @@ impl Selector<'_> {
             builder: GameTreeBuilder,
             start: Location::default(),
             tolerated: Vec::new(),
+            tag_value: None,
         }
     }
 }
@@ -628,6 +637,7 @@ impl Visitor for Selector<'_> {
     fn begin_game(&mut self, at: Location) -> Flow<Self, Tags> {
         self.start = at;
         self.tolerated.clear();
+        self.tag_value = None;
         ControlFlow::Continue(Tags::new())
     }
 
@@ -819,6 +829,9 @@ impl Visitor for Selector<'_> {
         if let Some(opening) = opening {
             tree.tags.insert("ECO", opening.eco);
             tree.tags.insert("Opening", opening.name);
+        }
+        if let Some(name) = &self.options.tag_value {
+            self.tag_value = tree.tags.get(name).map(str::to_owned);
         }
         let mut text = String::new();
         match self.options.format {

@@ -5,9 +5,6 @@
 //! a file name ([`SplitBy::Tag`], e.g. `ECO`: `B20`). The command line opens the files.
 
 use core::num::NonZeroU64;
-use core::ops::ControlFlow;
-
-use caissa_notation::pgn::{Flow, Location, PgnError, RawTag, Reader, Visitor};
 
 /// How games are split into files.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,32 +29,26 @@ impl Splitter {
         Splitter { by, games: 0 }
     }
 
-    /// The file part for the next game, whose PGN is `game`.
+    /// The file part for the next game, whose value of the tag split by is `tag_value`
+    /// ([`SelectOptions::tag_value`](crate::SelectOptions::tag_value) hands it over).
     ///
     /// ```
     /// use caissa_pgntools::split::{SplitBy, Splitter};
     ///
     /// let mut by_two = Splitter::new(SplitBy::Games(2.try_into()?));
-    /// let parts: Vec<_> = (0..3).map(|_| by_two.part("1. e4 *")).collect();
+    /// let parts: Vec<_> = (0..3).map(|_| by_two.part(None)).collect();
     /// assert_eq!(parts, ["0001", "0001", "0002"]);
     ///
     /// let mut by_eco = Splitter::new(SplitBy::Tag("ECO".into()));
-    /// assert_eq!(by_eco.part("[ECO \"B20\"]\n\n1. e4 c5 *\n"), "B20");
-    /// assert_eq!(by_eco.part("[White \"A/B\"]\n\n1. d4 *\n"), "unknown");
+    /// assert_eq!(by_eco.part(Some("B20")), "B20");
+    /// assert_eq!(by_eco.part(None), "unknown");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn part(&mut self, game: &str) -> String {
+    pub fn part(&mut self, tag_value: Option<&str>) -> String {
         self.games += 1;
         match &self.by {
             SplitBy::Games(n) => format!("{:04}", (self.games - 1) / n.get() + 1),
-            SplitBy::Tag(name) => {
-                let mut find = FindTag { name, value: None };
-                let value = Reader::new(game.as_bytes())
-                    .read_game(&mut find)
-                    .and_then(Result::ok)
-                    .flatten();
-                value.map_or_else(|| "unknown".to_owned(), |v| file_safe(&v))
-            }
+            SplitBy::Tag(_) => tag_value.map_or_else(|| "unknown".to_owned(), file_safe),
         }
     }
 }
@@ -81,39 +72,6 @@ fn file_safe(value: &str) -> String {
         .collect()
 }
 
-/// A visitor that gives the value of one tag and skips the movetext.
-struct FindTag<'a> {
-    name: &'a str,
-    value: Option<String>,
-}
-
-impl Visitor for FindTag<'_> {
-    type Tags = ();
-    type Movetext = ();
-    type Output = Option<String>;
-    type Error = PgnError;
-
-    fn begin_game(&mut self, _: Location) -> Flow<Self, ()> {
-        self.value = None;
-        ControlFlow::Continue(())
-    }
-
-    fn tag(&mut self, (): &mut (), name: &[u8], value: RawTag<'_>, _: Location) -> Flow<Self> {
-        if self.value.is_none() && name == self.name.as_bytes() {
-            self.value = Some(value.decode_utf8_lossy().into_owned());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, (): ()) -> Flow<Self, ()> {
-        ControlFlow::Break(Ok(self.value.take()))
-    }
-
-    fn end_game(&mut self, (): ()) -> Result<Option<String>, PgnError> {
-        Ok(self.value.take())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,15 +79,15 @@ mod tests {
     #[test]
     fn tag_values_become_safe_file_names() {
         let mut by_player = Splitter::new(SplitBy::Tag("White".into()));
-        for (game, part) in [
-            ("[White \"Carlsen, Magnus\"]\n\n*\n", "Carlsen__Magnus"),
-            ("[White \"../etc\"]\n\n*\n", "___etc"),
-            ("[White \"?\"]\n\n*\n", "unknown"),
-            ("[White \"\"]\n\n*\n", "unknown"),
-            ("[White \"Ørjan\"]\n\n*\n", "_rjan"),
-            ("1. e4 *\n", "unknown"),
+        for (value, part) in [
+            (Some("Carlsen, Magnus"), "Carlsen__Magnus"),
+            (Some("../etc"), "___etc"),
+            (Some("?"), "unknown"),
+            (Some(""), "unknown"),
+            (Some("Ørjan"), "_rjan"),
+            (None, "unknown"),
         ] {
-            assert_eq!(by_player.part(game), part, "{game}");
+            assert_eq!(by_player.part(value), part, "{value:?}");
         }
     }
 }

@@ -525,6 +525,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         fen_comments: args.fen_comments,
         fix_result: args.fix_result,
         lenient: args.lenient,
+        tag_value: None,
         format: match args.format {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,

@@ -114,7 +114,10 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
     };
     let mut splitter = Splitter::new(by);
     let threads = threads_or_all(args.threads);
-    let options = SelectOptions::default();
+    let options = SelectOptions {
+        tag_value: args.by.clone(),
+        ..SelectOptions::default()
+    };
     let (mut games, mut written, mut errors) = (0u64, 0u64, 0u64);
     let mut progress = Progress::new();
     for path in &args.files {
@@ -135,7 +138,7 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
                     return ControlFlow::Continue(());
                 }
             };
-            let part = splitter.part(&text);
+            let part = splitter.part(game.tag_value.as_deref());
             failed = files
                 .file(part)
                 .and_then(|file| Ok(file.write_all(text.as_bytes())?));
