@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::tools::{ensure_programs, test_path};
+use crate::tools::{GAMES_DIR, ensure_programs, find_program};
 use crate::{Error, Result, Workspace, parse_positive, run_command};
 
 /// pgn-extract's ECO file, from its Debian package.
@@ -221,13 +221,8 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
     )?;
     let tags = dir.join("elo.tags");
     fs::write(&tags, ELO_TAGS).map_err(|e| io_error(&tags, &e))?;
-    let path = test_path()?;
-    let extract = Path::new(crate::tools::GAMES_DIR).join("pgn-extract");
-    let extract = if extract.is_file() {
-        extract
-    } else {
-        PathBuf::from("pgn-extract")
-    };
+    let extract = find_program("pgn-extract", std::env::var_os("PATH").as_ref())
+        .ok_or_else(|| Error::new(format!("pgn-extract is neither on PATH nor in {GAMES_DIR}")))?;
     let eco_missing = !Path::new(ECO_FILE).is_file();
 
     let mut timings = vec![[Timing::default(); 2]; JOBS.len()];
@@ -237,7 +232,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
             let out = dir.join(format!("caissa-{}.out", slug(job.name)));
             let args = substitute(job.caissa, &input, &out, &tags);
             let mut command = Command::new(&caissa);
-            command.args(&args).env("PATH", &path);
+            command.args(&args);
             let elapsed = time(&mut command, &dir.join("caissa.log"))?;
             timing[0].add(elapsed, count_games(&out, job.output)?);
             let Some(extract_args) = job.extract else {
@@ -249,7 +244,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
             let out = dir.join(format!("pgn-extract-{}.out", slug(job.name)));
             let args = substitute(extract_args, &input, &out, &tags);
             let mut command = Command::new(&extract);
-            command.args(&args).env("PATH", &path).current_dir(&dir);
+            command.args(&args).current_dir(&dir);
             let elapsed = time(&mut command, &dir.join("pgn-extract.log"))?;
             timing[1].add(elapsed, count_games(&out, job.output)?);
         }

@@ -65,7 +65,7 @@ pub(crate) const PYTHON_VAR: &str = "CAISSA_PYTHON";
 pub(crate) const VENV_STAMP: &str = "caissa-packages.txt";
 
 /// Where `name` is: the first match on `path` (a `PATH` value), else in [`GAMES_DIR`].
-fn find_program(name: &str, path: Option<&OsString>) -> Option<PathBuf> {
+pub(crate) fn find_program(name: &str, path: Option<&OsString>) -> Option<PathBuf> {
     let dirs = path.map(env::split_paths).into_iter().flatten();
     dirs.chain([PathBuf::from(GAMES_DIR)])
         .map(|dir| dir.join(name))

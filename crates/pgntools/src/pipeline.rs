@@ -10,7 +10,7 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use caissa_notation::pgn::Reader;
+use caissa_notation::pgn::{Location, PgnReplayError, Reader, Tolerated};
 
 use crate::select::{BrokenGame, InputGame, SelectOptions, Selected, Selection, Selector};
 use crate::source::{Chunk, Chunks, LineCursor};
@@ -116,52 +116,67 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     let mut selector = Selector::new(options);
     let mut reader = Reader::new(bytes).lenient(options.lenient);
     let mut cursor = LineCursor::new(bytes);
-    // Each game's start offset in the chunk, the cursor there, and what the selector made of it.
     let mut read = Vec::new();
     while let Some(result) = reader.read_game(&mut selector) {
-        let start = cursor.offset_of(bytes, selector.start);
-        let tolerated = std::mem::take(&mut selector.tolerated);
-        let tag_value = selector.tag_value.take();
-        read.push((start, cursor, selector.start, tolerated, tag_value, result));
+        read.push(ReadGame {
+            start: cursor.offset_of(bytes, selector.start),
+            cursor,
+            at: selector.start,
+            tolerated: std::mem::take(&mut selector.tolerated),
+            tag_value: selector.tag_value.take(),
+            result,
+        });
     }
     let ends: Vec<usize> = read
         .iter()
         .skip(1)
-        .map(|game| game.0)
+        .map(|game| game.start)
         .chain([bytes.len()])
         .collect();
     read.into_iter()
         .zip(ends)
-        .map(
-            |((start, mut cursor, at, tolerated, tag_value, result), end)| {
-                let selection = match result {
-                    Ok(Selected::Unmatched) => Selection::Unmatched,
-                    Ok(Selected::Matched(text)) => Selection::Matched(text),
-                    Ok(Selected::Row(row)) => Selection::Row(row),
-                    Ok(Selected::Key(key)) => Selection::Key(key),
-                    Err(mut error) => {
-                        let offset = cursor.offset_of(bytes, error.location);
-                        error.location = chunk.input_location(error.location);
-                        Selection::Broken(BrokenGame {
-                            error,
-                            offset: chunk.offset + offset as u64,
-                            bytes: bytes[start..end].to_vec(),
-                        })
-                    }
-                };
-                InputGame {
-                    offset: chunk.offset + start as u64,
-                    location: chunk.input_location(at),
-                    selection,
-                    tolerated: tolerated
-                        .into_iter()
-                        .map(|(at, what)| (chunk.input_location(at), what))
-                        .collect(),
-                    tag_value,
+        .map(|(mut game, end)| {
+            let selection = match game.result {
+                Ok(Selected::Unmatched) => Selection::Unmatched,
+                Ok(Selected::Matched(text)) => Selection::Matched(text),
+                Ok(Selected::Row(row)) => Selection::Row(row),
+                Ok(Selected::Key(key)) => Selection::Key(key),
+                Err(mut error) => {
+                    let offset = game.cursor.offset_of(bytes, error.location);
+                    error.location = chunk.input_location(error.location);
+                    Selection::Broken(BrokenGame {
+                        error,
+                        offset: chunk.offset + offset as u64,
+                        bytes: bytes[game.start..end].to_vec(),
+                    })
                 }
-            },
-        )
+            };
+            InputGame {
+                offset: chunk.offset + game.start as u64,
+                location: chunk.input_location(game.at),
+                selection,
+                tolerated: game
+                    .tolerated
+                    .into_iter()
+                    .map(|(at, what)| (chunk.input_location(at), what))
+                    .collect(),
+                tag_value: game.tag_value,
+            }
+        })
         .collect()
+}
+
+/// A game of a chunk as the selector left it, before its end in the chunk is known.
+struct ReadGame {
+    /// Its first byte's offset in the chunk.
+    start: usize,
+    /// The line cursor there.
+    cursor: LineCursor,
+    /// Its location in the chunk.
+    at: Location,
+    tolerated: Vec<(Location, Tolerated)>,
+    tag_value: Option<String>,
+    result: Result<Selected, PgnReplayError>,
 }
 
 #[cfg(test)]

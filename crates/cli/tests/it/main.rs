@@ -88,6 +88,18 @@ fn caissa_stdin(args: &[&str], input: &[u8]) -> Run {
     }
 }
 
+/// The counts of a `pgn select` summary line: games, matched, written, errors.
+fn summary_counts(summary: &str) -> [u64; 4] {
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    let count = |name: &str| -> u64 {
+        let at = words.iter().position(|w| *w == name);
+        at.and_then(|i| words.get(i + 1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no `{name}` in {summary:?}"))
+    };
+    ["games", "matched", "written", "errors"].map(count)
+}
+
 /// Asserts `lines` are in ascending order of their text.
 fn assert_sorted(lines: &[&str]) {
     assert!(lines.is_sorted(), "not sorted: {lines:?}");

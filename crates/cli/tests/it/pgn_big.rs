@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::summary_counts;
+
 /// The samples the input repeats.
 const SAMPLES: [&str; 3] = [
     "lichess-2025-05-sample.pgn",
@@ -80,18 +82,6 @@ fn high_water_kb(status: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// A summary line's counts: games, matched, written, errors.
-fn counts(summary: &str) -> [u64; 4] {
-    let words: Vec<&str> = summary.split_whitespace().collect();
-    let count = |name: &str| -> u64 {
-        let at = words.iter().position(|w| *w == name);
-        at.and_then(|i| words.get(i + 1))
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no `{name}` in {summary:?}"))
-    };
-    ["games", "matched", "written", "errors"].map(count)
-}
-
 /// A file in a fresh folder under the test's temporary one.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pgn-big");
@@ -155,7 +145,8 @@ fn a_gigabyte_of_zstd_is_selected_in_bounded_memory() {
         let mut args = vec!["pgn", "select"];
         args.extend(options);
         let expected = crate::caissa(&[&args[..], &[once]].concat());
-        let [games, matched, written, errors] = counts(expected.stderr.lines().last().unwrap());
+        let [games, matched, written, errors] =
+            summary_counts(expected.stderr.lines().last().unwrap());
         args.push("-");
         let measured = run_streamed(&args, &text, copies);
         eprintln!(
@@ -167,7 +158,7 @@ fn a_gigabyte_of_zstd_is_selected_in_bounded_memory() {
                 / measured.elapsed.as_secs_f64(),
             measured.peak_kb
         );
-        let got = counts(&measured.summary);
+        let got = summary_counts(&measured.summary);
         if options.contains(&"parquet") {
             parquet_rows = written * copies;
         }

@@ -1,7 +1,7 @@
 //! `caissa pgn select`: counts checked against answers found another way, the rewrite, the
 //! broken-game outputs and the summary line.
 
-use crate::{TempFile, caissa, caissa_stdin};
+use crate::{TempFile, caissa, caissa_stdin, summary_counts};
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -987,15 +987,7 @@ fn rewritten_samples_read_back_the_same_in_pgn_extract_and_python_chess() {
     ] {
         let original = format!("{samples}/{name}");
         let run = caissa(&["pgn", "select", &original]);
-        let [games, .., errors] = summary(&run.stderr)
-            .split_whitespace()
-            .skip(1)
-            .step_by(2)
-            .map(|n| n.parse::<usize>().expect("a count"))
-            .collect::<Vec<_>>()[..]
-        else {
-            panic!("{}", run.stderr);
-        };
+        let [games, .., errors] = summary_counts(summary(&run.stderr));
         assert_eq!((run.code, errors), (0, 0), "{name}: {}", run.stderr);
         let rewritten = TempFile::new(&format!("read-back-{name}"), &run.stdout);
         assert_eq!(rewritten_games(&run.stdout), games, "{name}");
@@ -1050,8 +1042,10 @@ fn rewritten_samples_read_back_the_same_in_pgn_extract_and_python_chess() {
 }
 
 /// The games of a PGN text as its `[Event ` lines count them.
-fn rewritten_games(pgn: &str) -> usize {
-    pgn.lines()
+fn rewritten_games(pgn: &str) -> u64 {
+    let games = pgn
+        .lines()
         .filter(|line| line.starts_with("[Event "))
-        .count()
+        .count();
+    u64::try_from(games).expect("a count")
 }

@@ -1,5 +1,7 @@
 //! Writing a [`GameTree`] as PGN.
 
+use core::ops::Range;
+
 use caissa_board::Color;
 
 use super::reader::looks_like_tag_line;
@@ -101,17 +103,13 @@ impl Tokens<'_> {
         let mut words = comment_words(text).peekable();
         let mut first = true;
         while let Some(word) = words.next() {
-            let next = words.peek().copied();
+            let next = words.peek().cloned();
             let open = if first { "{ " } else { "" };
             let close = if next.is_none() { " }" } else { "" };
             // A line starting with `%` would be an escape line, and one starting like a tag pair
-            // would end the comment: keep such words on the current line. The words are
-            // separated by one space in `text`, so a word and the next are a slice of it.
-            let with_next = next.map_or(word, |next| {
-                let start = word.as_ptr() as usize - text.as_ptr() as usize;
-                let end = next.as_ptr() as usize - text.as_ptr() as usize + next.len();
-                &text[start..end]
-            });
+            // would end the comment: keep such words on the current line.
+            let with_next = &text[word.start..next.map_or(word.end, |next| next.end)];
+            let word = &text[word];
             let breakable = !(word.starts_with('%') || looks_like_tag_line(with_next.as_bytes()));
             self.push_parts(&[open, word, close], first || breakable);
             first = false;
@@ -119,16 +117,16 @@ impl Tokens<'_> {
     }
 }
 
-/// The words of a comment whose words are separated by single spaces, as the line breaks may
-/// fall: a comment command such as `[%clk 0:03:00]` is one word, since lines never break
-/// inside it. Each word is a slice of `text`; an empty text is one empty word.
-fn comment_words(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
+/// Where the words of a comment are in `text`, whose words are separated by single spaces,
+/// as the line breaks may fall: a comment command such as `[%clk 0:03:00]` is one word, since
+/// lines never break inside it. An empty text is one empty word.
+fn comment_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut start = Some(0);
     core::iter::from_fn(move || {
-        let current = rest?;
-        let mut end = 0;
+        let from = start?;
+        let mut end = from;
         let mut in_command = false;
-        for word in current.split(' ') {
+        for word in text[from..].split(' ') {
             end += word.len();
             if word.starts_with("[%") {
                 in_command = !word.contains(']');
@@ -140,9 +138,9 @@ fn comment_words(text: &str) -> impl Iterator<Item = &str> {
             }
             end += 1;
         }
-        let end = end.min(current.len());
-        rest = current.get(end + 1..).filter(|_| end < current.len());
-        Some(&current[..end])
+        let end = end.min(text.len());
+        start = (end < text.len()).then_some(end + 1);
+        Some(from..end)
     })
 }
 
