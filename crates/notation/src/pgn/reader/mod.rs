@@ -521,6 +521,20 @@ mod tests {
         }
         long.extend_from_slice(b"*\n");
         assert_eq!(read(&long, true), read(&long, false));
+        // Tokens about as long as the window within which the movetext shortcut reads one.
+        for len in 28..38 {
+            let word = "N".repeat(len - 2) + "f3";
+            let number = "1".repeat(len - 1) + ".";
+            for input in [
+                format!("1. {word} e5 *\n"),
+                format!("1. e4 {word}"),
+                format!("{number} e4 e5 *\n"),
+                format!("1. e4 {{ {word} }} e5 *"),
+            ] {
+                let input = input.as_bytes();
+                assert_eq!(read(input, true), read(input, false), "{len}");
+            }
+        }
         for name in [
             "cm-pgn-test-list.pgn",
             "lichess-2025-05-sample.pgn",

@@ -345,9 +345,9 @@ impl<R: Read> Reader<R> {
     ) -> Flow<V, bool> {
         let data = &self.buf[..self.end];
         // A token that starts before `limit` is buffered whole (or is too long, which the general
-        // loop reports).
+        // loop reports), and so is the window after it.
         let limit = if self.eof {
-            self.end
+            self.end.saturating_sub(PLAIN_WINDOW)
         } else {
             self.end.saturating_sub(LOOKAHEAD)
         };
@@ -358,36 +358,41 @@ impl<R: Read> Reader<R> {
         // before this byte is loaded, where adding its test's outcome would wait for it. (The
         // general loop reads whatever else follows, such as the end of a line.)
         macro_rules! space_or_break {
-            () => {
-                if data.get(pos) != Some(&b' ') {
+            ($window:ident, $len:expr) => {
+                if $window[$len] != b' ' {
+                    pos += $len;
                     break;
                 }
-                pos += 1;
+                pos += $len + 1;
             };
         }
         while pos < limit {
-            let b = data[pos];
+            // Numbers and moves are read within a window of fixed size, which needs no bounds
+            // checks.
+            let Some(window) = data[pos..].first_chunk::<PLAIN_WINDOW>() else {
+                break;
+            };
+            let b = window[0];
             if b == b' ' {
                 pos += 1;
             } else if b.is_ascii_digit() {
-                let Some(len) = move_number_len(&data[pos..]) else {
+                let Some(len) = move_number_len(window) else {
                     break; // A result, `0-0`, a bad token, or a rarer number.
                 };
-                pos += len;
-                space_or_break!();
+                space_or_break!(window, len);
             } else if b.is_ascii_alphabetic() {
-                let len = token_len(&data[pos..]);
-                let Ok(san) = SanPlus::from_ascii(&data[pos..pos + len]) else {
-                    break;
+                let len = token_len(window);
+                let Some(Ok(san)) = window.get(..len).map(SanPlus::from_ascii) else {
+                    break; // Too long for the window, or not a move.
                 };
-                let at = self.location_of(pos);
-                pos += len;
                 moved = true;
-                if let ControlFlow::Break(output) = visitor.san(movetext, san, at) {
-                    self.pos = pos;
+                if let ControlFlow::Break(output) =
+                    visitor.san(movetext, san, self.location_of(pos))
+                {
+                    self.pos = pos + len;
                     return ControlFlow::Break(output);
                 }
-                space_or_break!();
+                space_or_break!(window, len);
             } else if b == b'{' {
                 let rest = &data[pos + 1..];
                 let i = match clock_comment_len(rest) {
@@ -405,7 +410,10 @@ impl<R: Read> Reader<R> {
                     self.pos = pos;
                     return ControlFlow::Break(output);
                 }
-                space_or_break!();
+                if data.get(pos) != Some(&b' ') {
+                    break;
+                }
+                pos += 1;
             } else {
                 break;
             }
@@ -414,6 +422,11 @@ impl<R: Read> Reader<R> {
         ControlFlow::Continue(moved)
     }
 }
+
+/// The bytes from a token's start within which [`Reader::read_plain_movetext`] reads a move
+/// number or a move and the byte after it: more than any move's text.
+const PLAIN_WINDOW: usize = 32;
+const _: () = assert!(PLAIN_WINDOW <= LOOKAHEAD);
 
 /// The error of the variation opened at `at` when the movetext ends inside it (`pos` is where
 /// it ends, so nothing of the game is left to skip).
@@ -447,8 +460,8 @@ fn unexpected(bytes: &[u8]) -> PgnErrorKind {
 /// three digits, then `.` or `...` (and no more dots). `None` for anything else, which the
 /// general loop reads: results, `0-0`, numbers without dots or with other dots.
 #[inline(always)]
-fn move_number_len(text: &[u8]) -> Option<usize> {
-    let at = |i: usize| text.get(i).copied().unwrap_or(0);
+fn move_number_len(window: &[u8; PLAIN_WINDOW]) -> Option<usize> {
+    let at = |i: usize| window[i];
     let digits = if !at(1).is_ascii_digit() {
         1
     } else if !at(2).is_ascii_digit() {
@@ -598,8 +611,10 @@ mod tests {
             (b"1/2-1/2", None),
             (b"0-0", None),
         ] {
+            let mut window = [b'x'; PLAIN_WINDOW];
+            window[..text.len()].copy_from_slice(text);
             assert_eq!(
-                move_number_len(text),
+                move_number_len(&window),
                 len,
                 "{}",
                 String::from_utf8_lossy(text)
