@@ -1,14 +1,15 @@
 //! Game boundaries: where PGN input can be cut so that each piece reads alone exactly as it
 //! reads in place. [`chunks`] cuts a byte slice; the [`ParallelReader`](super::ParallelReader)
-//! cuts streams the same way and hands the pieces to its worker threads. The rule for a
-//! boundary, and why it is safe, is in the docs of [`chunks`].
+//! cuts streams the same way and hands the pieces to its worker threads, and
+//! [`ranges`](super::ranges) cuts a seekable input into byte ranges without reading it from
+//! its start. The rule for a boundary, and why it is safe, is in the docs of [`chunks`].
 
 use super::reader::{Reader, TAG_PROBE, looks_like_tag_line};
 
 /// Bytes within which a line's `[Name "` must fit for a boundary to be at that line: fewer than
 /// the [`TAG_PROBE`] within which the reader takes such a line for the next game's tags when it
 /// is inside a comment.
-const TAG_PAIR_PREFIX: usize = 32;
+pub(super) const TAG_PAIR_PREFIX: usize = 32;
 const _: () = assert!(TAG_PAIR_PREFIX <= TAG_PROBE);
 
 /// The UTF-8 byte order mark that the reader skips at the start of the input.
@@ -179,6 +180,12 @@ impl BoundaryScan {
         }
     }
 
+    /// After [`BoundaryScan::next`] gave `None`: the start of the first line not yet known to
+    /// be no boundary. No line start at or after `from` and before it is a boundary.
+    pub(super) const fn undecided(&self) -> usize {
+        self.line
+    }
+
     /// The first boundary at or after `from` (at least 1) in `data`, which holds the bytes of
     /// the earlier calls and maybe more; or `None` if there is none in `data`, or not yet: more
     /// bytes may tell unless `eof`. After `Some`, [`BoundaryScan::newlines`] counts the
@@ -249,13 +256,14 @@ impl BoundaryScan {
 
 /// Whether `byte`, followed by `next`, ends a line: a LF, or a CR not followed by a LF (the
 /// LF of a CRLF ends it).
-const fn ends_line(byte: u8, next: u8) -> bool {
+pub(super) const fn ends_line(byte: u8, next: u8) -> bool {
     byte == b'\n' || (byte == b'\r' && next != b'\n')
 }
 
 /// The line ends among all bytes of `bytes` but the last, which only tells whether a CR before
-/// it is a CRLF's. Counts with loops that compile to vector instructions.
-fn line_ends(bytes: &[u8]) -> u64 {
+/// it is a CRLF's (so `bytes` is not empty). Counts with loops that compile to vector
+/// instructions.
+pub(super) fn line_ends(bytes: &[u8]) -> u64 {
     let (body, _) = bytes.split_at(bytes.len() - 1);
     let count = |byte: u8| body.iter().filter(|&&b| b == byte).count();
     let crs = count(b'\r');

@@ -17,7 +17,9 @@
 //! - [`StartTags`] reads the `[FEN]`, `[SetUp]` and `[Variant]` tags into a start position.
 //! - [`ParallelReader`] reads on several threads, with each game's result handed back in input
 //!   order, the same as one [`Reader`] gives; [`chunks`] cuts a byte slice at game boundaries
-//!   into pieces that read alone as in place.
+//!   into pieces that read alone as in place, and [`ranges`] cuts a seekable input (a file)
+//!   into byte ranges at the same boundaries without reading it from its start, for machines
+//!   that each read their own range ([`line_at`] gives a range's first line).
 //!
 //! ```
 //! use caissa_notation::pgn::{GameTreeBuilder, Layout, Reader, Replayer};
@@ -112,6 +114,7 @@ pub mod commands;
 mod convert;
 mod error;
 mod parallel;
+mod ranges;
 mod reader;
 mod replay;
 mod start;
@@ -124,6 +127,7 @@ pub use chunks::{Chunk, Chunks, chunks};
 pub use convert::ToGameError;
 pub use error::{Excerpt, IoFailure, PgnError, PgnErrorKind};
 pub use parallel::{MAX_THREADS, ParallelReader};
+pub use ranges::{MAX_SEEK_WINDOW, Ranges, boundary_at_or_after, line_at, ranges};
 pub use reader::{DEFAULT_CAPACITY, Games, MIN_CAPACITY, Reader};
 pub use replay::{
     Claims, MAX_REPLAY_DEPTH, PgnReplayError, PgnReplayErrorKind, RecordedGame, RecordedToken,
