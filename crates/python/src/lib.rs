@@ -11,6 +11,8 @@
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
 //! - `pgn`: `read_games`, the games of a PGN as Python objects, and `select` (`caissa.pgn`).
 //! - `table`: `to_arrow`, games as an Arrow stream (`caissa.pgn`).
+//! - `shards`: byte ranges of a file at game boundaries for `caissa.pgn.shards`, and the
+//!   paths or shards the PGN functions read, with their errors placed in the file.
 //! - `arbiter`: `Arbiter`, fed with the events of `caissa arbitrate`'s logs, and `TimeControl`.
 //! - `errors`: the exceptions, subclasses of `ValueError`, with the positions of the Rust
 //!   errors as attributes.
@@ -24,6 +26,7 @@ mod arbiter;
 mod board;
 mod errors;
 mod pgn;
+mod shards;
 mod table;
 mod types;
 
@@ -37,6 +40,7 @@ fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     board::register(m)?;
     pgn::register(m)?;
     table::register(m)?;
+    shards::register(m)?;
     arbiter::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

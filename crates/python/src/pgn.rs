@@ -3,17 +3,16 @@
 //!
 //! [`select`] runs `caissa pgn select`'s filters and exports (caissa-pgntools) on every core.
 //!
-//! [`read_games`] opens a path (read in Rust) or wraps a Python file object (binary or text,
-//! read in chunks through its `read` method) and returns a [`GameReader`], an iterator of
+//! [`read_games`] opens a path or a shard (read in Rust) or wraps a Python file object (binary
+//! or text, read in chunks through its `read` method) and returns a [`GameReader`], an iterator of
 //! [`PgnGame`]s. Each game is read into a `GameTree` and its main line replayed before it is
 //! handed over; what Python sees of it (headers, moves, SAN, comments, clocks, evaluations,
 //! boards) is made when asked for.
 
 use std::ffi::CString;
-use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{GameTree, GameTreeBuilder, Node, PgnError, Reader, TreeReplayError};
@@ -32,6 +31,7 @@ use pyo3::{create_exception, intern};
 
 use crate::board::Board;
 use crate::errors::{self, attr, with_attrs};
+use crate::shards::{Input, Place};
 use crate::types::Move;
 
 create_exception!(
@@ -341,11 +341,23 @@ enum ReadError {
     Replay(TreeReplayError),
 }
 
+/// A reader that is `Sync` (as a pyclass must be) because it is only used through `&mut`.
+struct Exclusive(Mutex<Box<dyn Read + Send>>);
+
+impl Read for Exclusive {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let inner = self.0.get_mut().unwrap_or_else(PoisonError::into_inner);
+        inner.read(buf)
+    }
+}
+
 /// The iterator [`read_games`] returns.
 #[pyclass(module = "caissa.pgn")]
 pub(crate) struct GameReader {
-    reader: Reader<Box<dyn Read + Send + Sync>>,
+    reader: Reader<Exclusive>,
     skip_errors: bool,
+    /// Where the input is in its file, for the places of errors.
+    place: Place,
 }
 
 #[pymethods]
@@ -363,7 +375,13 @@ impl GameReader {
                 None => return Ok(None),
                 Some(Ok(game)) => return Ok(Some(game)),
                 Some(Err(_)) if self.skip_errors => {}
-                Some(Err(ReadError::Text(e))) => return Err(pgn_error(py, &e)),
+                Some(Err(ReadError::Text(mut e))) => {
+                    let place = &mut self.place;
+                    e.location = py
+                        .detach(|| place.locate(e.location))
+                        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+                    return Err(pgn_error(py, &e));
+                }
                 Some(Err(ReadError::Replay(e))) => return Err(replay_error(py, &e)),
             }
         }
@@ -371,12 +389,15 @@ impl GameReader {
 }
 
 /// The games of a PGN, one at a time: `source` is a path (`str` or `os.PathLike`, read by
-/// Rust) or a file object (binary, or text, whose `read` returns `str`).
+/// Rust), a `Shard` of a file (see `shards`), or a file object (binary, or text, whose `read`
+/// returns `str`); plain or compressed (zstd, gzip, bzip2: found from the first bytes).
 ///
 /// Each game is read and its main line replayed with the GIL released. A game that cannot be
 /// read or replayed raises `PgnParseError` (a `ValueError`, with `line` and `column`, or `ply`),
 /// and iteration can go on with the next game; with `skip_errors=True` such games are
-/// skipped. Memory stays bounded by one game whatever the file's size.
+/// skipped. Memory stays bounded by one game whatever the file's size. A shard's games are
+/// those the whole file has there, and its errors' lines are the file's (the first error of a
+/// shard counts the file's lines before it).
 ///
 /// >>> import io
 /// >>> games = list(caissa.pgn.read_games(io.BytesIO(b"1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 *")))
@@ -385,37 +406,42 @@ impl GameReader {
 #[pyfunction]
 #[pyo3(signature = (source, *, skip_errors = false))]
 fn read_games(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<GameReader> {
-    let inner = open_source(py, source)?;
+    let (inner, place) = open_source(py, source)?;
+    let (input, _) = py
+        .detach(|| decompress(inner))
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
     Ok(GameReader {
-        reader: Reader::new(inner),
+        reader: Reader::new(Exclusive(Mutex::new(input))),
         skip_errors,
+        place,
     })
 }
 
-/// The file or file object `source` names, as [`read_games`] takes it.
+/// The file, shard or file object `source` names, as [`read_games`] and [`select`] take it
+/// (compressed or not), and where its bytes are in their file.
 pub(crate) fn open_source(
     py: Python<'_>,
     source: Bound<'_, PyAny>,
-) -> PyResult<Box<dyn Read + Send + Sync>> {
+) -> PyResult<(Box<dyn Read + Send + Sync>, Place)> {
     if source.hasattr(intern!(py, "read"))? {
-        return Ok(Box::new(PyFile {
+        let file = PyFile {
             file: source.unbind(),
             pending: Vec::new(),
             taken: 0,
-        }));
+        };
+        return Ok((Box::new(file), Place::WHOLE));
     }
-    let path: PathBuf = source.extract()?;
-    let file = File::open(&path)
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))?;
-    Ok(Box::new(file))
+    let (bytes, place) = source.extract::<Input>()?.open_py()?;
+    Ok((Box::new(bytes), place))
 }
 
 /// The games of a PGN that pass the filters of `caissa pgn select`, written again as that
 /// command writes them, in Rust on `threads` threads (default: every core) with the GIL
 /// released.
 ///
-/// `source` is a path or a file object, plain or compressed (zstd, gzip, bzip2: found from
-/// the first bytes). `filter` is a tag filter (`'WhiteElo >= 2400 and Date >= 2024.05'`), or a
+/// `source` is a path, a `Shard` (see `shards`) or a file object, plain or compressed (zstd,
+/// gzip, bzip2: found from the first bytes); a shard's errors and warnings are placed in its
+/// file. `filter` is a tag filter (`'WhiteElo >= 2400 and Date >= 2024.05'`), or a
 /// list of them that must all hold (`--where`, repeated; empty: every game); one that cannot be
 /// read raises `FilterError` (a `ValueError`, with `byte`). Games that pass are replayed and
 /// held to the conditions on their main line: `ending` (`'checkmate'`, `'stalemate'`,
@@ -522,7 +548,7 @@ fn select(
     };
     let threads = threads_or_all(threads);
     let limit = limit.unwrap_or(usize::MAX);
-    let source = open_source(py, source)?;
+    let (source, mut place) = open_source(py, source)?;
     let (selected, broken, tolerated) = py.detach(move || -> io::Result<_> {
         let (input, _) = decompress(source)?;
         let mut selected = Vec::new();
@@ -550,6 +576,13 @@ fn select(
                 ControlFlow::Continue(())
             }
         })?;
+        if let Some(b) = &mut broken {
+            b.error.location = place.locate(b.error.location)?;
+            b.offset = place.byte(b.offset);
+        }
+        for (at, _) in &mut tolerated {
+            *at = place.locate(*at)?;
+        }
         Ok((selected, broken, tolerated))
     })?;
     let category = py.get_type::<PyUserWarning>();

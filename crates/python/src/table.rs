@@ -10,8 +10,6 @@
 //! select's own bounded queues. When the stream is dropped unread, the thread stops at its
 //! next batch.
 
-use std::fs::File;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -21,19 +19,21 @@ use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{ArrowError, SchemaRef};
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::table::{Columns, TableBuilder};
-use caissa_pgntools::{Format, SelectOptions, Selection};
+use caissa_pgntools::{BrokenGame, Format, SelectOptions, Selection};
 use core::ops::ControlFlow;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
 use crate::pgn::{Choice, OneOrMany, threads_or_all};
+use crate::shards::{Input, Place};
 
 /// The games of PGN files that pass the filters of `caissa pgn select`, as an Arrow stream of
 /// record batches in the columns of `caissa pgn select --format parquet`.
 ///
 /// `paths` is a path or a list of paths, each plain or compressed (zstd, gzip, bzip2), read in
-/// order, each on `threads` threads (default: every core). The columns are the Hugging Face
+/// order, each on `threads` threads (default: every core); a `Shard` (see `shards`) can stand
+/// for a path, and reads the games of its byte range. The columns are the Hugging Face
 /// `Lichess/standard-chess-games` dataset's (`Event`, `Site`, `White`, `Black`, `Result`,
 /// `WhiteTitle`, `BlackTitle`, `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff` as
 /// int16, `UTCDate` as date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`,
@@ -42,7 +42,7 @@ use crate::pgn::{Choice, OneOrMany, threads_or_all};
 /// `max_plies`, `position`, `moves` and `limit` choose the games as in `select`; `openings`
 /// sets `ECO` and `Opening` from the opening table. A game that
 /// cannot be read or replayed is skipped, or with `skip_errors=False` ends the stream with an
-/// error naming its line and column.
+/// error naming its file, line and column (a shard's error, the file's line).
 ///
 /// Returns an `ArrowStream`, read once: `pyarrow.table(stream)`,
 /// `pyarrow.RecordBatchReader.from_stream(stream)` for a batch at a time, `polars.DataFrame
@@ -63,7 +63,7 @@ use crate::pgn::{Choice, OneOrMany, threads_or_all};
 #[allow(clippy::too_many_arguments)]
 fn to_arrow(
     py: Python<'_>,
-    paths: OneOrMany<PathBuf>,
+    paths: OneOrMany<Input>,
     filter: OneOrMany<String>,
     columns: Vec<String>,
     ending: Option<&str>,
@@ -98,16 +98,13 @@ fn to_arrow(
     let options = choice.options(py, Format::Row(columns))?;
     let schema = TableBuilder::new(columns).schema();
     let (batches, receiver) = sync_channel(1);
-    let files = paths
-        .0
-        .into_iter()
-        .map(|path| match File::open(&path) {
-            Ok(file) => Ok((path, file)),
-            Err(e) => Err(PyOSError::new_err(format!("{}: {e}", path.display()))),
-        })
-        .collect::<PyResult<_>>()?;
+    // A file that cannot be opened raises here; each is opened again when its turn comes, so
+    // that many shards do not hold many files open.
+    for input in &paths.0 {
+        input.open_py()?;
+    }
     let producer = Producer {
-        files,
+        files: paths.0,
         options,
         columns,
         threads: threads_or_all(threads),
@@ -125,8 +122,8 @@ fn to_arrow(
 
 /// What the thread of a stream reads, and how.
 struct Producer {
-    /// The files, opened by `to_arrow`, so that a missing one raises there.
-    files: Vec<(PathBuf, File)>,
+    /// The files or shards.
+    files: Vec<Input>,
     options: SelectOptions,
     columns: Columns,
     threads: usize,
@@ -139,7 +136,7 @@ enum Stop {
     /// `limit` rows sent, or the stream is gone: nothing more to do.
     Done,
     /// A broken game, with `skip_errors=False`.
-    Broken(String),
+    Broken(Box<BrokenGame>),
 }
 
 impl Producer {
@@ -149,13 +146,19 @@ impl Producer {
         let mut table = TableBuilder::new(self.columns);
         let mut rows = 0;
         let mut failure = None;
-        for (path, file) in &self.files {
+        for input in &self.files {
             if rows >= self.limit {
                 break;
             }
+            let path = input.path();
             let mut stop = None;
-            let read = decompress(file).and_then(|(input, _)| {
-                caissa_pgntools::select(input, &self.options, self.threads, |game| {
+            let mut place = Place::WHOLE;
+            let read = input.open().and_then(|(bytes, at)| {
+                place = at;
+                decompress(bytes)
+            });
+            let read = read.and_then(|(plain, _)| {
+                caissa_pgntools::select(plain, &self.options, self.threads, |game| {
                     match game.selection {
                         Selection::Row(row) => {
                             table.push(&row);
@@ -167,14 +170,7 @@ impl Producer {
                             }
                         }
                         Selection::Broken(b) if !self.skip_errors => {
-                            let at = b.error.location;
-                            stop = Some(Stop::Broken(format!(
-                                "{}:{}:{}: {}",
-                                path.display(),
-                                at.line,
-                                at.column,
-                                b.error.kind
-                            )));
+                            stop = Some(Stop::Broken(Box::new(b)));
                         }
                         // Texts and keys come only with the other formats.
                         Selection::Unmatched
@@ -193,7 +189,12 @@ impl Producer {
                     failure = Some(ArrowError::IoError(format!("{}: {e}", path.display()), e));
                     break;
                 }
-                (Ok(()), Some(Stop::Broken(message))) => {
+                (Ok(()), Some(Stop::Broken(b))) => {
+                    let at = b.error.location;
+                    let message = match place.locate(at) {
+                        Ok(at) => format!("{}:{at}: {}", path.display(), b.error.kind),
+                        Err(e) => format!("{}: {e}", path.display()),
+                    };
                     failure = Some(ArrowError::ParseError(message));
                     break;
                 }

@@ -9,6 +9,10 @@ import caissa._caissa as native
 
 def docstrings():
     yield "caissa", caissa.__doc__
+    yield "caissa.pgn", caissa.pgn.__doc__
+    for name, value in vars(caissa.pgn).items():
+        if getattr(value, "__module__", None) == "caissa.pgn" and not hasattr(native, name):
+            yield f"caissa.pgn.{name}", value.__doc__
     for name, value in vars(native).items():
         if inspect.isclass(value) or callable(value):
             yield name, value.__doc__

@@ -3,6 +3,8 @@
 import os
 from typing import Any, BinaryIO, Iterator, Optional, Sequence, TextIO, Union, final
 
+from caissa.pgn import Shard
+
 __version__: str
 
 WHITE: bool
@@ -262,7 +264,9 @@ class GameReader(Iterator[Game]):
     def __iter__(self) -> GameReader: ...
     def __next__(self) -> Game: ...
 
-def read_games(source: Union[str, "os.PathLike[str]", BinaryIO, TextIO], *, skip_errors: bool = False) -> GameReader: ...
+def read_games(
+    source: Union[str, "os.PathLike[str]", Shard, BinaryIO, TextIO], *, skip_errors: bool = False
+) -> GameReader: ...
 
 class ArbiterError(ValueError):
     """An event the arbiter cannot read or apply."""
@@ -312,7 +316,7 @@ class FilterError(ValueError):
     byte: int
 
 def select(
-    source: Union[str, "os.PathLike[str]", BinaryIO, TextIO],
+    source: Union[str, "os.PathLike[str]", Shard, BinaryIO, TextIO],
     filter: Union[str, Sequence[str]] = ...,
     *,
     ending: Optional[str] = None,
@@ -340,7 +344,7 @@ class ArrowStream:
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
 
 def to_arrow(
-    paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    paths: Union[str, "os.PathLike[str]", Shard, Sequence[Union[str, "os.PathLike[str]", Shard]]],
     filter: Union[str, Sequence[str]] = ...,
     *,
     columns: Sequence[str] = ...,
@@ -355,3 +359,7 @@ def to_arrow(
     skip_errors: bool = True,
     threads: Optional[int] = None,
 ) -> ArrowStream: ...
+
+def _shard_ranges(path: Union[str, "os.PathLike[str]"], size: int) -> list[tuple[int, int]]:
+    """The byte ranges of caissa.pgn.shards(path, size)."""
+    ...
