@@ -17,58 +17,110 @@ use super::visitor::{Flow, Visitor};
 use crate::san::SanPlus;
 
 /// The tag pairs of a game, in order. Names are case-sensitive; a name may appear twice.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Tags(Vec<(String, String)>);
+///
+/// The names and values are kept one after the other in one string: reading a game's tags
+/// allocates once or twice for all of them, not twice for each.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Tags {
+    /// Every tag's name and then its value, in order.
+    text: String,
+    /// Where each tag's name ends and then its value ends in `text`; the next tag begins there.
+    ends: Vec<(usize, usize)>,
+}
+
+impl fmt::Debug for Tags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // As a list of pairs, the way it reads.
+        let pairs: Vec<(&str, &str)> = self.iter().collect();
+        f.debug_tuple("Tags").field(&pairs).finish()
+    }
+}
 
 impl Tags {
     /// No tags.
     #[must_use]
     pub const fn new() -> Tags {
-        Tags(Vec::new())
+        Tags {
+            text: String::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// Where tag `i`'s name and value lie in `text`.
+    fn spans(&self, i: usize) -> (core::ops::Range<usize>, core::ops::Range<usize>) {
+        let start = i.checked_sub(1).map_or(0, |before| self.ends[before].1);
+        let (name_end, value_end) = self.ends[i];
+        (start..name_end, name_end..value_end)
+    }
+
+    /// The index of the first tag named `name`.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.iter().position(|(n, _)| n == name)
     }
 
     /// The value of the first tag named `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
     }
 
     /// Sets the first tag named `name`, or adds it at the end.
     pub fn insert(&mut self, name: &str, value: &str) {
-        match self.0.iter_mut().find(|(n, _)| n == name) {
-            Some((_, v)) => value.clone_into(v),
-            None => self.0.push((name.to_owned(), value.to_owned())),
+        let Some(i) = self.position(name) else {
+            self.push(name, value);
+            return;
+        };
+        let (_, old) = self.spans(i);
+        let old_len = old.len();
+        self.text.replace_range(old, value);
+        // The value's end and every later tag's ends move by the change in length.
+        self.ends[i].1 = self.ends[i].1 - old_len + value.len();
+        for (name_end, value_end) in &mut self.ends[i + 1..] {
+            *name_end = *name_end - old_len + value.len();
+            *value_end = *value_end - old_len + value.len();
         }
     }
 
     /// Adds a tag at the end, even if one with that name exists.
-    pub fn push(&mut self, name: String, value: String) {
-        self.0.push((name, value));
+    pub fn push(&mut self, name: &str, value: &str) {
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        self.text.push_str(value);
+        self.ends.push((name_end, self.text.len()));
     }
 
     /// Removes every tag named `name`.
     pub fn remove(&mut self, name: &str) {
-        self.0.retain(|(n, _)| n != name);
+        while let Some(i) = self.position(name) {
+            let (name_span, value_span) = self.spans(i);
+            let removed = value_span.end - name_span.start;
+            self.text.replace_range(name_span.start..value_span.end, "");
+            self.ends.remove(i);
+            for (name_end, value_end) in &mut self.ends[i..] {
+                *name_end -= removed;
+                *value_end -= removed;
+            }
+        }
     }
 
     /// The tags in order, as `(name, value)`.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        (0..self.ends.len()).map(|i| {
+            let (name, value) = self.spans(i);
+            (&self.text[name], &self.text[value])
+        })
     }
 
     /// How many tags there are.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.ends.len()
     }
 
     /// Whether there are none.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.ends.is_empty()
     }
 
     /// Sets the tags that give `start` as a game's start position, as the PGN standard has
@@ -559,10 +611,7 @@ impl Visitor for GameTreeBuilder {
         value: RawTag<'_>,
         _at: Location,
     ) -> Flow<Self> {
-        tags.push(
-            String::from_utf8_lossy(name).into_owned(),
-            value.decode_utf8_lossy().into_owned(),
-        );
+        tags.push(&String::from_utf8_lossy(name), &value.decode_utf8_lossy());
         ControlFlow::Continue(())
     }
 
@@ -655,6 +704,59 @@ mod tests {
         let mut hasher = DefaultHasher::new();
         game.hash(&mut hasher);
         hasher.finish()
+    }
+
+    /// The tags in one string read as the list of pairs they stand for, through every change.
+    #[test]
+    fn tags_read_as_their_pairs_after_every_change() {
+        let mut tags = Tags::new();
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        let check = |tags: &Tags, pairs: &[(String, String)]| {
+            let read: Vec<(String, String)> = tags
+                .iter()
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .collect();
+            assert_eq!(read, pairs);
+            assert_eq!(tags.len(), pairs.len());
+        };
+        for (name, value) in [
+            ("Event", "x"),
+            ("Site", ""),
+            ("White", "Ann"),
+            ("Site", "b"),
+        ] {
+            tags.push(name, value);
+            pairs.push((name.to_owned(), value.to_owned()));
+            check(&tags, &pairs);
+        }
+        // Longer, shorter and empty values, first, middle and last; a new name at the end.
+        for (name, value) in [
+            ("Site", "a longer site"),
+            ("Event", ""),
+            ("White", "A"),
+            ("Date", "?"),
+        ] {
+            tags.insert(name, value);
+            match pairs.iter_mut().find(|(n, _)| n == name) {
+                Some((_, v)) => *v = value.to_owned(),
+                None => pairs.push((name.to_owned(), value.to_owned())),
+            }
+            check(&tags, &pairs);
+        }
+        assert_eq!(tags.get("Site"), Some("a longer site"));
+        for name in ["Site", "Event", "Nothing"] {
+            tags.remove(name);
+            pairs.retain(|(n, _)| n != name);
+            check(&tags, &pairs);
+        }
+        let mut again = Tags::new();
+        again.push("White", "A");
+        again.push("Date", "?");
+        assert_eq!(tags, again);
+        assert_eq!(
+            format!("{again:?}"),
+            r#"Tags([("White", "A"), ("Date", "?")])"#
+        );
     }
 
     #[test]

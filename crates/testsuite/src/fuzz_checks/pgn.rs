@@ -280,19 +280,17 @@ fn written_game(game: &GameTree, layout: Layout) -> GameTree {
                 (None, Some(marker)) if name == "Result" => marker.as_str(),
                 (None, _) => placeholder,
             };
-            tags.push(name.to_owned(), value.to_owned());
+            tags.push(name, value);
         }
     }
     for (name, value) in game.tags.iter() {
         if layout == Layout::Compact || !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name) {
-            tags.push(name.to_owned(), value.to_owned());
+            tags.push(name, value);
         }
     }
     expected.tags = Tags::new();
     for (name, value) in tags.iter() {
-        expected
-            .tags
-            .push(name.to_owned(), value.replace(['\n', '\r'], " "));
+        expected.tags.push(name, &value.replace(['\n', '\r'], " "));
     }
     if layout == Layout::Compact {
         let braces = |comments: &mut Vec<String>| {
