@@ -50,14 +50,21 @@ struct Tokens<'a> {
 
 impl Tokens<'_> {
     fn push(&mut self, token: &str) {
-        self.push_parts(&[token], true);
+        self.push_parts(&[token], width_of(token), true);
     }
 
-    /// Appends one token made of `parts`, written one after the other; `breakable` says
-    /// whether a new line may start before it. Pieces rather than one string, so that a token
-    /// made of several (`{ `, a word, ` }`) is not first copied into a string of its own.
-    fn push_parts(&mut self, parts: &[&str], breakable: bool) {
-        let width: usize = parts.iter().map(|part| part.chars().count()).sum();
+    /// [`Tokens::push`] for a token of ASCII only (moves, numbers, glyphs, parentheses), whose
+    /// width is its length.
+    fn push_ascii(&mut self, token: &str) {
+        debug_assert!(token.is_ascii());
+        self.push_parts(&[token], token.len(), true);
+    }
+
+    /// Appends one token made of `parts`, written one after the other, `width` characters in
+    /// all; `breakable` says whether a new line may start before it. Pieces rather than one
+    /// string, so that a token made of several (`{ `, a word, ` }`) is not first copied into a
+    /// string of its own.
+    fn push_parts(&mut self, parts: &[&str], width: usize, breakable: bool) {
         match self.column {
             None => {
                 self.out.push('\n');
@@ -84,9 +91,10 @@ impl Tokens<'_> {
     /// Appends a comment as `{ words }`, wrapped between words; or as `; text` followed by a
     /// line break when it contains `}` (export layout only).
     fn comment(&mut self, text: &str) {
-        if text.contains('}') {
+        let width = width_of(text);
+        if memchr::memchr(b'}', text.as_bytes()).is_some() {
             if self.layout == Layout::Export {
-                self.push_parts(&["; ", text], true);
+                self.push_parts(&["; ", text], 2 + width, true);
                 self.column = None;
             } else {
                 self.push(&format!("{{ {} }}", text.replace('}', ")")));
@@ -95,9 +103,9 @@ impl Tokens<'_> {
         }
         // A comment that fits on the line breaks nowhere: one token.
         if let Some(column) = self.column
-            && column + 1 + text.chars().count() + 4 <= EXPORT_WIDTH
+            && column + 1 + width + 4 <= EXPORT_WIDTH
         {
-            self.push_parts(&["{ ", text, " }"], true);
+            self.push_parts(&["{ ", text, " }"], width + 4, true);
             return;
         }
         let mut words = comment_words(text).peekable();
@@ -111,9 +119,20 @@ impl Tokens<'_> {
             let with_next = &text[word.start..next.map_or(word.end, |next| next.end)];
             let word = &text[word];
             let breakable = !(word.starts_with('%') || looks_like_tag_line(with_next.as_bytes()));
-            self.push_parts(&[open, word, close], first || breakable);
+            let width = open.len() + width_of(word) + close.len();
+            self.push_parts(&[open, word, close], width, first || breakable);
             first = false;
         }
+    }
+}
+
+/// The columns `text` takes: its characters, counted quickly when they are all ASCII, as they
+/// nearly always are.
+fn width_of(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
     }
 }
 
@@ -181,6 +200,19 @@ fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
     out.push_str(" \"");
+    if !value.contains(['\\', '"', '\n', '\r']) {
+        out.push_str(value);
+    } else {
+        write_escaped(out, value);
+    }
+    out.push_str("\"]");
+    if layout == Layout::Export {
+        out.push('\n');
+    }
+}
+
+/// Appends a tag value with `\\` and `"` escaped and line ends as spaces.
+fn write_escaped(out: &mut String, value: &str) {
     for c in value.chars() {
         match c {
             '\\' | '"' => {
@@ -190,10 +222,6 @@ fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
             '\n' | '\r' => out.push(' '),
             c => out.push(c),
         }
-    }
-    out.push_str("\"]");
-    if layout == Layout::Export {
-        out.push('\n');
     }
 }
 
@@ -295,11 +323,11 @@ impl GameTree {
         while let Some(step) = stack.pop() {
             let (id, ply, mut force_number) = match step {
                 Step::Open => {
-                    tokens.push("(");
+                    tokens.push_ascii("(");
                     continue;
                 }
                 Step::Close => {
-                    tokens.push(")");
+                    tokens.push_ascii(")");
                     continue;
                 }
                 Step::Move {
@@ -321,12 +349,12 @@ impl GameTree {
                 token.push_str(if white { ". " } else { "... " });
             }
             node.san.append_to(&mut token);
-            tokens.push(&token);
+            tokens.push_ascii(&token);
             for nag in &node.nags {
                 token.clear();
                 token.push('$');
                 push_number(&mut token, nag.0.into());
-                tokens.push(&token);
+                tokens.push_ascii(&token);
             }
             for comment in &node.comments {
                 tokens.comment(comment);
@@ -358,6 +386,6 @@ impl GameTree {
             .termination_marker
             .or_else(|| self.tags.get("Result").and_then(|r| r.parse().ok()))
             .unwrap_or(TerminationMarker::Unknown);
-        tokens.push(marker.as_str());
+        tokens.push_ascii(marker.as_str());
     }
 }
