@@ -372,15 +372,15 @@ impl<R: Read> Reader<R> {
             let Some(window) = data[pos..].first_chunk::<PLAIN_WINDOW>() else {
                 break;
             };
-            let class = PLAIN_CLASSES[usize::from(window[0])];
-            if class == PlainClass::Blank {
+            let b = window[0];
+            if b == b' ' {
                 pos += 1;
-            } else if class == PlainClass::Digit {
+            } else if b.is_ascii_digit() {
                 let Some(len) = move_number_len(window) else {
                     break; // A result, `0-0`, a bad token, or a rarer number.
                 };
                 space_or_break!(window, len);
-            } else if class == PlainClass::Letter {
+            } else if b.is_ascii_alphabetic() {
                 let len = token_len_within(window);
                 let Some(Ok(san)) = window.get(..len).map(SanPlus::from_ascii) else {
                     break; // Too long for the window, or not a move.
@@ -393,7 +393,7 @@ impl<R: Read> Reader<R> {
                     return ControlFlow::Break(output);
                 }
                 space_or_break!(window, len);
-            } else if class == PlainClass::Brace {
+            } else if b == b'{' {
                 let rest = &data[pos + 1..];
                 let i = match clock_comment_len(rest) {
                     Some(i) => i,
@@ -427,34 +427,6 @@ impl<R: Read> Reader<R> {
 /// number or a move and the byte after it: more than any move's text.
 const PLAIN_WINDOW: usize = 32;
 const _: () = assert!(PLAIN_WINDOW <= LOOKAHEAD);
-
-/// How [`Reader::read_plain_movetext`] goes on at a byte.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PlainClass {
-    Blank,
-    Digit,
-    Letter,
-    Brace,
-    Other,
-}
-
-/// The [`PlainClass`] of every byte.
-static PLAIN_CLASSES: [PlainClass; 256] = {
-    let mut classes = [PlainClass::Other; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        classes[b] = match byte {
-            b' ' => PlainClass::Blank,
-            b'0'..=b'9' => PlainClass::Digit,
-            b'a'..=b'z' | b'A'..=b'Z' => PlainClass::Letter,
-            b'{' => PlainClass::Brace,
-            _ => PlainClass::Other,
-        };
-        b += 1;
-    }
-    classes
-};
 
 /// The length of the token at the start of `window`; `N` when it may go on past the window.
 #[inline(always)]
