@@ -702,9 +702,9 @@ impl Visitor for Selector<'_> {
         }
         let format = self.options.format;
         // The canonical SAN (its `+` and `#` found on the board) for the tree and LAN only.
-        let canonical = (format.writes_tree() || format == Format::Lan)
-            .then(|| played.map_or(san, |m| SanPlus::from_move(&before, m)));
         let after = game.replay.position();
+        let canonical = (format.writes_tree() || format == Format::Lan)
+            .then(|| played.map_or(san, |m| SanPlus::from_played(&before, m, after)));
         if game.depth == 0 {
             let suffix = canonical.and_then(|san| san.suffix);
             write_ply(&mut game.text, format, &before, played, suffix, after);

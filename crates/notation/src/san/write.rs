@@ -121,6 +121,32 @@ impl SanPlus {
         SanPlus::from_move_and_play_unchecked(&mut after, m)
     }
 
+    /// The SAN of `m`, a legal move of `before`, with the suffix that `after`, the position
+    /// `m` leads to, calls for: [`SanPlus::from_move`] for a caller that has played the move
+    /// already (a replay), without playing it again.
+    ///
+    /// ```
+    /// use caissa_notation::Position;
+    /// use caissa_notation::san::SanPlus;
+    ///
+    /// let before: Position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1".parse()?;
+    /// let m = "a1a8".parse::<caissa_notation::uci::UciMove>()?.to_move(&before)?;
+    /// let after = before.play(m)?;
+    /// assert_eq!(SanPlus::from_played(&before, m, &after).to_string(), "Ra8#");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// May panic if `m` is not a legal move of `before`. A wrong `after` gives a wrong suffix.
+    #[must_use]
+    pub fn from_played(before: &Position, m: Move, after: &Position) -> SanPlus {
+        SanPlus {
+            san: San::from_move(before, m),
+            suffix: Suffix::from_position(after),
+        }
+    }
+
     /// The SAN of `m`, a legal move of `pos`, with its suffix; plays `m` on `pos`.
     ///
     /// # Panics

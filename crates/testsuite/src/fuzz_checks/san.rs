@@ -118,7 +118,7 @@ fn check_san_in(text: &[u8], parsed: Result<SanPlus, ParseSanError>, pos: &Posit
 }
 
 /// The SAN of every legal move of `pos` reads back, leniently and strictly, as the same move,
-/// and writing it while playing it plays it.
+/// and writing it while playing it (or from the position it leads to) gives the same.
 fn check_san_writing(pos: &Position) {
     let fen = Fen::from_position(pos, EnPassantMode::Legal);
     pos.for_each_legal_move(|m| {
@@ -148,6 +148,11 @@ fn check_san_writing(pos: &Position) {
         let mut played = *pos;
         played.play_unchecked(m);
         assert_eq!(after.to_setup(), played.to_setup(), "{fen}: {m:?} played");
+        assert_eq!(
+            SanPlus::from_played(pos, m, &played),
+            san_plus,
+            "{fen}: {m:?} from the position after it"
+        );
     });
 }
 
