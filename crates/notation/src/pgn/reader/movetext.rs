@@ -381,9 +381,11 @@ impl<R: Read> Reader<R> {
                 };
                 space_or_break!(window, len);
             } else if b.is_ascii_alphabetic() {
-                let len = token_len_within(window);
-                let Some(Ok(san)) = window.get(..len).map(SanPlus::from_ascii) else {
-                    break; // Too long for the window, or not a move.
+                let Some(len) = token_len_within(window) else {
+                    break; // Too long for the window: the general loop reads it.
+                };
+                let Ok(san) = SanPlus::from_ascii(&window[..len]) else {
+                    break;
                 };
                 moved = true;
                 if let ControlFlow::Break(output) =
@@ -428,14 +430,18 @@ impl<R: Read> Reader<R> {
 const PLAIN_WINDOW: usize = 32;
 const _: () = assert!(PLAIN_WINDOW <= LOOKAHEAD);
 
-/// The length of the token at the start of `window`; `N` when it may go on past the window.
+/// The length of the token at the start of `window`, shorter than the window so that the
+/// byte after it is in the window too; `None` for a token that fills the window.
 #[inline(always)]
-fn token_len_within<const N: usize>(window: &[u8; N]) -> usize {
+fn token_len_within(window: &[u8; PLAIN_WINDOW]) -> Option<usize> {
     let mut len = 1;
-    while len < N && is_token_byte(window[len]) {
+    while len < PLAIN_WINDOW {
+        if !is_token_byte(window[len]) {
+            return Some(len);
+        }
         len += 1;
     }
-    len
+    None
 }
 
 /// The error of the variation opened at `at` when the movetext ends inside it (`pos` is where
