@@ -41,6 +41,20 @@ fn main() {
     }
     println!("{} games; fastest of {rounds} rounds per call", games.len());
     println!("{}", Summary::of(best.iter().map(|(t, _)| *t).collect()));
+    let over = |micros: u64| {
+        best.iter()
+            .filter(|(t, _)| *t > Duration::from_micros(micros))
+            .count()
+    };
+    println!(
+        "calls over 10 / 20 / 50 / 100 µs: {} / {} / {} / {}; mean {:?}",
+        over(10),
+        over(20),
+        over(50),
+        over(100),
+        best.iter().map(|(t, _)| *t).sum::<Duration>()
+            / u32::try_from(best.len().max(1)).unwrap_or(u32::MAX)
+    );
     best.sort_by_key(|b| std::cmp::Reverse(b.0));
     for (took, fen) in best.iter().take(15) {
         println!("{took:>12?}  {fen}");

@@ -33,7 +33,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::LazyLock;
 
 use caissa_board::{Bitboard, CastlingSide, Color, Role, Square};
-use caissa_movegen::{Move, MoveList, Position, attacks};
+use caissa_movegen::{Move, Position, attacks};
 
 use super::material::insufficient;
 
@@ -370,6 +370,8 @@ pub(super) struct Search {
     used_old: bool,
     past_progress: bool,
     line: Vec<Move>,
+    /// The moves of the positions on the line, each node's above its parent's.
+    moves: Vec<Move>,
     table: Option<Table>,
     pub(super) guide: Guide,
 }
@@ -390,6 +392,7 @@ impl Search {
             used_old: false,
             past_progress: false,
             line: Vec::with_capacity(64),
+            moves: Vec::with_capacity(1024),
             table: None,
             guide: Guide::new(pos, winner),
         }
@@ -465,6 +468,27 @@ impl Search {
                 .is_some_and(|limit| self.iteration_nodes > u64::from(self.max_depth) * limit)
     }
 
+    /// Enters the position of `key` in the table (when the search has one and it has room),
+    /// as on the line at `height`; returns whether it did.
+    fn store(&mut self, key: Option<Key>, left: u32, height: u32) -> bool {
+        let (Some(table), Some(key)) = (&mut self.table, key) else {
+            return false;
+        };
+        if table.len() >= TABLE_CAP && !table.contains_key(&key) {
+            return false;
+        }
+        table.insert(
+            key,
+            Entry {
+                left,
+                generation: self.generation,
+                on_line: Some(height),
+                proven: false,
+            },
+        );
+        true
+    }
+
     /// Searches `pos`, `depth` plies (by cost) into the iteration. Returns whether a mate was
     /// found; its line is then `self.line`.
     fn node(&mut self, pos: &Position, depth: u32) -> Sub {
@@ -500,77 +524,99 @@ impl Search {
         if depth >= self.max_depth || self.line.len() >= MAX_LINE {
             // Most nodes are leaves at the depth limit: only a mate matters there, and only
             // the loser in check can be mated. Any other leaf is cut, even one without moves.
-            if pos.turn() != self.winner && pos.is_check() && pos.count_legal_moves() == 0 {
+            if pos.turn() != self.winner && pos.is_check() && !pos.has_legal_moves() {
                 return Sub::MATE;
             }
             self.interrupted = true;
             return Sub::OPEN;
         }
-        let mut moves = MoveList::new();
-        ordered_moves(pos, &mut moves);
-        if moves.is_empty() {
+        // The moves are tried by moving role (pawns first, the king last), each role's men from
+        // `a1` on, each pawn's targets from `a1` on and its promotions to queen, knight, rook,
+        // bishop. They are listed a group at a time (a pawn, or the men of another role) onto
+        // the search's own stack, so a node whose first moves lead to a mate never lists the
+        // rest.
+        let board = pos.board();
+        let ours = board.by_color(pos.turn());
+        let base = self.moves.len();
+        let mut stored = None;
+        let mut result = Sub::CLOSED;
+        // Each pawn is a group of its own, each other role one group.
+        let pawns = (board.pawns() & ours)
+            .into_iter()
+            .map(Bitboard::from_square);
+        let pieces = Role::ALL[1..]
+            .iter()
+            .map(|&role| board.by_role(role) & ours);
+        'groups: for men in pawns.chain(pieces) {
+            if men.is_empty() {
+                continue;
+            }
+            let start = self.moves.len();
+            pos.for_each_legal_move_from(men, |m| self.moves.push(m));
+            let end = self.moves.len();
+            if end == start {
+                continue;
+            }
+            if end - start > 1 && (board.pawns() & men).any() {
+                sort_pawn_moves(&mut self.moves[start..]);
+            }
+            // Stored (once the position has a move) before any child is searched, so that a
+            // line coming back to it is seen as a repetition.
+            if stored.is_none() {
+                stored = Some(self.store(key, left, height));
+            }
+            for i in start..end {
+                let m = self.moves[i];
+                self.iteration_nodes += 1;
+                if self.limit_reached() {
+                    self.interrupted = true;
+                    result = Sub::OPEN;
+                    break 'groups;
+                }
+                self.budget -= 1;
+                self.phase_nodes -= 1;
+                let step = self.guide.classify(pos, m);
+                let cost = match step {
+                    Step::Reward => 0,
+                    Step::Normal => u32::from(!self.past_progress),
+                    Step::Punish => 4,
+                };
+                // A child at the depth limit is a leaf, cut unless it is a mate: a quiet move
+                // that mates nobody (see `quiet_leaf`) need not even be played. (A table entry
+                // might have closed that leaf; cutting it instead only costs an iteration its
+                // proof.)
+                if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
+                    && quiet_leaf(pos, m, self.winner)
+                {
+                    self.interrupted = true;
+                    result.clean = false;
+                    continue;
+                }
+                let mut child = *pos;
+                child.play_unchecked(m);
+                self.line.push(m);
+                let saved = self.past_progress;
+                self.past_progress = step == Step::Reward;
+                let sub = self.node(&child, depth + cost);
+                if sub.mate {
+                    self.moves.truncate(base);
+                    return sub;
+                }
+                self.past_progress = saved;
+                self.line.pop();
+                result.clean &= sub.clean;
+                result.low = result.low.min(sub.low);
+            }
+            self.moves.truncate(start);
+        }
+        self.moves.truncate(base);
+        let Some(stored) = stored else {
             return if pos.turn() != self.winner && pos.is_check() {
                 Sub::MATE
             } else {
                 Sub::CLOSED
             };
-        }
-        let stored = if let (Some(table), Some(key)) = (&mut self.table, key)
-            && (table.len() < TABLE_CAP || table.contains_key(&key))
-        {
-            table.insert(
-                key,
-                Entry {
-                    left,
-                    generation: self.generation,
-                    on_line: Some(height),
-                    proven: false,
-                },
-            );
-            true
-        } else {
-            false
         };
-        let mut result = Sub::CLOSED;
-        for &m in &moves {
-            self.iteration_nodes += 1;
-            if self.limit_reached() {
-                self.interrupted = true;
-                result = Sub::OPEN;
-                break;
-            }
-            self.budget -= 1;
-            self.phase_nodes -= 1;
-            let step = self.guide.classify(pos, m);
-            let cost = match step {
-                Step::Reward => 0,
-                Step::Normal => u32::from(!self.past_progress),
-                Step::Punish => 4,
-            };
-            // A child at the depth limit is a leaf, cut unless it is a mate: a quiet move that
-            // mates nobody (see `quiet_leaf`) need not even be played. (A table entry might
-            // have closed that leaf; cutting it instead only costs an iteration its proof.)
-            if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
-                && quiet_leaf(pos, m, self.winner)
-            {
-                self.interrupted = true;
-                result.clean = false;
-                continue;
-            }
-            let mut child = *pos;
-            child.play_unchecked(m);
-            self.line.push(m);
-            let saved = self.past_progress;
-            self.past_progress = step == Step::Reward;
-            let sub = self.node(&child, depth + cost);
-            if sub.mate {
-                return sub;
-            }
-            self.past_progress = saved;
-            self.line.pop();
-            result.clean &= sub.clean;
-            result.low = result.low.min(sub.low);
-        }
         // Proven: nothing below was cut, and every line back to a position on the current line
         // came back to this one or below it.
         let proven = result.clean && result.low >= height;
@@ -657,27 +703,8 @@ fn gives_check(pos: &Position, m: Move) -> bool {
         || (attacks::rook(king, occupied) & board.straight_sliders() & ours).any()
 }
 
-/// The legal moves in the order the search tries them: by moving role (pawns first, the king
-/// last), each role's men from `a1` on, each pawn's targets from `a1` on and its promotions to
-/// queen, knight, rook, bishop.
-pub(super) fn ordered_moves(pos: &Position, moves: &mut MoveList) {
-    let board = pos.board();
-    let ours = board.by_color(pos.turn());
-    for role in Role::ALL {
-        let men = board.by_role(role) & ours;
-        if men.is_empty() {
-            continue;
-        }
-        let start = moves.len();
-        pos.for_each_legal_move_from(men, |m| moves.push(m));
-        if role == Role::Pawn && moves.len() - start > 1 {
-            sort_pawn_moves(&mut moves[start..]);
-        }
-    }
-}
-
-/// Sorts pawn moves (which the generator gives by kind: pushes, double pushes, captures) by
-/// pawn, target and promotion (queen, knight, rook, bishop), in place.
+/// Sorts one pawn's moves (which the generator gives by kind: push, double push, captures) by
+/// target and promotion (queen, knight, rook, bishop), in place.
 fn sort_pawn_moves(moves: &mut [Move]) {
     moves.sort_unstable_by_key(|m| {
         let promotion = match m.promotion_role() {
@@ -686,7 +713,7 @@ fn sort_pawn_moves(moves: &mut [Move]) {
             Some(Role::Rook) => 2,
             Some(_) => 3,
         };
-        (m.from().index() << 8) | (m.to().index() << 2) | promotion
+        (m.to().index() << 2) | promotion
     });
 }
 
