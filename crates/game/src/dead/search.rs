@@ -118,15 +118,14 @@ impl Guide {
         self.bishop_distance = Some(distance);
     }
 
-    /// Judges `m` in `pos`.
-    fn classify(&self, pos: &Position, m: Move) -> Step {
+    /// Judges `m`, a move of a man of `role`, in `pos`.
+    fn classify(&self, pos: &Position, m: Move, role: Role) -> Step {
         if self.punished.contains(&m) {
             return Step::Punish;
         }
         let board = pos.board();
         let from = m.from();
         let to = m.to();
-        let role = board.role_at(from).expect("a legal move has a mover");
         let captured = if m.is_castle() {
             None
         } else if m.is_en_passant() {
@@ -543,11 +542,11 @@ impl Search {
         // Each pawn is a group of its own, each other role one group.
         let pawns = (board.pawns() & ours)
             .into_iter()
-            .map(Bitboard::from_square);
+            .map(|sq| (Role::Pawn, Bitboard::from_square(sq)));
         let pieces = Role::ALL[1..]
             .iter()
-            .map(|&role| board.by_role(role) & ours);
-        'groups: for men in pawns.chain(pieces) {
+            .map(|&role| (role, board.by_role(role) & ours));
+        'groups: for (role, men) in pawns.chain(pieces) {
             if men.is_empty() {
                 continue;
             }
@@ -557,7 +556,7 @@ impl Search {
             if end == start {
                 continue;
             }
-            if end - start > 1 && (board.pawns() & men).any() {
+            if end - start > 1 && role == Role::Pawn {
                 sort_pawn_moves(&mut self.moves[start..]);
             }
             // Stored (once the position has a move) before any child is searched, so that a
@@ -575,7 +574,7 @@ impl Search {
                 }
                 self.budget -= 1;
                 self.phase_nodes -= 1;
-                let step = self.guide.classify(pos, m);
+                let step = self.guide.classify(pos, m, role);
                 let cost = match step {
                     Step::Reward => 0,
                     Step::Normal => u32::from(!self.past_progress),
@@ -586,14 +585,14 @@ impl Search {
                 // might have closed that leaf; cutting it instead only costs an iteration its
                 // proof.)
                 if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
-                    && quiet_leaf(pos, m, self.winner)
+                    && quiet_leaf(pos, m, role, self.winner)
                 {
                     self.interrupted = true;
                     result.clean = false;
                     continue;
                 }
                 let mut child = *pos;
-                child.play_unchecked(m);
+                child.play_unchecked_by(m, role);
                 self.line.push(m);
                 let saved = self.past_progress;
                 self.past_progress = step == Step::Reward;
@@ -667,11 +666,11 @@ impl Sub {
 /// Whether playing `m` leads to a position that is no mate of the loser and in which the
 /// winner's material is the same, so that as a leaf it is simply cut: a move that captures
 /// nothing, is no promotion, castling or en passant capture, and (by the winner) gives no check.
-fn quiet_leaf(pos: &Position, m: Move, winner: Color) -> bool {
+fn quiet_leaf(pos: &Position, m: Move, role: Role, winner: Color) -> bool {
     if !plain(m) || pos.board().occupied().contains(m.to()) {
         return false;
     }
-    pos.turn() != winner || !gives_check(pos, m)
+    pos.turn() != winner || !gives_check(pos, m, role)
 }
 
 /// Whether `m` is neither castling, nor en passant, nor a promotion.
@@ -681,7 +680,7 @@ fn plain(m: Move) -> bool {
 
 /// Whether the plain move `m` (see [`plain`]) checks the opponent, directly or by uncovering
 /// a slider.
-fn gives_check(pos: &Position, m: Move) -> bool {
+fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
     let board = pos.board();
     let us = pos.turn();
     let (from, to) = (m.from(), m.to());
@@ -689,13 +688,13 @@ fn gives_check(pos: &Position, m: Move) -> bool {
         return false;
     };
     let occupied = board.occupied().without(from).with(to);
-    let direct = match board.role_at(from) {
-        Some(Role::Pawn) => attacks::pawn(us, to).contains(king),
-        Some(Role::Knight) => attacks::knight(to).contains(king),
-        Some(Role::Bishop) => attacks::bishop(to, occupied).contains(king),
-        Some(Role::Rook) => attacks::rook(to, occupied).contains(king),
-        Some(Role::Queen) => attacks::queen(to, occupied).contains(king),
-        Some(Role::King) | None => false,
+    let direct = match role {
+        Role::Pawn => attacks::pawn(us, to).contains(king),
+        Role::Knight => attacks::knight(to).contains(king),
+        Role::Bishop => attacks::bishop(to, occupied).contains(king),
+        Role::Rook => attacks::rook(to, occupied).contains(king),
+        Role::Queen => attacks::queen(to, occupied).contains(king),
+        Role::King => false,
     };
     let ours = board.by_color(us).without(from);
     direct
