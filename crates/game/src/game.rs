@@ -253,7 +253,7 @@ impl Game {
         self.verdicts = self
             .verdicts
             .take()
-            .and_then(|verdicts| verdicts.before(m))
+            .and_then(|verdicts| verdicts.before(m, &self.current))
             .map_or_else(OnceLock::new, OnceLock::from);
         Some(m)
     }
