@@ -25,8 +25,8 @@
 //!   replay produced counts only if it ends in a mate of the right side: a repaired line is
 //!   checked move by move, never assumed, so it is as good a proof as the analysis's own
 //!   lines.
-//! - **Anything else is analysed afresh**, each side first with a small budget, then with
-//!   [`can_win`]'s default budget, so the verdict is never weaker than the full analysis: a
+//! - **Anything else is analysed afresh**, each side first with small budgets (2,000 nodes,
+//!   then 8,000), then with [`can_win`]'s default budget, so the verdict is never weaker than the full analysis: a
 //!   position the analysis proves dead is proved dead here too, whatever happened before it.
 //!
 //! A position is dead when neither side can win; a side with a line proves that it is not, so
@@ -43,8 +43,12 @@ use super::{Budget, Winnability, can_win_with};
 /// The longest line a repair may produce, in plies: past it the position is analysed afresh
 /// (each tempo makes a line one ply longer).
 const MAX_CARRIED: usize = 256;
-/// The budget of the first, quick analysis of each side.
-const QUICK: Budget = Budget { nodes: 2_000 };
+/// The budgets of the analyses of each side before the full one: both sides get each before
+/// either gets the next. Most positions of a game have a short mate for one side or the other,
+/// which the first finds; the second spares the positions where one side's mate is hard to
+/// find and the other's is not (the slowest call of the PGN samples, 1.0 -> 0.7 ms) a full
+/// analysis of the wrong side.
+const SMALL_BUDGETS: [Budget; 2] = [Budget { nodes: 2_000 }, Budget { nodes: 8_000 }];
 
 /// Moves at most between the position a line starts from and the one it is kept for.
 const MAX_SINCE: usize = 8;
@@ -123,9 +127,8 @@ impl Verdicts {
             };
         }
         // A line for either side proves the position alive; only without one does each side
-        // need the full analysis. Most positions of a game have a short mate for one side or
-        // the other, which a small budget finds: both sides get one before either gets more.
-        for budget in [QUICK, Budget::DEFAULT] {
+        // need the full analysis, after the small ones (see `SMALL_BUDGETS`).
+        for budget in SMALL_BUDGETS.into_iter().chain([Budget::DEFAULT]) {
             for color in Color::ALL {
                 if next.alive() {
                     return next;
@@ -141,7 +144,7 @@ impl Verdicts {
                     next.0[color] = match can_win_with(pos, color, budget) {
                         Winnability::Winnable(line) => Known::line(line, pos),
                         Winnability::Unwinnable => Known::Unwinnable,
-                        Winnability::Unknown if budget == QUICK => Known::Untried,
+                        Winnability::Unknown if budget != Budget::DEFAULT => Known::Untried,
                         Winnability::Unknown => Known::Unknown,
                     };
                 }
