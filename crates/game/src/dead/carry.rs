@@ -345,3 +345,96 @@ fn tempo(pos: &Position, rest: &[Move]) -> Option<Move> {
     });
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use caissa_board::Square;
+    use caissa_movegen::fen::Fen;
+
+    use super::*;
+
+    fn position(fen: &str) -> Position {
+        let fen: Fen = fen.parse().expect("a FEN");
+        fen.into_position(Default::default())
+            .expect("a legal position")
+    }
+
+    /// The lines of `verdicts` that start from their own position, by winner.
+    fn lines(verdicts: &Verdicts) -> Vec<(Color, Vec<Move>)> {
+        Color::ALL
+            .into_iter()
+            .filter_map(|color| match &verdicts.0[color] {
+                Known::Line { line, since, .. } if since.is_empty() => Some((color, line.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether `line` is legal from `pos` and ends in a mate of `winner`'s opponent.
+    fn mates(pos: &Position, line: &[Move], winner: Color) -> bool {
+        let mut at = *pos;
+        for &m in line {
+            if !at.is_legal(m) {
+                return false;
+            }
+            at.play_unchecked(m);
+        }
+        at.turn() != winner && at.is_checkmate()
+    }
+
+    /// After a quiet move, a line comes back through a take-back of it: the other side's tempo,
+    /// the move played backwards, the tempo backwards, then the line as it was.
+    #[test]
+    fn a_line_is_kept_behind_a_take_back_of_a_quiet_move() {
+        let before = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let verdicts = Verdicts::of(&before);
+        let found = lines(&verdicts);
+        assert!(!found.is_empty(), "a line for one side");
+        let played = Move::normal(Square::B1, Square::C3);
+        let mut after = before;
+        after.play_unchecked(played);
+        let carried = verdicts.after(&after, &[played]);
+        for (winner, line) in lines(&carried) {
+            assert!(mates(&after, &line, winner), "{winner:?}: {line:?}");
+            let (_, old) = found
+                .iter()
+                .find(|(w, _)| *w == winner)
+                .expect("the same side");
+            assert_eq!(line[1], Move::normal(Square::C3, Square::B1));
+            assert_eq!(&line[3..], &old[..], "the old line, unchanged");
+        }
+        assert!(!lines(&carried).is_empty());
+    }
+
+    /// A take-back that cannot restore what the move lost (here the castling right the line
+    /// uses) does not come back to the line's start, so the line is not kept as it was: what
+    /// is kept is replayed and checked like any repair.
+    #[test]
+    fn a_take_back_that_loses_a_right_is_replayed() {
+        use Square::{E1, E8, F1, G8, H1, H2, H8};
+        let before = position("6k1/5ppp/8/8/8/8/8/4K2R w K - 0 1");
+        // 1. O-O Kh8 2. Re1 Kg8 3. Re8#
+        let line = vec![
+            Move::castle(E1, H1),
+            Move::normal(G8, H8),
+            Move::normal(F1, E1),
+            Move::normal(H8, G8),
+            Move::normal(E1, E8),
+        ];
+        assert!(mates(&before, &line, Color::White));
+        let verdicts = Verdicts(ByColor::new_with(|color| match color {
+            Color::White => Known::line(line.clone(), &before),
+            Color::Black => Known::Untried,
+        }));
+        let played = Move::normal(H1, H2);
+        let mut after = before;
+        after.play_unchecked(played);
+        let carried = verdicts.after(&after, &[played]);
+        let kept = lines(&carried);
+        assert!(!kept.is_empty());
+        for (winner, line) in kept {
+            assert!(mates(&after, &line, winner), "{winner:?}: {line:?}");
+            assert!(!line.iter().any(|m| m.is_castle()), "{line:?}");
+        }
+    }
+}
