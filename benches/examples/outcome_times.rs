@@ -1,5 +1,6 @@
 //! `Game::outcome` after every move of the PGN samples: the median, 99.9th percentile and
-//! maximum call time, and the slowest positions as FEN.
+//! maximum call time, the calls over 10, 20, 50 and 100 µs, the mean, and the slowest positions
+//! as FEN.
 //!
 //! `cargo run --release -p caissa-benches --example outcome_times [rounds]`
 //!

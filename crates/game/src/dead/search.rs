@@ -539,7 +539,8 @@ impl Search {
         let base = self.moves.len();
         let mut stored = None;
         let mut result = Sub::CLOSED;
-        // Each pawn is a group of its own, each other role one group.
+        // Each pawn is a group of its own, each other role one group (`Role::ALL` starts with
+        // the pawn).
         let pawns = (board.pawns() & ours)
             .into_iter()
             .map(|sq| (Role::Pawn, Bitboard::from_square(sq)));
