@@ -4,6 +4,10 @@
 //! Chunks go to the workers in turn (chunk `k` to worker `k mod n`), and results are taken from
 //! them in the same turn, so the order needs no sorting and memory stays bounded: each worker
 //! holds at most two chunks waiting and two results done, whatever the input's size.
+//!
+//! A worker reads again, from its first byte in the chunk, a game whose parts came in an order
+//! that the selector cannot write as it reads ([`Selected::OutOfOrder`]), this time with a
+//! selector that writes every game from its tree.
 
 use core::ops::ControlFlow;
 use std::io::{self, Read};
@@ -116,14 +120,26 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     let mut selector = Selector::new(options);
     let mut reader = Reader::new(bytes).lenient(options.lenient);
     let mut cursor = LineCursor::new(bytes);
+    let mut trees = Selector::trees(options);
     let mut read = Vec::new();
-    while let Some(result) = reader.read_game(&mut selector) {
+    while let Some(mut result) = reader.read_game(&mut selector) {
+        let start = cursor.offset_of(bytes, selector.start);
+        let mut tag_value = selector.tag_value.take();
+        if let Ok(Selected::OutOfOrder) = result {
+            // Read again from its first byte and written from its tree. The same bytes give
+            // the same game; were they to give none, the game would count as not selected.
+            result = Reader::new(&bytes[start..])
+                .lenient(options.lenient)
+                .read_game(&mut trees)
+                .unwrap_or(Ok(Selected::Unmatched));
+            tag_value = trees.tag_value.take();
+        }
         read.push(ReadGame {
-            start: cursor.offset_of(bytes, selector.start),
+            start,
             cursor,
             at: selector.start,
             tolerated: std::mem::take(&mut selector.tolerated),
-            tag_value: selector.tag_value.take(),
+            tag_value,
             result,
         });
     }
@@ -137,7 +153,7 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
         .zip(ends)
         .map(|(mut game, end)| {
             let selection = match game.result {
-                Ok(Selected::Unmatched) => Selection::Unmatched,
+                Ok(Selected::Unmatched | Selected::OutOfOrder) => Selection::Unmatched,
                 Ok(Selected::Matched(text)) => Selection::Matched(text),
                 Ok(Selected::Row(row)) => Selection::Row(row),
                 Ok(Selected::Key(key)) => Selection::Key(key),
@@ -184,7 +200,7 @@ mod tests {
     use caissa_notation::pgn::Location;
 
     use super::*;
-    use crate::select::Format;
+    use crate::select::{Format, Strip};
 
     fn run(input: &[u8], options: &SelectOptions, threads: usize) -> Vec<InputGame> {
         let mut games = Vec::new();
@@ -194,6 +210,126 @@ mod tests {
         })
         .expect("in memory");
         games
+    }
+
+    /// The text of each game as `selector` writes it, `None` for one not written.
+    fn texts(
+        input: &[u8],
+        options: &SelectOptions,
+        selector: &mut Selector<'_>,
+    ) -> Vec<Option<String>> {
+        Reader::new(input)
+            .lenient(options.lenient)
+            .games(selector)
+            .map(|result| match result {
+                Ok(Selected::Matched(text)) => Some(text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Games whose parts come in every order the readers allow: comments before, between and
+    /// after the moves, glyphs, variations (nested, empty, with comments at their start and
+    /// after them), null moves, commands, `;` comments, comments too long for a line, a
+    /// start position with Black to move, a game without moves, and broken games.
+    const SHAPES: &[u8] = b"[Event \"shapes\"]\n[Result \"1-0\"]\n\n\
+        {Before} {the moves} 1. e4 $1 $14 {after e4} (1. d4 {queen} d5 (1... Nf6 2. c4) 2. c4) \
+        (1. c4) 1... e5 2. Nf3 -- 3. Bc4 {[%clk 0:03:00] [%eval 0.17]} Nc6 \
+        ({start} 3... Nf6 $2 {a  spaced\n  comment}) ( ) (3... Be7 4. d4 (4. d3) ) \
+        4. O-O ; a line comment } with a brace\n\
+        Nf6 {a comment so long that it cannot fit on the line where it starts and wraps at \
+        words [%cal Ge2e4,Gd2d4] [%csl Rf7] and more words to fill one more line of eighty \
+        columns} 5. d3 {caf\xc3\xa9 cr\xc3\xa8me} 1-0 {after the result}\n\n\
+        [Event \"after a variation\"]\n\n1. e4 (1. d4) {late} e5 (1... c5) $1 2. Nf3 *\n\n\
+        [Event \"first move\"]\n\n1. e4 (1. d4 (1. c4 c5) d5) e5 *\n\n\
+        [Event \"glyph after a comment\"]\n\n1. e4 {c} $1 e5 *\n\n\
+        [Event \"from a position\"]\n[FEN \"r3k3/8/8/8/8/8/8/4K3 b q - 0 30\"]\n\n\
+        30... O-O-O 31. Kf2 (31. Ke2 Rd2+) Rd2+ 32. Ke3 *\n\n\
+        [Event \"no moves\"]\n\n{only a comment} 0-1\n\n\
+        [Event \"illegal\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+        [Event \"unterminated\"]\n\n1. e4 (1. d4 *\n\n\
+        [Event \"checkmate\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+        [Event \"lenient\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2\n";
+
+    /// Every game the selector writes as it reads is the text of its tree, byte for byte, on
+    /// the samples and on [`SHAPES`], whatever is stripped or added; the pipeline gives the
+    /// tree's text for every game, those read again included.
+    #[test]
+    fn games_written_as_read_are_their_trees_text() {
+        let samples = [
+            "lichess-2025-05-sample",
+            "mliebelt-sample-games",
+            "cm-pgn-test-list",
+        ];
+        let mut inputs: Vec<Vec<u8>> = samples
+            .iter()
+            .map(|name| {
+                std::fs::read(format!(
+                    "{}/../../data/pgn/{name}.pgn",
+                    env!("CARGO_MANIFEST_DIR")
+                ))
+                .expect("a sample")
+            })
+            .collect();
+        inputs.push(SHAPES.to_vec());
+        // Nothing, all three, then comments, glyphs, variations and commands alone.
+        let strips = [
+            (false, false, false, false),
+            (true, true, true, false),
+            (true, false, false, false),
+            (false, true, false, false),
+            (false, false, true, false),
+            (false, false, false, true),
+        ]
+        .map(|(comments, nags, variations, commands)| Strip {
+            comments,
+            nags,
+            variations,
+            commands,
+        });
+        let (mut streamed, mut reread) = (0, 0);
+        let mut shapes_reread = Vec::new();
+        for input in &inputs {
+            for (i, &strip) in strips.iter().enumerate() {
+                let options = SelectOptions {
+                    strip,
+                    lenient: i % 2 == 0,
+                    openings: i == 1,
+                    fix_result: i == 2,
+                    ply_count: i == 3,
+                    ..SelectOptions::default()
+                };
+                let trees = texts(input, &options, &mut Selector::trees(&options));
+                let mut selector = Selector::new(&options);
+                let mut as_read = Reader::new(&input[..]).lenient(options.lenient);
+                for (n, tree) in trees.iter().enumerate() {
+                    match as_read.read_game(&mut selector) {
+                        Some(Ok(Selected::OutOfOrder)) => {
+                            reread += 1;
+                            if input == SHAPES && strip == Strip::default() {
+                                shapes_reread.push(n);
+                            }
+                        }
+                        Some(Ok(Selected::Matched(text))) => {
+                            streamed += 1;
+                            assert_eq!(Some(&text), tree.as_ref(), "game {n}, {options:?}");
+                        }
+                        other => assert!(tree.is_none(), "game {n}: {other:?}, {options:?}"),
+                    }
+                }
+                let piped: Vec<Option<String>> = run(input, &options, 2)
+                    .into_iter()
+                    .map(|game| match game.selection {
+                        Selection::Matched(text) => Some(text),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(piped, trees, "{options:?}");
+            }
+        }
+        // Most games are written as read; the out-of-order shapes are read again.
+        assert!(streamed > 10 * reread, "{streamed} and {reread}");
+        assert_eq!(shapes_reread, [1, 2, 3]);
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! rewritten as canonical SAN from the position (`+` and `#` as they are on the board, long
 //! algebraic or needlessly disambiguated input made short), the seven tag roster first, lines
 //! under 80 columns, and what [`Strip`] says left out.
+//!
+//! PGN is written as the game is read, by a [`MovetextWriter`], and no game tree is built; a
+//! game whose parts come in an order the writer cannot follow is handed back unwritten, for the
+//! worker to read it again and write it from its tree, which gives the same text. Rows and
+//! [`SelectOptions::fen_comments`] are written from the tree.
 
 use core::ops::ControlFlow;
 
@@ -19,8 +24,8 @@ use caissa_notation::epd::Epd;
 use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
-    Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError,
-    PgnReplayError, RawComment, RawTag, Replay, Tags, TerminationMarker, Tolerated,
+    Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, MovetextWriter, Nag,
+    PgnError, PgnReplayError, RawComment, RawTag, Replay, Tags, TerminationMarker, Tolerated,
     VariationChoice, Visitor,
 };
 use caissa_notation::san::{San, SanPlus, Suffix};
@@ -78,8 +83,8 @@ impl Format {
         matches!(self, Format::Uci | Format::Row(Columns { uci: true, .. }))
     }
 
-    /// Whether the game's tree is built: only the formats that write the whole game need it,
-    /// the others skip the tree builder (comments, glyphs, variations) entirely.
+    /// Whether the whole game is written (comments, glyphs, variations): the other formats
+    /// skip them entirely.
     const fn writes_tree(self) -> bool {
         matches!(self, Format::Pgn | Format::Row(_))
     }
@@ -421,11 +426,17 @@ pub struct InputGame {
     pub tag_value: Option<String>,
 }
 
-/// The [`Visitor`] of a worker: the filter on the tags, then the replay and the tree.
+/// The [`Visitor`] of a worker: the filter on the tags, then the replay, and the game written
+/// as it is read, or from its tree.
 #[derive(Debug)]
 pub(crate) struct Selector<'a> {
     options: &'a SelectOptions,
     builder: GameTreeBuilder,
+    /// Whether every game is written from its tree, which is built for it: for the games
+    /// whose parts come in an order the writer cannot follow ([`Selected::OutOfOrder`]).
+    trees: bool,
+    /// The writer of PGN movetext, kept from game to game while no game holds it.
+    movetext: MovetextWriter,
     /// Where the game being read starts.
     pub(crate) start: Location,
     /// What a lenient reading read past in it.
@@ -437,7 +448,7 @@ pub(crate) struct Selector<'a> {
 /// A selected game while it is read.
 #[derive(Debug)]
 pub(crate) struct InProgress {
-    tree: GameTreeInProgress,
+    written: Written,
     replay: Replay,
     /// How many variations are open.
     depth: usize,
@@ -456,6 +467,30 @@ pub(crate) struct InProgress {
     opening: Option<&'static Opening>,
     /// The game's key so far, for [`Format::Key`]; the tree is then left empty.
     key: Option<KeyHasher>,
+}
+
+/// How a selected game is written while it is read.
+#[derive(Debug)]
+enum Written {
+    /// Into its tree, written at the end: with [`SelectOptions::fen_comments`], which come
+    /// before the move's glyphs, in a [`Selector::trees`], and (the tree then left empty) in
+    /// the formats that do not write the whole game.
+    Tree(GameTreeInProgress),
+    /// The movetext as it is read; the tags and the termination marker are kept for the end.
+    Movetext {
+        tags: Tags,
+        writer: MovetextWriter,
+        marker: Option<TerminationMarker>,
+    },
+}
+
+/// A selected game's text at its end, the tags and the termination marker taken out.
+#[derive(Debug)]
+enum Body {
+    /// Its tree, to be written.
+    Tree(GameTree),
+    /// Its movetext, written but for the result.
+    Movetext(MovetextWriter),
 }
 
 impl InProgress {
@@ -499,19 +534,19 @@ pub fn board_result(end: &Position) -> Option<TerminationMarker> {
         .then_some(TerminationMarker::Draw)
 }
 
-/// [`SelectOptions::fix_result`] on a game whose main line ends in `end`.
-fn fix_result(tree: &mut GameTree, end: &Position) {
-    let tag = tree.tags.get("Result").and_then(|r| r.parse().ok());
-    let marker = tree.termination_marker;
-    let fixed = board_result(end).or(match (marker, tag) {
+/// [`SelectOptions::fix_result`] on a game with these tags and termination marker whose main
+/// line ends in `end`.
+fn fix_result(tags: &mut Tags, marker: &mut Option<TerminationMarker>, end: &Position) {
+    let tag = tags.get("Result").and_then(|r| r.parse().ok());
+    let fixed = board_result(end).or(match (*marker, tag) {
         (Some(marker), Some(tag)) if marker != TerminationMarker::Unknown && marker != tag => {
             Some(marker)
         }
         _ => None,
     });
     if let Some(result) = fixed {
-        tree.tags.insert("Result", result.as_str());
-        tree.termination_marker = Some(result);
+        tags.insert("Result", result.as_str());
+        *marker = Some(result);
     }
 }
 
@@ -603,16 +638,30 @@ pub(crate) enum Selected {
     Matched(String),
     Row(Box<Row>),
     Key(GameKey),
+    /// Selected, but not written: its parts came in an order that the movetext writer cannot
+    /// follow ([`MovetextWriter`]), so it is to be read again by a [`Selector::trees`].
+    OutOfOrder,
 }
 
 impl Selector<'_> {
+    /// A selector that writes each game as it is read, where it can.
     pub(crate) fn new(options: &SelectOptions) -> Selector<'_> {
         Selector {
             options,
             builder: GameTreeBuilder,
+            trees: false,
+            movetext: MovetextWriter::new(Layout::Export, 0),
             start: Location::default(),
             tolerated: Vec::new(),
             tag_value: None,
+        }
+    }
+
+    /// A selector that writes each game from its tree.
+    pub(crate) fn trees(options: &SelectOptions) -> Selector<'_> {
+        Selector {
+            trees: true,
+            ..Selector::new(options)
         }
     }
 }
@@ -654,22 +703,35 @@ impl Visitor for Selector<'_> {
         if !self.options.filter.matches(&tags) {
             return ControlFlow::Break(Ok(Selected::Unmatched));
         }
-        let start = match tags.start().position() {
+        let start_tags = tags.start();
+        let start = match start_tags.position() {
             Ok(start) => start,
             Err(error) => return ControlFlow::Break(Err(PgnError::from(error).into())),
         };
-        let key = match self.options.format {
+        let format = self.options.format;
+        let key = match format {
             Format::Key(same) => Some(KeyHasher::new(same, &start, &tags)),
             _ => None,
         };
-        let tree = built(self.builder.begin_movetext(tags))?;
+        let written = if format == Format::Pgn && !self.trees && !self.options.fen_comments {
+            let mut writer =
+                core::mem::replace(&mut self.movetext, MovetextWriter::new(Layout::Export, 0));
+            writer.restart(Layout::Export, start_tags.first_ply());
+            Written::Movetext {
+                tags,
+                writer,
+                marker: None,
+            }
+        } else {
+            Written::Tree(built(self.builder.begin_movetext(tags))?)
+        };
         let game = &self.options.game;
         ControlFlow::Continue(InProgress {
-            tree,
+            written,
             line: (!game.is_empty()).then(|| MainLine::new(game, &start)),
             replay: Replay::new(start),
             depth: 0,
-            text: position_line(self.options.format, &start),
+            text: position_line(format, &start),
             clocks: Vec::new(),
             evals: Vec::new(),
             plies: 0,
@@ -701,7 +763,7 @@ impl Visitor for Selector<'_> {
             game.evals.push(None);
         }
         let format = self.options.format;
-        // The canonical SAN (its `+` and `#` found on the board) for the tree and LAN only.
+        // The canonical SAN (its `+` and `#` found on the board) for the whole game and LAN only.
         let after = game.replay.position();
         let canonical = (format.writes_tree() || format == Format::Lan)
             .then(|| played.map_or(san, |m| SanPlus::from_played(&before, m, after)));
@@ -719,17 +781,23 @@ impl Visitor for Selector<'_> {
         let Some(canonical) = canonical.filter(|_| format.writes_tree()) else {
             return ControlFlow::Continue(());
         };
+        let tree = match &mut game.written {
+            Written::Movetext { writer, .. } => {
+                writer.san(canonical);
+                return ControlFlow::Continue(());
+            }
+            Written::Tree(tree) => tree,
+        };
         let fen = self
             .options
             .fen_comments
             .then(|| Fen::from_position(after, EnPassantMode::Legal).to_string());
-        built(self.builder.san(&mut game.tree, canonical, at))?;
+        built(self.builder.san(tree, canonical, at))?;
         match fen {
-            Some(fen) => built(self.builder.comment(
-                &mut game.tree,
-                RawComment::braced(fen.as_bytes()),
-                at,
-            )),
+            Some(fen) => built(
+                self.builder
+                    .comment(tree, RawComment::braced(fen.as_bytes()), at),
+            ),
             None => ControlFlow::Continue(()),
         }
     }
@@ -738,7 +806,13 @@ impl Visitor for Selector<'_> {
         if self.options.strip.nags || !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
-        built(self.builder.nag(&mut game.tree, nag))
+        match &mut game.written {
+            Written::Movetext { writer, .. } => {
+                writer.nag(nag);
+                ControlFlow::Continue(())
+            }
+            Written::Tree(tree) => built(self.builder.nag(tree, nag)),
+        }
     }
 
     fn comment(
@@ -754,12 +828,20 @@ impl Visitor for Selector<'_> {
         if strip.comments || !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
-        if strip.commands {
-            let text = comment.commands().text_without_commands();
-            let kept = comment.with_bytes(text.as_bytes());
-            return built(self.builder.comment(&mut game.tree, kept, at));
+        let without_commands = strip
+            .commands
+            .then(|| comment.commands().text_without_commands());
+        let comment = match &without_commands {
+            Some(text) => comment.with_bytes(text.as_bytes()),
+            None => comment,
+        };
+        match &mut game.written {
+            Written::Movetext { writer, .. } => {
+                writer.comment(comment);
+                ControlFlow::Continue(())
+            }
+            Written::Tree(tree) => built(self.builder.comment(tree, comment, at)),
         }
-        built(self.builder.comment(&mut game.tree, comment, at))
     }
 
     fn begin_variation(
@@ -777,7 +859,13 @@ impl Visitor for Selector<'_> {
         if !self.options.format.writes_tree() {
             return ControlFlow::Continue(VariationChoice::Enter);
         }
-        built(self.builder.begin_variation(&mut game.tree, at))
+        match &mut game.written {
+            Written::Movetext { writer, .. } => {
+                writer.begin_variation();
+                ControlFlow::Continue(VariationChoice::Enter)
+            }
+            Written::Tree(tree) => built(self.builder.begin_variation(tree, at)),
+        }
     }
 
     fn end_variation(&mut self, game: &mut InProgress) -> Flow<Self> {
@@ -786,7 +874,13 @@ impl Visitor for Selector<'_> {
         if !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
-        built(self.builder.end_variation(&mut game.tree))
+        match &mut game.written {
+            Written::Movetext { writer, .. } => {
+                writer.end_variation();
+                ControlFlow::Continue(())
+            }
+            Written::Tree(tree) => built(self.builder.end_variation(tree)),
+        }
     }
 
     fn termination_marker(
@@ -798,12 +892,18 @@ impl Visitor for Selector<'_> {
         if !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
-        built(self.builder.termination_marker(&mut game.tree, marker, at))
+        match &mut game.written {
+            Written::Movetext { marker: kept, .. } => {
+                *kept = Some(marker);
+                ControlFlow::Continue(())
+            }
+            Written::Tree(tree) => built(self.builder.termination_marker(tree, marker, at)),
+        }
     }
 
     fn end_game(&mut self, game: InProgress) -> Result<Selected, PgnReplayError> {
         let InProgress {
-            tree,
+            written,
             replay,
             text: line_text,
             line,
@@ -822,43 +922,73 @@ impl Visitor for Selector<'_> {
         if let Some(key) = key {
             return Ok(Selected::Key(key.finish()));
         }
-        let mut tree = self.builder.end_game(tree)?;
+        let (mut tags, mut marker, written) = match written {
+            Written::Tree(tree) => {
+                let mut tree = self.builder.end_game(tree)?;
+                let tags = core::mem::take(&mut tree.tags);
+                (tags, tree.termination_marker, Body::Tree(tree))
+            }
+            Written::Movetext {
+                tags,
+                writer,
+                marker,
+            } => (tags, marker, Body::Movetext(writer)),
+        };
         if self.options.fix_result {
-            fix_result(&mut tree, &end.position);
+            fix_result(&mut tags, &mut marker, &end.position);
         }
         if let Some(opening) = opening {
-            tree.tags.insert("ECO", opening.eco);
-            tree.tags.insert("Opening", opening.name);
+            tags.insert("ECO", opening.eco);
+            tags.insert("Opening", opening.name);
         }
         if let Some(name) = &self.options.tag_value {
-            self.tag_value = tree.tags.get(name).map(str::to_owned);
+            self.tag_value = tags.get(name).map(str::to_owned);
         }
-        let mut text = String::new();
         match self.options.format {
             Format::Pgn => {
                 if self.options.ply_count {
-                    tree.tags
-                        .insert("PlyCount", &end.mainline_moves.to_string());
+                    tags.insert("PlyCount", &end.mainline_moves.to_string());
                 }
-                tree.write(&mut text, Layout::Export);
+                let mut text = match written {
+                    Body::Tree(mut tree) => {
+                        tree.tags = tags;
+                        tree.termination_marker = marker;
+                        let mut text = String::new();
+                        tree.write(&mut text, Layout::Export);
+                        text
+                    }
+                    Body::Movetext(mut writer) => {
+                        let written = writer.finish(tags.movetext_result(marker)).map(|movetext| {
+                            let mut text =
+                                String::with_capacity(tags.written_size() + movetext.len() + 1);
+                            tags.write(&mut text, Layout::Export, marker);
+                            text.push_str(movetext);
+                            text
+                        });
+                        self.movetext = writer;
+                        match written {
+                            Some(text) => text,
+                            None => return Ok(Selected::OutOfOrder),
+                        }
+                    }
+                };
                 text.push('\n');
+                Ok(Selected::Matched(text))
             }
-            Format::Uci | Format::Lan => {
-                text = line_text;
-                text.push('\n');
-            }
-            Format::Fen | Format::Epd | Format::Key(_) => text = line_text,
+            Format::Uci | Format::Lan => Ok(Selected::Matched(line_text + "\n")),
+            Format::Fen | Format::Epd | Format::Key(_) => Ok(Selected::Matched(line_text)),
             Format::Row(_) => {
-                let tags = core::mem::take(&mut tree.tags);
-                tree.termination_marker = tree
-                    .termination_marker
-                    .or_else(|| tags.get("Result").and_then(|r| r.parse().ok()));
+                // Only PGN is written as it is read: the row has its tree.
+                let Body::Tree(mut tree) = written else {
+                    return Ok(Selected::OutOfOrder);
+                };
+                tree.termination_marker = Some(tags.movetext_result(marker));
+                let mut text = String::new();
                 tree.write(&mut text, Layout::Compact);
                 let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
-                return Ok(Selected::Row(Box::new(row)));
+                Ok(Selected::Row(Box::new(row)))
             }
         }
-        Ok(Selected::Matched(text))
     }
 
     fn end_malformed_game(&mut self, game: InProgress, error: PgnError) -> PgnReplayError {

@@ -8,7 +8,8 @@
 //!   line and variations) and reports illegal or ambiguous SAN with its line and column
 //!   ([`PgnReplayError`], one error type for reading and replaying); [`Recorder`] records moves
 //!   to replay them elsewhere ([`RecordedGame::replay`]).
-//! - [`GameTree::write`] writes the export format or a compact one-line form;
+//! - [`GameTree::write`] writes the export format or a compact one-line form, through a
+//!   [`MovetextWriter`], which a visitor can also feed as it reads, building no tree;
 //!   [`GameTree::mainline_moves`] replays the main line, positions and moves;
 //!   [`GameTree::to_game`] makes the main line a [`caissa_game::Game`], and
 //!   [`GameTree::from_game`] writes a game as a tree.
@@ -143,4 +144,4 @@ pub use types::{
     VariationChoice,
 };
 pub use visitor::{Flow, Visitor};
-pub use writer::{EXPORT_WIDTH, Layout, SEVEN_TAG_ROSTER};
+pub use writer::{EXPORT_WIDTH, Layout, MovetextWriter, SEVEN_TAG_ROSTER};

@@ -1,5 +1,6 @@
 //! Where a game starts: the `[FEN]`, `[SetUp]` and `[Variant]` tags.
 
+use caissa_board::Color;
 use caissa_movegen::{CastlingMode, Position, PositionError};
 
 use super::error::Excerpt;
@@ -111,6 +112,17 @@ impl StartTags {
     #[must_use]
     pub fn fen(&self) -> Option<&Fen> {
         self.fen.as_ref().and_then(|(fen, _)| fen.as_ref().ok())
+    }
+
+    /// The half-moves before the game's first move as its FEN numbers them (0 without one, 1
+    /// for Black to move in move 1): where the movetext's move numbers start.
+    #[must_use]
+    pub fn first_ply(&self) -> u64 {
+        self.fen().map_or(0, |fen| {
+            let setup = &fen.0;
+            // In u64: twice a fullmove number near `u32::MAX` does not fit a u32.
+            (u64::from(setup.fullmoves.get()) - 1) * 2 + u64::from(setup.turn == Color::Black)
+        })
     }
 
     /// The start position: the FEN's, or the standard one.

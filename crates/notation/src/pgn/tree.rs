@@ -571,6 +571,14 @@ pub struct GameTreeInProgress {
 
 /// A comment's text with whitespace runs made single spaces and the ends trimmed.
 pub(crate) fn normalize_comment(text: &[u8]) -> String {
+    let mut out = String::new();
+    normalize_comment_into(text, &mut out);
+    out
+}
+
+/// Appends [`normalize_comment`]'s text to `out`: a writer that normalizes into one buffer
+/// allocates once, not once a comment.
+pub(crate) fn normalize_comment_into(text: &[u8], out: &mut String) {
     // Most comments (`{ [%clk 0:03:00] }`) are ASCII with single spaces inside: copied as
     // they are, the ends trimmed.
     let inside = text.trim_ascii();
@@ -582,16 +590,17 @@ pub(crate) fn normalize_comment(text: &[u8]) -> String {
         fine
     });
     if let (true, Ok(inside)) = (normal, core::str::from_utf8(inside)) {
-        return inside.to_owned();
+        out.push_str(inside);
+        return;
     }
-    let mut out = String::with_capacity(text.len());
+    out.reserve(text.len());
+    let start = out.len();
     for word in String::from_utf8_lossy(text).split_whitespace() {
-        if !out.is_empty() {
+        if out.len() > start {
             out.push(' ');
         }
         out.push_str(word);
     }
-    out
 }
 
 impl Visitor for GameTreeBuilder {

@@ -1,12 +1,18 @@
-//! Writing a [`GameTree`] as PGN.
+//! Writing PGN. [`MovetextWriter`] owns the movetext's layout: it writes the parts of a
+//! movetext as they come (moves numbered, comments and glyphs, variations, the result) and
+//! wraps the lines. [`GameTree::write`] walks a tree in the order the export format has its
+//! parts and hands them to one; a reader's visitor can hand them over as it reads them, and
+//! build no tree ([`MovetextWriter`] says when that gives the same text). [`Tags::write`]
+//! writes the tag pairs.
 
 use core::ops::Range;
 
-use caissa_board::Color;
+use smallvec::SmallVec;
 
 use super::reader::looks_like_tag_line;
-use super::tree::{GameTree, NodeId};
-use super::types::TerminationMarker;
+use super::tree::{GameTree, NodeId, Tags, normalize_comment_into};
+use super::types::{Nag, RawComment, TerminationMarker};
+use crate::san::SanPlus;
 
 /// The line width of the export format.
 pub const EXPORT_WIDTH: usize = 80;
@@ -41,14 +47,15 @@ pub enum Layout {
 
 /// Appends tokens with spaces between them, wrapping lines at [`EXPORT_WIDTH`] in the export
 /// layout.
-struct Tokens<'a> {
-    out: &'a mut String,
+#[derive(Debug)]
+struct Tokens {
+    out: String,
     layout: Layout,
     /// Length of the current line; `None` right after a `;` comment, which forces a new line.
     column: Option<usize>,
 }
 
-impl Tokens<'_> {
+impl Tokens {
     fn push(&mut self, token: &str) {
         self.push_parts(&[token], width_of(token), true);
     }
@@ -163,17 +170,282 @@ fn comment_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
-/// One pending step of the writer's walk over the tree.
-enum Step {
-    /// Write this move (ply: half-moves since the start of the game's numbering), then its
-    /// alternatives if it is a main continuation, then its own continuation.
-    Move {
-        id: NodeId,
-        ply: u64,
-        force_number: bool,
-    },
-    Open,
-    Close,
+/// Writes a movetext as its parts come: moves with their numbers, glyphs, comments,
+/// variations, and last the result ([`MovetextWriter::finish`]), laid out as [`Layout`] says.
+///
+/// Move numbers are written before every White move, and before a Black move that starts a
+/// line or follows a comment or a variation (`3... Nf6`). Glyphs are written as `$n`. A
+/// variation is written from its first move: one without moves leaves nothing, nor do the
+/// comments at its start.
+///
+/// Parts handed over in the order a reader reads them give the text that [`GameTree::write`]
+/// gives for the tree [`GameTreeBuilder`](super::GameTreeBuilder) builds of them, but for two
+/// shapes, which the tree writes in another order: a comment or a glyph after a variation (the
+/// tree keeps it with the move before the variation, and writes it first), and a variation on
+/// the first move of a variation (in the tree one more alternative to that move, written after
+/// the variation that holds it). At such a part the writer stops, and
+/// [`MovetextWriter::finish`] gives `None`: the game is then written from its tree.
+///
+/// ```
+/// use caissa_notation::pgn::{Layout, MovetextWriter, Nag, RawComment, TerminationMarker};
+///
+/// let mut writer = MovetextWriter::new(Layout::Compact, 0);
+/// for san in ["e4", "e5", "Nf3"] {
+///     writer.san(san.parse()?);
+/// }
+/// writer.nag(Nag(1));
+/// writer.comment(RawComment::braced(b" the  knight "));
+/// writer.begin_variation();
+/// writer.san("f4".parse()?);
+/// writer.end_variation();
+/// writer.san("Nc6".parse()?);
+/// let text = writer.finish(TerminationMarker::Unknown);
+/// assert_eq!(text, Some("1. e4 e5 2. Nf3 $1 { the knight } ( 2. f4 ) 2... Nc6 *"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct MovetextWriter {
+    tokens: Tokens,
+    /// The main line.
+    main: Line,
+    /// The open variations, innermost last.
+    variations: SmallVec<[Line; 4]>,
+    /// The comments read at the start of the innermost variation, before its first move,
+    /// one after the other; `pending_ends` says where each ends.
+    pending: String,
+    pending_ends: Vec<usize>,
+    /// A comment's text, normalized.
+    comment: String,
+    /// A move with its number.
+    token: String,
+    /// Whether the parts so far came in the order they are written.
+    in_order: bool,
+}
+
+/// A line of moves as [`MovetextWriter`] writes it.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// Half-moves from the start of the game's numbering to the line's next move.
+    ply: u64,
+    /// The line's moves so far, counted to two: none, the first, or more.
+    moves: u8,
+    /// What was written since the line's last move.
+    since: Since,
+}
+
+/// What follows a move, in the order the tree writes it: glyphs, comments, variations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Since {
+    /// Nothing, or glyphs.
+    Move,
+    /// A comment.
+    Comment,
+    /// A variation with moves.
+    Variation,
+}
+
+impl Line {
+    const fn first(ply: u64) -> Line {
+        Line {
+            ply,
+            moves: 0,
+            since: Since::Move,
+        }
+    }
+
+    /// Whether the line's next move is numbered even if it is Black's: it is the line's
+    /// first, or it follows a comment or a variation.
+    fn numbered(self) -> bool {
+        self.moves == 0 || self.since > Since::Move
+    }
+}
+
+impl MovetextWriter {
+    /// A writer of a movetext whose first move is `first_ply` half-moves from the start of
+    /// the numbering: 0 for White's first move ([`StartTags::first_ply`] reads it from the
+    /// `FEN` tag).
+    ///
+    /// [`StartTags::first_ply`]: super::StartTags::first_ply
+    #[must_use]
+    pub fn new(layout: Layout, first_ply: u64) -> MovetextWriter {
+        MovetextWriter::after(String::new(), layout, Some(0), first_ply)
+    }
+
+    /// A writer that appends to `out`, whose last line is `column` long.
+    fn after(out: String, layout: Layout, column: Option<usize>, first_ply: u64) -> MovetextWriter {
+        MovetextWriter {
+            tokens: Tokens {
+                out,
+                layout,
+                column,
+            },
+            main: Line::first(first_ply),
+            variations: SmallVec::new(),
+            pending: String::new(),
+            pending_ends: Vec::new(),
+            comment: String::new(),
+            token: String::new(),
+            in_order: true,
+        }
+    }
+
+    /// The innermost line, and whether it is a variation.
+    fn line(&mut self) -> (&mut Line, bool) {
+        match self.variations.last_mut() {
+            Some(line) => (line, true),
+            None => (&mut self.main, false),
+        }
+    }
+
+    /// Writes a move of the innermost line (the variation's `(` first, and the comments at
+    /// its start, if it is the variation's first).
+    pub fn san(&mut self, san: SanPlus) {
+        if !self.in_order {
+            return;
+        }
+        let (&mut line, variation) = self.line();
+        if variation && line.moves == 0 {
+            self.tokens.push_ascii("(");
+            let mut start = 0;
+            for &end in &self.pending_ends {
+                self.tokens.comment(&self.pending[start..end]);
+                start = end;
+            }
+            self.pending.clear();
+            self.pending_ends.clear();
+        }
+        // The move number and the move form one token, so that no line break parts them.
+        let white = line.ply % 2 == 0;
+        self.token.clear();
+        if white || line.numbered() {
+            push_number(&mut self.token, line.ply / 2 + 1);
+            self.token.push_str(if white { ". " } else { "... " });
+        }
+        san.append_to(&mut self.token);
+        self.tokens.push_ascii(&self.token);
+        *self.line().0 = Line {
+            ply: line.ply + 1,
+            moves: line.moves.saturating_add(1).min(2),
+            since: Since::Move,
+        };
+    }
+
+    /// Writes a glyph of the innermost line's last move.
+    pub fn nag(&mut self, nag: Nag) {
+        if !self.follows(Since::Move) {
+            return;
+        }
+        self.token.clear();
+        self.token.push('$');
+        push_number(&mut self.token, nag.0.into());
+        self.tokens.push_ascii(&self.token);
+    }
+
+    /// Whether a part that the tree writes after a move and `since` can be written now: the
+    /// innermost line has a move, and nothing written since it comes later in the tree.
+    /// Otherwise the writer stops.
+    fn follows(&mut self, since: Since) -> bool {
+        let (line, _) = self.line();
+        let fits = line.moves > 0 && line.since <= since;
+        self.in_order &= fits;
+        self.in_order
+    }
+
+    /// Writes a comment, its whitespace normalized as [`GameTree`] keeps it; one left empty
+    /// is dropped. A comment before the first move of a variation waits for that move.
+    pub fn comment(&mut self, comment: RawComment<'_>) {
+        let mut text = core::mem::take(&mut self.comment);
+        text.clear();
+        normalize_comment_into(comment.as_bytes(), &mut text);
+        if !text.is_empty() {
+            self.comment_text(&text, false);
+        }
+        self.comment = text;
+    }
+
+    /// Writes a comment's normalized text: as read after the last move (`before_move` false),
+    /// or kept before the next move (true; a tree's [`Node::comments_before`]).
+    ///
+    /// [`Node::comments_before`]: super::Node::comments_before
+    fn comment_text(&mut self, text: &str, before_move: bool) {
+        if !self.in_order {
+            return;
+        }
+        let (&mut Line { moves, .. }, variation) = self.line();
+        if moves == 0 && variation {
+            self.pending.push_str(text);
+            self.pending_ends.push(self.pending.len());
+            return;
+        }
+        if moves > 0 && !before_move && !self.follows(Since::Comment) {
+            return;
+        }
+        // Before the main line's first move, or after a move: the next one is numbered.
+        let (line, _) = self.line();
+        line.since = line.since.max(Since::Comment);
+        self.tokens.comment(text);
+    }
+
+    /// Opens a variation: an alternative to the innermost line's last move.
+    pub fn begin_variation(&mut self) {
+        if !self.in_order {
+            return;
+        }
+        let (&mut Line { moves, ply, .. }, variation) = self.line();
+        // On a variation's first move, the tree holds the new one beside it.
+        self.in_order = moves > 1 || (moves == 1 && !variation);
+        if self.in_order {
+            self.variations.push(Line::first(ply.saturating_sub(1)));
+        }
+    }
+
+    /// Closes the innermost variation.
+    pub fn end_variation(&mut self) {
+        if !self.in_order {
+            return;
+        }
+        let Some(ended) = self.variations.pop() else {
+            self.in_order = false;
+            return;
+        };
+        self.pending.clear();
+        self.pending_ends.clear();
+        if ended.moves > 0 {
+            self.tokens.push_ascii(")");
+            self.line().0.since = Since::Variation;
+        }
+    }
+
+    /// Writes the result that ends the movetext (and, in the export layout, a line end) and
+    /// gives the text; `None` if the parts did not come in the order they are written.
+    pub fn finish(&mut self, result: TerminationMarker) -> Option<&str> {
+        if !self.in_order {
+            return None;
+        }
+        self.end(result);
+        Some(&self.tokens.out)
+    }
+
+    /// [`MovetextWriter::finish`], whatever the order.
+    fn end(&mut self, result: TerminationMarker) {
+        self.tokens.push_ascii(result.as_str());
+        if self.tokens.layout == Layout::Export {
+            self.tokens.out.push('\n');
+        }
+    }
+
+    /// Starts another movetext, as [`MovetextWriter::new`] does, keeping the memory of the last
+    /// one: a writer restarted for each game allocates only while games grow longer.
+    pub fn restart(&mut self, layout: Layout, first_ply: u64) {
+        self.tokens.out.clear();
+        self.tokens.layout = layout;
+        self.tokens.column = Some(0);
+        self.main = Line::first(first_ply);
+        self.variations.clear();
+        self.pending.clear();
+        self.pending_ends.clear();
+        self.in_order = true;
+    }
 }
 
 /// Appends `n` in decimal, without the formatting machinery (this runs once a move).
@@ -225,11 +497,67 @@ fn write_escaped(out: &mut String, value: &str) {
     }
 }
 
+impl Tags {
+    /// Appends the tag pairs as `layout` lays them out: in the export layout the seven tag
+    /// roster first, in order, with placeholder values for missing ones (`Result`: `result`,
+    /// the movetext's, if there is one), then the others in their order, one per line, then a
+    /// blank line; in the compact one, all in their order on one line.
+    pub fn write(&self, out: &mut String, layout: Layout, result: Option<TerminationMarker>) {
+        if layout == Layout::Export {
+            for (name, default) in SEVEN_TAG_ROSTER {
+                let value = match (self.get(name), name, result) {
+                    (Some(value), _, _) => value,
+                    (None, "Result", Some(marker)) => marker.as_str(),
+                    (None, _, _) => default,
+                };
+                write_tag(out, layout, name, value);
+            }
+            for (name, value) in self.iter() {
+                if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name) {
+                    write_tag(out, layout, name, value);
+                }
+            }
+            out.push('\n');
+        } else {
+            let mut tags = String::new();
+            for (name, value) in self.iter() {
+                write_tag(&mut tags, layout, name, value);
+            }
+            out.push_str(&tags);
+        }
+    }
+
+    /// About how many bytes [`Tags::write`] writes, and a movetext's result after them: the
+    /// names and values as they are, and room for the roster's placeholders.
+    #[must_use]
+    pub fn written_size(&self) -> usize {
+        let tags: usize = self.iter().map(|(n, v)| n.len() + v.len() + 6).sum();
+        tags + 128
+    }
+
+    /// The result a movetext ends with: `marker`, the movetext's, else the `Result` tag's,
+    /// else `*`.
+    #[must_use]
+    pub fn movetext_result(&self, marker: Option<TerminationMarker>) -> TerminationMarker {
+        marker
+            .or_else(|| self.get("Result").and_then(|r| r.parse().ok()))
+            .unwrap_or(TerminationMarker::Unknown)
+    }
+}
+
+/// One pending step of the walk over a tree.
+enum Step {
+    /// Hand over this move, then its alternatives if it is a main continuation, then its own
+    /// continuation.
+    Move(NodeId),
+    Open,
+    Close,
+}
+
 impl GameTree {
-    /// Appends the game as PGN to `out`, laid out as `layout` says.
-    ///
-    /// Move numbers are written before every White move, and before a Black move that starts a
-    /// line or follows a comment or a variation (`3... Nf6`). Glyphs are written as `$n`. The
+    /// Appends the game as PGN to `out`, laid out as `layout` says: the tags
+    /// ([`Tags::write`]), then the movetext as [`MovetextWriter`] writes it, each move followed
+    /// by its glyphs, its comments, and, for a main continuation, its alternatives. The
     /// termination marker is the movetext's result, else the `Result` tag's, else `*`.
     ///
     /// ```
@@ -245,42 +573,17 @@ impl GameTree {
     pub fn write(&self, out: &mut String, layout: Layout) {
         out.reserve(self.written_size());
         let tags_start = out.len();
-        if layout == Layout::Export {
-            for (name, default) in SEVEN_TAG_ROSTER {
-                let value = match (self.tags.get(name), name, self.termination_marker) {
-                    (Some(value), _, _) => value,
-                    (None, "Result", Some(marker)) => marker.as_str(),
-                    (None, _, _) => default,
-                };
-                write_tag(out, layout, name, value);
-            }
-            for (name, value) in self.tags.iter() {
-                if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name) {
-                    write_tag(out, layout, name, value);
-                }
-            }
-            out.push('\n');
-        } else {
-            let mut tags = String::new();
-            for (name, value) in self.tags.iter() {
-                write_tag(&mut tags, layout, name, value);
-            }
-            out.push_str(&tags);
-        }
+        self.tags.write(out, layout, self.termination_marker);
         let column = if layout == Layout::Compact && out.len() > tags_start {
             Some(1)
         } else {
             Some(0)
         };
-        let mut tokens = Tokens {
-            out,
-            layout,
-            column,
-        };
-        self.write_movetext(&mut tokens);
-        if layout == Layout::Export {
-            tokens.out.push('\n');
-        }
+        let first_ply = self.tags.start().first_ply();
+        let mut writer = MovetextWriter::after(core::mem::take(out), layout, column, first_ply);
+        self.write_movetext(&mut writer);
+        writer.end(self.tags.movetext_result(self.termination_marker));
+        *out = writer.tokens.out;
     }
 
     /// About how many bytes [`GameTree::write`] writes: the tags and comments as they are, a
@@ -288,7 +591,7 @@ impl GameTree {
     fn written_size(&self) -> usize {
         let comments =
             |comments: &[String]| -> usize { comments.iter().map(|c| c.len() + 5).sum() };
-        let tags: usize = self.tags.iter().map(|(n, v)| n.len() + v.len() + 6).sum();
+        let tags = self.tags.written_size();
         let moves: usize = self
             .nodes()
             .iter()
@@ -298,66 +601,40 @@ impl GameTree {
                     + comments(&node.comments_before)
             })
             .sum();
-        // Room for the roster's placeholders, the blank line and the result.
-        tags + comments(&self.comments) + moves + 128
+        tags + comments(&self.comments) + moves
     }
 
-    fn write_movetext(&self, tokens: &mut Tokens<'_>) {
-        let start_ply = self.tags.start().fen().map_or(0, |fen| {
-            let setup = &fen.0;
-            // In u64: twice a fullmove number near `u32::MAX` does not fit a u32.
-            (u64::from(setup.fullmoves.get()) - 1) * 2 + u64::from(setup.turn == Color::Black)
-        });
+    /// Hands the movetext's parts to `writer` in the order they are written. No recursion.
+    fn write_movetext(&self, writer: &mut MovetextWriter) {
         for comment in &self.comments {
-            tokens.comment(comment);
+            writer.comment_text(comment, true);
         }
         let mut stack: Vec<Step> = Vec::new();
         if let Some(&first) = self.roots().first() {
-            stack.push(Step::Move {
-                id: first,
-                ply: start_ply,
-                force_number: true,
-            });
+            stack.push(Step::Move(first));
         }
-        let mut token = String::new();
         while let Some(step) = stack.pop() {
-            let (id, ply, mut force_number) = match step {
+            let id = match step {
                 Step::Open => {
-                    tokens.push_ascii("(");
+                    writer.begin_variation();
                     continue;
                 }
                 Step::Close => {
-                    tokens.push_ascii(")");
+                    writer.end_variation();
                     continue;
                 }
-                Step::Move {
-                    id,
-                    ply,
-                    force_number,
-                } => (id, ply, force_number),
+                Step::Move(id) => id,
             };
             let node = self.node(id);
             for comment in &node.comments_before {
-                tokens.comment(comment);
-                force_number = true;
+                writer.comment_text(comment, true);
             }
-            // The move number and the move form one token, so that no line break parts them.
-            let white = ply % 2 == 0;
-            token.clear();
-            if white || force_number {
-                push_number(&mut token, ply / 2 + 1);
-                token.push_str(if white { ". " } else { "... " });
-            }
-            node.san.append_to(&mut token);
-            tokens.push_ascii(&token);
-            for nag in &node.nags {
-                token.clear();
-                token.push('$');
-                push_number(&mut token, nag.0.into());
-                tokens.push_ascii(&token);
+            writer.san(node.san);
+            for &nag in &node.nags {
+                writer.nag(nag);
             }
             for comment in &node.comments {
-                tokens.comment(comment);
+                writer.comment_text(comment, false);
             }
             let siblings = self.children(node.parent());
             let alternatives = if siblings.first() == Some(&id) {
@@ -366,26 +643,13 @@ impl GameTree {
                 &[]
             };
             if let Some(&next) = node.children().first() {
-                stack.push(Step::Move {
-                    id: next,
-                    ply: ply + 1,
-                    force_number: !node.comments.is_empty() || !alternatives.is_empty(),
-                });
+                stack.push(Step::Move(next));
             }
             for &alternative in alternatives.iter().rev() {
                 stack.push(Step::Close);
-                stack.push(Step::Move {
-                    id: alternative,
-                    ply,
-                    force_number: true,
-                });
+                stack.push(Step::Move(alternative));
                 stack.push(Step::Open);
             }
         }
-        let marker = self
-            .termination_marker
-            .or_else(|| self.tags.get("Result").and_then(|r| r.parse().ok()))
-            .unwrap_or(TerminationMarker::Unknown);
-        tokens.push_ascii(marker.as_str());
     }
 }
