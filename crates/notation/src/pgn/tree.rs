@@ -10,6 +10,7 @@ use caissa_movegen::{CastlingMode, Move, Position};
 use smallvec::SmallVec;
 
 use super::error::{PgnError, PgnErrorKind};
+use super::reader::is_plain_text;
 use super::replay::{PgnReplayErrorKind, Replay};
 use super::start::{StartError, StartTags};
 use super::types::{Location, Nag, RawComment, RawTag, TerminationMarker, VariationChoice};
@@ -582,14 +583,7 @@ pub(crate) fn normalize_comment_into(text: &[u8], out: &mut String) {
     // Most comments (`{ [%clk 0:03:00] }`) are ASCII with single spaces inside: copied as
     // they are, the ends trimmed.
     let inside = text.trim_ascii();
-    let mut previous = b' ';
-    let normal = inside.iter().all(|&byte| {
-        let fine =
-            byte.is_ascii() && !matches!(byte, b'\t'..=b'\r') && (byte, previous) != (b' ', b' ');
-        previous = byte;
-        fine
-    });
-    if let (true, Ok(inside)) = (normal, core::str::from_utf8(inside)) {
+    if let (true, Ok(inside)) = (is_plain_text(inside), core::str::from_utf8(inside)) {
         out.push_str(inside);
         return;
     }

@@ -99,7 +99,8 @@ impl Tokens {
     /// line break when it contains `}` (export layout only).
     fn comment(&mut self, text: &str) {
         let width = width_of(text);
-        if memchr::memchr(b'}', text.as_bytes()).is_some() {
+        // Without a branch a byte: comments are short, and nearly all have no `}`.
+        if text.bytes().fold(false, |brace, b| brace | (b == b'}')) {
             if self.layout == Layout::Export {
                 self.push_parts(&["; ", text], 2 + width, true);
                 self.column = None;
