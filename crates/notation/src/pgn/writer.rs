@@ -180,11 +180,12 @@ fn comment_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
 /// comments at its start.
 ///
 /// Parts handed over in the order a reader reads them give the text that [`GameTree::write`]
-/// gives for the tree [`GameTreeBuilder`](super::GameTreeBuilder) builds of them, but for two
-/// shapes, which the tree writes in another order: a comment or a glyph after a variation (the
-/// tree keeps it with the move before the variation, and writes it first), and a variation on
-/// the first move of a variation (in the tree one more alternative to that move, written after
-/// the variation that holds it). At such a part the writer stops, and
+/// gives for the tree [`GameTreeBuilder`](super::GameTreeBuilder) builds of them, but for
+/// three shapes, which the tree writes in another order: a comment or a glyph after a
+/// variation (the tree keeps it with the move before the variation, and writes it first), a
+/// glyph after a comment (the tree writes a move's glyphs before its comments), and a
+/// variation on the first move of a variation (in the tree one more alternative to that move,
+/// written after the variation that holds it). At such a part the writer stops, and
 /// [`MovetextWriter::finish`] gives `None`: the game is then written from its tree.
 ///
 /// ```
