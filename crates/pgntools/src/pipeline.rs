@@ -272,6 +272,11 @@ mod tests {
             })
             .collect();
         inputs.push(SHAPES.to_vec());
+        // Lone CRs (old Mac files) and CRLFs: each game read again starts where it is.
+        let with_line_ends =
+            |end: &[u8]| SHAPES.split(|&b| b == b'\n').collect::<Vec<_>>().join(end);
+        inputs.push(with_line_ends(b"\r"));
+        inputs.push(with_line_ends(b"\r\n"));
         // Nothing, all three, then comments, glyphs, variations and commands alone.
         let strips = [
             (false, false, false, false),
@@ -306,7 +311,7 @@ mod tests {
                     match as_read.read_game(&mut selector) {
                         Some(Ok(Selected::OutOfOrder)) => {
                             reread += 1;
-                            if input == SHAPES && strip == Strip::default() {
+                            if input[..] == *SHAPES && strip == Strip::default() {
                                 shapes_reread.push(n);
                             }
                         }

@@ -51,7 +51,8 @@ impl Chunk {
 }
 
 /// Finds byte offsets of [`Location`]s in a text, scanning forward only: from a line start it
-/// knows, it counts newlines up to the line asked for.
+/// knows, it counts line ends up to the line asked for, as the reader counts them (LF, CRLF, or
+/// a lone CR).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LineCursor {
     /// The offset of a line start, relative to the bytes scanned.
@@ -82,9 +83,12 @@ impl LineCursor {
     /// moves to `at`'s line. An `at` past the end gives the end.
     pub(crate) fn offset_of(&mut self, bytes: &[u8], at: Location) -> usize {
         while self.line < at.line {
-            match bytes[self.offset..].iter().position(|&b| b == b'\n') {
+            let rest = &bytes[self.offset..];
+            match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
                 Some(i) => {
-                    self.offset += i + 1;
+                    // A CRLF ends its line at the LF.
+                    let crlf = rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n');
+                    self.offset += i + 1 + usize::from(crlf);
                     self.line += 1;
                 }
                 None => return bytes.len(),
