@@ -84,7 +84,9 @@ impl LineCursor {
     pub(crate) fn offset_of(&mut self, bytes: &[u8], at: Location) -> usize {
         while self.line < at.line {
             let rest = &bytes[self.offset..];
-            match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            // `memchr2` looks at a vector of bytes at a time: this runs over every byte of the
+            // input.
+            match memchr::memchr2(b'\n', b'\r', rest) {
                 Some(i) => {
                     // A CRLF ends its line at the LF.
                     let crlf = rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n');
