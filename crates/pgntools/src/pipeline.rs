@@ -463,6 +463,28 @@ mod tests {
         );
     }
 
+    /// A row's movetext is numbered from the game's FEN, as its PGN is.
+    #[test]
+    fn rows_number_moves_from_the_fen() {
+        let input = b"[FEN \"r3k3/8/8/8/8/8/8/4K3 b q - 0 30\"]\n\n\
+            30... O-O-O 31. Kf2 (31. Ke2 Rd2+) Rd2+ 32. Ke3 *\n";
+        let options = SelectOptions {
+            format: Format::Row(crate::table::Columns::default()),
+            ..SelectOptions::default()
+        };
+        let movetexts: Vec<String> = run(input, &options, 1)
+            .into_iter()
+            .map(|game| match game.selection {
+                Selection::Row(row) => row.movetext().to_owned(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            movetexts,
+            ["30... O-O-O 31. Kf2 ( 31. Ke2 Rd2+ ) 31... Rd2+ 32. Ke3 *"]
+        );
+    }
+
     #[test]
     fn stopping_early_stops() {
         let input = b"1. e4 *\n\n".repeat(100_000);

@@ -978,13 +978,18 @@ impl Visitor for Selector<'_> {
             Format::Uci | Format::Lan => Ok(Selected::Matched(line_text + "\n")),
             Format::Fen | Format::Epd | Format::Key(_) => Ok(Selected::Matched(line_text)),
             Format::Row(_) => {
-                // Only PGN is written as it is read: the row has its tree.
-                let Body::Tree(mut tree) = written else {
+                // Only PGN is written as it is read: the row has its tree, whose tags are
+                // `tags` (so the moves are numbered from their FEN).
+                let Body::Tree(tree) = written else {
                     return Ok(Selected::OutOfOrder);
                 };
-                tree.termination_marker = Some(tags.movetext_result(marker));
                 let mut text = String::new();
-                tree.write(&mut text, Layout::Compact);
+                tree.write_movetext(
+                    &mut text,
+                    Layout::Compact,
+                    tags.start().first_ply(),
+                    tags.movetext_result(marker),
+                );
                 let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
                 Ok(Selected::Row(Box::new(row)))
             }

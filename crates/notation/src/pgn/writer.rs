@@ -582,9 +582,49 @@ impl GameTree {
             Some(0)
         };
         let first_ply = self.tags.start().first_ply();
+        let result = self.tags.movetext_result(self.termination_marker);
+        self.write_movetext_after(out, layout, column, first_ply, result);
+    }
+
+    /// Appends the movetext alone, without the tags, to `out` (at the start of a line), laid out
+    /// as [`GameTree::write`] lays it out, its moves numbered from `first_ply` (as
+    /// [`MovetextWriter::new`] says) and ended by `result`: for a caller that keeps the tags
+    /// apart, and so gives the numbering that their `FEN` tag would.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{GameTreeBuilder, Layout, Reader, TerminationMarker};
+    ///
+    /// let pgn = b"[FEN \"r3k3/8/8/8/8/8/8/4K3 b q - 0 30\"]\n\n30... O-O-O 31. Kf2 *";
+    /// let game = Reader::new(&pgn[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
+    /// let first_ply = game.tags.start().first_ply();
+    /// let mut line = String::new();
+    /// game.write_movetext(&mut line, Layout::Compact, first_ply, TerminationMarker::Unknown);
+    /// assert_eq!(line, "30... O-O-O 31. Kf2 *");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_movetext(
+        &self,
+        out: &mut String,
+        layout: Layout,
+        first_ply: u64,
+        result: TerminationMarker,
+    ) {
+        self.write_movetext_after(out, layout, Some(0), first_ply, result);
+    }
+
+    /// The movetext of [`GameTree::write`] and [`GameTree::write_movetext`], appended at
+    /// `column`.
+    fn write_movetext_after(
+        &self,
+        out: &mut String,
+        layout: Layout,
+        column: Option<usize>,
+        first_ply: u64,
+        result: TerminationMarker,
+    ) {
         let mut writer = MovetextWriter::after(core::mem::take(out), layout, column, first_ply);
-        self.write_movetext(&mut writer);
-        writer.end(self.tags.movetext_result(self.termination_marker));
+        self.hand_movetext(&mut writer);
+        writer.end(result);
         *out = writer.tokens.out;
     }
 
@@ -607,7 +647,7 @@ impl GameTree {
     }
 
     /// Hands the movetext's parts to `writer` in the order they are written. No recursion.
-    fn write_movetext(&self, writer: &mut MovetextWriter) {
+    fn hand_movetext(&self, writer: &mut MovetextWriter) {
         for comment in &self.comments {
             writer.comment_text(comment, true);
         }
