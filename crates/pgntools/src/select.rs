@@ -9,10 +9,10 @@
 //! algebraic or needlessly disambiguated input made short), the seven tag roster first, lines
 //! under 80 columns, and what [`Strip`] says left out.
 //!
-//! PGN is written as the game is read, by a [`MovetextWriter`], and no game tree is built; a
-//! game whose parts come in an order the writer cannot follow is handed back unwritten, for the
-//! worker to read it again and write it from its tree, which gives the same text. Rows and
-//! [`SelectOptions::fen_comments`] are written from the tree.
+//! PGN, and a row's movetext, is written as the game is read, by a [`MovetextWriter`], and no
+//! game tree is built; a game whose parts come in an order the writer cannot follow is handed
+//! back unwritten, for the worker to read it again and write it from its tree, which gives the
+//! same text. [`SelectOptions::fen_comments`] are written from the tree.
 
 use core::ops::ControlFlow;
 
@@ -713,10 +713,17 @@ impl Visitor for Selector<'_> {
             Format::Key(same) => Some(KeyHasher::new(same, &start, &tags)),
             _ => None,
         };
-        let written = if format == Format::Pgn && !self.trees && !self.options.fen_comments {
-            let mut writer =
-                core::mem::replace(&mut self.movetext, MovetextWriter::new(Layout::Export, 0));
-            writer.restart(Layout::Export, start_tags.first_ply());
+        let layout = match format {
+            Format::Pgn => Some(Layout::Export),
+            Format::Row(_) => Some(Layout::Compact),
+            _ => None,
+        };
+        let written = if let Some(layout) = layout
+            && !self.trees
+            && !self.options.fen_comments
+        {
+            let mut writer = core::mem::replace(&mut self.movetext, MovetextWriter::new(layout, 0));
+            writer.restart(layout, start_tags.first_ply());
             Written::Movetext {
                 tags,
                 writer,
@@ -978,18 +985,24 @@ impl Visitor for Selector<'_> {
             Format::Uci | Format::Lan => Ok(Selected::Matched(line_text + "\n")),
             Format::Fen | Format::Epd | Format::Key(_) => Ok(Selected::Matched(line_text)),
             Format::Row(_) => {
-                // Only PGN is written as it is read: the row has its tree, whose tags are
-                // `tags` (so the moves are numbered from their FEN).
-                let Body::Tree(tree) = written else {
-                    return Ok(Selected::OutOfOrder);
+                let result = tags.movetext_result(marker);
+                let text = match written {
+                    // Its tags were taken out: the moves are numbered from theirs.
+                    Body::Tree(tree) => {
+                        let mut text = String::new();
+                        let first_ply = tags.start().first_ply();
+                        tree.write_movetext(&mut text, Layout::Compact, first_ply, result);
+                        text
+                    }
+                    Body::Movetext(mut writer) => {
+                        let text = writer.finish(result).map(str::to_owned);
+                        self.movetext = writer;
+                        match text {
+                            Some(text) => text,
+                            None => return Ok(Selected::OutOfOrder),
+                        }
+                    }
                 };
-                let mut text = String::new();
-                tree.write_movetext(
-                    &mut text,
-                    Layout::Compact,
-                    tags.start().first_ply(),
-                    tags.movetext_result(marker),
-                );
                 let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
                 Ok(Selected::Row(Box::new(row)))
             }
