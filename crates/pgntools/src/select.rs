@@ -664,6 +664,19 @@ impl Selector<'_> {
             ..Selector::new(options)
         }
     }
+
+    /// The text that `text` makes of `writer`'s movetext ended by `result`, or `None` if its
+    /// parts came out of order; the writer is kept for the next game.
+    fn finish_movetext(
+        &mut self,
+        mut writer: MovetextWriter,
+        result: TerminationMarker,
+        text: impl FnOnce(&str) -> String,
+    ) -> Option<String> {
+        let written = writer.finish(result).map(text);
+        self.movetext = writer;
+        written
+    }
 }
 
 /// The tree builder's flow as the selector's: the builder never stops a game, and if it did,
@@ -964,19 +977,19 @@ impl Visitor for Selector<'_> {
                         tree.write(&mut text, Layout::Export);
                         text
                     }
-                    Body::Movetext(mut writer) => {
-                        let written = writer.finish(tags.movetext_result(marker)).map(|movetext| {
+                    Body::Movetext(writer) => {
+                        let result = tags.movetext_result(marker);
+                        let written = self.finish_movetext(writer, result, |movetext| {
                             let mut text =
                                 String::with_capacity(tags.written_size() + movetext.len() + 1);
                             tags.write(&mut text, Layout::Export, marker);
                             text.push_str(movetext);
                             text
                         });
-                        self.movetext = writer;
-                        match written {
-                            Some(text) => text,
-                            None => return Ok(Selected::OutOfOrder),
-                        }
+                        let Some(text) = written else {
+                            return Ok(Selected::OutOfOrder);
+                        };
+                        text
                     }
                 };
                 text.push('\n');
@@ -994,13 +1007,11 @@ impl Visitor for Selector<'_> {
                         tree.write_movetext(&mut text, Layout::Compact, first_ply, result);
                         text
                     }
-                    Body::Movetext(mut writer) => {
-                        let text = writer.finish(result).map(str::to_owned);
-                        self.movetext = writer;
-                        match text {
-                            Some(text) => text,
-                            None => return Ok(Selected::OutOfOrder),
-                        }
+                    Body::Movetext(writer) => {
+                        let Some(text) = self.finish_movetext(writer, result, str::to_owned) else {
+                            return Ok(Selected::OutOfOrder);
+                        };
+                        text
                     }
                 };
                 let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);

@@ -222,12 +222,16 @@ fn carry(
         return Some(rest.to_vec());
     }
     let skipped = &line[played.len().min(line.len())..];
-    undone(pos, line, from, played, winner)
+    let taken_back = match played {
+        &[m] => undone(pos, line, from, m, winner),
+        _ => None,
+    };
+    taken_back
         .or_else(|| replay(pos, skipped, winner))
         .or_else(|| replay(pos, line, winner))
 }
 
-/// `line` from `from`, the position before the single move played, `m`, by taking it back: the
+/// `line` from `from`, the position before `m`, the single move played, by taking it back: the
 /// side to move spends a quiet move, `m` is played backwards, the quiet move too, and `line`
 /// follows. When the take-back comes back to `from` itself (the same position, castling rights
 /// and en passant possibility included), `line` holds as it was found, move for move;
@@ -236,10 +240,9 @@ fn undone(
     pos: &Position,
     line: &[Move],
     from: &Position,
-    played: &[Move],
+    m: Move,
     winner: Color,
 ) -> Option<Vec<Move>> {
-    let &[m] = played else { return None };
     if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
         return None;
     }
@@ -261,17 +264,14 @@ fn undone(
         at.play_unchecked(back);
         let t_back = Move::normal(t.to(), t.from());
         if at.is_legal(t_back) {
-            found = Some((t, t_back));
+            at.play_unchecked(t_back);
+            found = Some((t, t_back, at));
         }
     });
-    let (t, t_back) = found?;
+    let (t, t_back, back_at) = found?;
     let mut candidate = Vec::with_capacity(line.len() + 3);
     candidate.extend_from_slice(&[t, back, t_back]);
     candidate.extend_from_slice(line);
-    let mut back_at = *pos;
-    for m in [t, back, t_back] {
-        back_at.play_unchecked(m);
-    }
     if back_at == *from && candidate.len() <= MAX_CARRIED {
         return Some(candidate);
     }
