@@ -385,9 +385,30 @@ impl Square {
     }
 }
 
+/// Every square's name, `a1` to `h8` in index order, two bytes each.
+const SQUARE_NAMES: &str = "a1b1c1d1e1f1g1h1a2b2c2d2e2f2g2h2a3b3c3d3e3f3g3h3a4b4c4d4e4f4g4h4\
+                            a5b5c5d5e5f5g5h5a6b6c6d6e6f6g6h6a7b7c7d7e7f7g7h7a8b8c8d8e8f8g8h8";
+
+impl Square {
+    /// The square's name, such as `e4`: what [`Display`](fmt::Display) writes, without the
+    /// formatting machinery (writers of many moves append it to a string).
+    ///
+    /// ```
+    /// use caissa_board::Square;
+    ///
+    /// assert_eq!(Square::E4.name(), "e4");
+    /// assert_eq!(Square::H8.name(), Square::H8.to_string());
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        let at = self.index() * 2;
+        &SQUARE_NAMES[at..at + 2]
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().char())
+        f.write_str(self.name())
     }
 }
 

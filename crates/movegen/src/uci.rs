@@ -108,6 +108,42 @@ pub enum UciError {
 }
 
 impl UciMove {
+    /// Appends the move's text (what [`Display`](fmt::Display) writes) to `out`, without the
+    /// formatting machinery: writers of whole games call it once a move.
+    ///
+    /// ```
+    /// use caissa_movegen::uci::UciMove;
+    ///
+    /// let mut line = String::new();
+    /// for text in ["e2e4", "e7e8q", "0000"] {
+    ///     text.parse::<UciMove>()?.append_to(&mut line);
+    /// }
+    /// assert_eq!(line, "e2e4e7e8q0000");
+    /// # Ok::<(), caissa_movegen::uci::ParseUciError>(())
+    /// ```
+    pub fn append_to(&self, out: &mut String) {
+        // Writing to a String cannot fail.
+        let _ = self.write(out);
+    }
+
+    fn write(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        match *self {
+            UciMove::Null => out.write_str("0000"),
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                out.write_str(from.name())?;
+                out.write_str(to.name())?;
+                match promotion {
+                    Some(role) => out.write_char(role.char()),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
     /// Parses UCI syntax: two squares and an optional promotion letter (`q`, `r`, `b`, `n`; an
     /// uppercase letter is accepted too), or `0000`.
     ///
@@ -200,20 +236,7 @@ impl UciMove {
 
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            UciMove::Null => f.write_str("0000"),
-            UciMove::Normal {
-                from,
-                to,
-                promotion,
-            } => {
-                write!(f, "{from}{to}")?;
-                if let Some(role) = promotion {
-                    write!(f, "{}", role.char())?;
-                }
-                Ok(())
-            }
-        }
+        self.write(f)
     }
 }
 
