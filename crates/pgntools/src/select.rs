@@ -443,6 +443,9 @@ pub(crate) struct Selector<'a> {
     pub(crate) tolerated: Vec<(Location, Tolerated)>,
     /// The value of [`SelectOptions::tag_value`]'s tag in the game written last.
     pub(crate) tag_value: Option<String>,
+    /// The tags of a game done with, emptied for the next game's: reading tags allocates only
+    /// while games come with more of them.
+    spare_tags: Tags,
 }
 
 /// A selected game while it is read.
@@ -555,11 +558,18 @@ fn position_line(format: Format, pos: &Position) -> String {
     let mut line = match format {
         Format::Fen => Fen::from_position(pos, EnPassantMode::Legal).to_string(),
         Format::Epd => Epd::from_position(pos, EnPassantMode::Legal).to_string(),
+        // Room for the moves of most games, which then never make the line grow.
+        _ if format.wants_uci() || format == Format::Lan => {
+            return String::with_capacity(MOVE_LINE_CAPACITY);
+        }
         _ => return String::new(),
     };
     line.push('\n');
     line
 }
+
+/// The bytes reserved for a game's moves in UCI or LAN: about 150 plies.
+const MOVE_LINE_CAPACITY: usize = 1024;
 
 /// Appends a main-line ply to `text` as `format` writes it: `before` is the position it is
 /// played in, `played` the move (`None` for a null move), `suffix` its check or mate sign
@@ -589,7 +599,7 @@ fn write_ply(
         }
         (_, Some(m)) if format.wants_uci() => {
             word(text);
-            text.push_str(&UciMove::from_move(before, m).to_string());
+            UciMove::from_move(before, m).append_to(text);
         }
         (_, None) if format.wants_uci() => {
             word(text);
@@ -611,13 +621,13 @@ fn append_lan(out: &mut String, before: &Position, m: Move, suffix: Option<Suffi
             if let Some(role) = role.filter(|&r| r != Role::Pawn) {
                 out.push(role.upper_char());
             }
-            out.push_str(&m.from().to_string());
+            out.push_str(m.from().name());
             out.push(if before.captured_role(m).is_some() {
                 'x'
             } else {
                 '-'
             });
-            out.push_str(&m.to().to_string());
+            out.push_str(m.to().name());
             if let Some(promotion) = m.promotion_role() {
                 out.push('=');
                 out.push(promotion.upper_char());
@@ -654,6 +664,7 @@ impl Selector<'_> {
             start: Location::default(),
             tolerated: Vec::new(),
             tag_value: None,
+            spare_tags: Tags::new(),
         }
     }
 
@@ -700,7 +711,9 @@ impl Visitor for Selector<'_> {
         self.start = at;
         self.tolerated.clear();
         self.tag_value = None;
-        ControlFlow::Continue(Tags::new())
+        let mut tags = core::mem::take(&mut self.spare_tags);
+        tags.clear();
+        ControlFlow::Continue(tags)
     }
 
     fn tolerated(&mut self, _: &mut InProgress, what: Tolerated, at: Location) -> Flow<Self> {
@@ -714,6 +727,7 @@ impl Visitor for Selector<'_> {
 
     fn begin_movetext(&mut self, tags: Tags) -> Flow<Self, InProgress> {
         if !self.options.filter.matches(&tags) {
+            self.spare_tags = tags;
             return ControlFlow::Break(Ok(Selected::Unmatched));
         }
         let start_tags = tags.start();
@@ -971,7 +985,7 @@ impl Visitor for Selector<'_> {
                 }
                 let mut text = match written {
                     Body::Tree(mut tree) => {
-                        tree.tags = tags;
+                        tree.tags = core::mem::take(&mut tags);
                         tree.termination_marker = marker;
                         let mut text = String::new();
                         tree.write(&mut text, Layout::Export);
@@ -993,10 +1007,17 @@ impl Visitor for Selector<'_> {
                     }
                 };
                 text.push('\n');
+                self.spare_tags = tags;
                 Ok(Selected::Matched(text))
             }
-            Format::Uci | Format::Lan => Ok(Selected::Matched(line_text + "\n")),
-            Format::Fen | Format::Epd | Format::Key(_) => Ok(Selected::Matched(line_text)),
+            Format::Uci | Format::Lan => {
+                self.spare_tags = tags;
+                Ok(Selected::Matched(line_text + "\n"))
+            }
+            Format::Fen | Format::Epd | Format::Key(_) => {
+                self.spare_tags = tags;
+                Ok(Selected::Matched(line_text))
+            }
             Format::Row(_) => {
                 let result = tags.movetext_result(marker);
                 let text = match written {
@@ -1015,6 +1036,7 @@ impl Visitor for Selector<'_> {
                     }
                 };
                 let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
+                self.spare_tags = tags;
                 Ok(Selected::Row(Box::new(row)))
             }
         }

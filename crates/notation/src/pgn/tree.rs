@@ -90,6 +90,22 @@ impl Tags {
         self.ends.push((name_end, self.text.len()));
     }
 
+    /// Adds a tag as read: its name, and its value decoded ([`RawTag::decode`]), bytes that are
+    /// not UTF-8 becoming `U+FFFD`, each copied once, straight into the one string.
+    pub(crate) fn push_read(&mut self, name: &[u8], value: RawTag<'_>) {
+        push_utf8_lossy(&mut self.text, name);
+        let name_end = self.text.len();
+        push_utf8_lossy(&mut self.text, &value.decode());
+        self.ends.push((name_end, self.text.len()));
+    }
+
+    /// Removes every tag, keeping the memory: tags read into it again allocate only when a
+    /// game has more than any before.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
     /// Removes every tag named `name`.
     pub fn remove(&mut self, name: &str) {
         while let Some(i) = self.position(name) {
@@ -570,6 +586,15 @@ pub struct GameTreeInProgress {
     pending: Vec<String>,
 }
 
+/// Appends `bytes` to `out`, bytes that are not UTF-8 as `U+FFFD`: checked as UTF-8 first,
+/// which nearly all text is, and copied whole.
+fn push_utf8_lossy(out: &mut String, bytes: &[u8]) {
+    match core::str::from_utf8(bytes) {
+        Ok(text) => out.push_str(text),
+        Err(_) => out.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
 /// A comment's text with whitespace runs made single spaces and the ends trimmed.
 pub(crate) fn normalize_comment(text: &[u8]) -> String {
     let mut out = String::new();
@@ -614,7 +639,7 @@ impl Visitor for GameTreeBuilder {
         value: RawTag<'_>,
         _at: Location,
     ) -> Flow<Self> {
-        tags.push(&String::from_utf8_lossy(name), &value.decode_utf8_lossy());
+        tags.push_read(name, value);
         ControlFlow::Continue(())
     }
 
