@@ -265,7 +265,7 @@ pub(super) const fn ends_line(byte: u8, next: u8) -> bool {
 /// instructions.
 pub(super) fn line_ends(bytes: &[u8]) -> u64 {
     let (body, _) = bytes.split_at(bytes.len() - 1);
-    let count = |byte: u8| body.iter().filter(|&&b| b == byte).count();
+    let count = |byte: u8| count_byte(body, byte);
     let crs = count(b'\r');
     let crlfs = if crs == 0 {
         0
@@ -273,6 +273,11 @@ pub(super) fn line_ends(bytes: &[u8]) -> u64 {
         bytes.windows(2).filter(|pair| *pair == b"\r\n").count()
     };
     (count(b'\n') + crs - crlfs) as u64
+}
+
+/// How many of `bytes` are `byte`: `memchr` looks at a vector of bytes at a time.
+fn count_byte(bytes: &[u8], byte: u8) -> usize {
+    memchr::memchr_iter(byte, bytes).count()
 }
 
 #[cfg(test)]
@@ -397,6 +402,26 @@ mod tests {
                     assert_eq!(scan.newlines, whole.newlines);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn line_ends_are_counted_as_byte_by_byte() {
+        // Lengths around the 32-byte blocks, line ends of every kind at every place.
+        let pattern = b"ab\ncd\r\nef\rgh\n\n\r\r\nxyz";
+        for len in 1..200 {
+            let bytes: Vec<u8> = pattern
+                .iter()
+                .copied()
+                .cycle()
+                .skip(len % 7)
+                .take(len)
+                .collect();
+            let by_byte = bytes
+                .windows(2)
+                .filter(|pair| ends_line(pair[0], pair[1]))
+                .count() as u64;
+            assert_eq!(line_ends(&bytes), by_byte, "{len} bytes");
         }
     }
 
