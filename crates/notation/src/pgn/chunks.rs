@@ -146,21 +146,33 @@ impl<'a> Iterator for Chunks<'a> {
         };
         self.rest = rest;
         self.offset += cut as u64;
-        self.line += scan.newlines;
+        self.line += scan.newlines();
         Some(chunk)
     }
 }
 
-/// Looks for the next boundary in bytes that may arrive bit by bit, looking at each byte a
-/// bounded number of times, and counts the newlines before it.
+/// Looks for the next game boundary (see [`chunks`]) in bytes that may arrive bit by bit,
+/// looking at each byte a bounded number of times, and counts the newlines before it: what
+/// [`chunks`] does for a slice, for a stream read piece by piece.
+///
+/// ```
+/// use caissa_notation::pgn::BoundaryScan;
+///
+/// let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+/// let mut scan = BoundaryScan::new(true);
+/// // The bytes so far end inside the second game's first line: not yet known.
+/// assert_eq!(scan.next(&pgn[..28], 1, false), None);
+/// assert_eq!(scan.next(pgn, 1, false), Some(22));
+/// assert_eq!(scan.newlines(), 4);
+/// ```
 #[derive(Debug)]
-pub(super) struct BoundaryScan {
+pub struct BoundaryScan {
     /// The start of the line to look at next.
     line: usize,
     /// Where the search for that line's end goes on: no newline before it.
     searched: usize,
     /// The newlines before `line`.
-    pub(super) newlines: u64,
+    newlines: u64,
     /// Whether the line before `line` lets a boundary be at `line`.
     after_ok: bool,
     /// Whether the bytes are the start of the input.
@@ -170,7 +182,8 @@ pub(super) struct BoundaryScan {
 impl BoundaryScan {
     /// A scan of bytes that begin a line, and the input if `input_start`; the first line is no
     /// boundary.
-    pub(super) const fn new(input_start: bool) -> BoundaryScan {
+    #[must_use]
+    pub const fn new(input_start: bool) -> BoundaryScan {
         BoundaryScan {
             line: 0,
             searched: 0,
@@ -178,6 +191,13 @@ impl BoundaryScan {
             after_ok: false,
             input_start,
         }
+    }
+
+    /// After [`BoundaryScan::next`] gave a boundary: the newlines before it (a CRLF counts
+    /// once), so that the line it begins is the scanned bytes' first line plus this.
+    #[must_use]
+    pub const fn newlines(&self) -> u64 {
+        self.newlines
     }
 
     /// After [`BoundaryScan::next`] gave `None`: the start of the first line not yet known to
@@ -190,7 +210,7 @@ impl BoundaryScan {
     /// the earlier calls and maybe more; or `None` if there is none in `data`, or not yet: more
     /// bytes may tell unless `eof`. After `Some`, [`BoundaryScan::newlines`] counts the
     /// newlines before the boundary.
-    pub(super) fn next(&mut self, data: &[u8], from: usize, eof: bool) -> Option<usize> {
+    pub fn next(&mut self, data: &[u8], from: usize, eof: bool) -> Option<usize> {
         let from = from.max(1);
         if data.len() < from {
             return None;

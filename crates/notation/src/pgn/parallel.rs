@@ -465,7 +465,7 @@ fn split_stream<'a>(
             if !send(line, Work::Bytes(Cow::Owned(chunk))) {
                 return false;
             }
-            line += scan.newlines;
+            line += scan.newlines();
             scan = BoundaryScan::new(false);
         }
         if eof {
