@@ -1,25 +1,35 @@
 //! Cutting an input into chunks of whole games, so that workers can read them in parallel.
 //!
-//! [`Chunks`] reads the input once with notation's [`Reader`], skipping every game (no move is
-//! looked at), only to learn where each game starts; it hands out the bytes between game starts
-//! about a megabyte at a time, with where they start in the input. A worker then reads a chunk
-//! with its own `Reader` and finds exactly the games the whole stream holds, since a reader that
-//! starts at a game's first byte reads that game as the stream's reader does.
+//! [`Chunks`] cuts at notation's game boundaries ([`BoundaryScan`]: lines where a reader
+//! surely begins a game, whatever came before), about a megabyte at a time, looking at most
+//! bytes only to count the line ends. A worker reads a chunk with its own `Reader` and finds
+//! exactly the games the whole stream holds, at the same places.
 //!
-//! This is the seam for notation's parallel reader: when it is public, it replaces this module.
+//! An input with no boundary for [`SCAN_LIMIT`] bytes (games without tags, say), or whose
+//! reading fails, is cut from there on where a reader finds each game starting instead: it
+//! reads the input once more, skipping every game (no move is looked at), only to learn where
+//! each starts. That is slower, but needs no tags, and gives the whole games before a failure,
+//! then the failure.
 //!
-//! Memory: the chunk being filled (at most [`CHUNK_BYTES`] plus one game) and the reader's
-//! buffer. A game longer than [`MAX_GAME_BYTES`] ends the input with an error.
+//! Memory: the chunk being filled (at most [`SCAN_LIMIT`], or [`CHUNK_BYTES`] plus one game
+//! when cutting at game starts) and the reader's buffer. A game longer than [`MAX_GAME_BYTES`]
+//! ends the input with an error.
 
 use core::cell::RefCell;
 use core::ops::ControlFlow;
-use std::io::{self, Read};
+use std::io::{self, Cursor, Read};
 use std::rc::Rc;
 
-use caissa_notation::pgn::{Flow, Location, PgnError, PgnErrorKind, Reader, Visitor};
+use caissa_notation::pgn::{BoundaryScan, Flow, Location, PgnError, PgnErrorKind, Reader, Visitor};
 
 /// About how many bytes a chunk holds: it ends at the first game start past this.
 pub(crate) const CHUNK_BYTES: usize = 1 << 20;
+
+/// The most bytes searched for a game boundary: past them, the input is cut at game starts.
+pub(crate) const SCAN_LIMIT: usize = 8 * CHUNK_BYTES;
+
+/// The bytes read at a time while looking for a boundary past [`CHUNK_BYTES`].
+const SCAN_STEP: usize = CHUNK_BYTES / 16;
 
 /// The longest game kept whole: a longer one (a file with no blank line between games, say)
 /// ends the input with an error rather than filling memory.
@@ -176,7 +186,146 @@ impl Visitor for Starts {
 /// The chunks of an input, in order; an [`io::Error`] ends them.
 #[derive(Debug)]
 pub(crate) struct Chunks<R> {
+    cut: Cut<R>,
+}
+
+/// How [`Chunks`] cuts: at boundaries, or (for good, past a stretch without one or a failure)
+/// at game starts.
+#[derive(Debug)]
+enum Cut<R> {
+    Boundaries(Boundaries<R>),
+    GameStarts(GameStarts<Rest<R>>),
+    /// Between the two (only while [`Chunks::next`] changes over).
+    Changing,
+}
+
+/// Cutting at the game boundaries of [`BoundaryScan`].
+#[derive(Debug)]
+struct Boundaries<R> {
+    input: R,
+    /// The bytes read from the last boundary (or the input's start) on.
+    pending: Vec<u8>,
+    /// Where `pending` starts: its offset and line in the input.
+    offset: u64,
+    line: u64,
+    scan: BoundaryScan,
+    eof: bool,
+}
+
+/// The bytes a cut at boundaries had read, then the rest of the input (or its failure).
+#[derive(Debug)]
+struct Rest<R> {
+    read: Cursor<Vec<u8>>,
+    input: Result<R, Option<io::Error>>,
+}
+
+impl<R: Read> Read for Rest<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.read.read(buf)?;
+        if n > 0 || buf.is_empty() {
+            return Ok(n);
+        }
+        match &mut self.input {
+            Ok(input) => input.read(buf),
+            Err(failure) => failure.take().map_or(Ok(0), Err),
+        }
+    }
+}
+
+impl<R: Read> Chunks<R> {
+    pub(crate) fn new(input: R) -> Chunks<R> {
+        Chunks {
+            cut: Cut::Boundaries(Boundaries {
+                input,
+                pending: Vec::with_capacity(CHUNK_BYTES + SCAN_STEP),
+                offset: 0,
+                line: 1,
+                scan: BoundaryScan::new(true),
+                eof: false,
+            }),
+        }
+    }
+}
+
+impl<R: Read> Iterator for Chunks<R> {
+    type Item = io::Result<Chunk>;
+
+    fn next(&mut self) -> Option<io::Result<Chunk>> {
+        let cut = match &mut self.cut {
+            Cut::GameStarts(starts) => return starts.next(),
+            Cut::Boundaries(cut) => cut,
+            Cut::Changing => return None,
+        };
+        loop {
+            if let Some(end) = cut.scan.next(&cut.pending, CHUNK_BYTES, cut.eof) {
+                let mut rest = Vec::with_capacity(CHUNK_BYTES + SCAN_STEP);
+                rest.extend_from_slice(&cut.pending[end..]);
+                let mut bytes = core::mem::replace(&mut cut.pending, rest);
+                bytes.truncate(end);
+                return Some(Ok(cut.chunk(bytes, end)));
+            }
+            if cut.eof {
+                let bytes = core::mem::take(&mut cut.pending);
+                let end = bytes.len();
+                return (end > 0).then(|| Ok(cut.chunk(bytes, end)));
+            }
+            let failure = if cut.pending.len() >= SCAN_LIMIT {
+                None
+            } else {
+                let want = CHUNK_BYTES.saturating_sub(cut.pending.len()).max(SCAN_STEP);
+                match (&mut cut.input)
+                    .take(want as u64)
+                    .read_to_end(&mut cut.pending)
+                {
+                    Ok(n) => {
+                        cut.eof = n < want;
+                        continue;
+                    }
+                    Err(error) => Some(error),
+                }
+            };
+            // No boundary for long, or a failure: from the last boundary on, cut at game
+            // starts (which also keeps the games read whole before a failure).
+            let Cut::Boundaries(cut) = core::mem::replace(&mut self.cut, Cut::Changing) else {
+                return None;
+            };
+            let rest = Rest {
+                read: Cursor::new(cut.pending),
+                input: match failure {
+                    None => Ok(cut.input),
+                    Some(error) => Err(Some(error)),
+                },
+            };
+            self.cut = Cut::GameStarts(GameStarts::new(rest, (cut.offset, cut.line)));
+            return self.next();
+        }
+    }
+}
+
+impl<R> Boundaries<R> {
+    /// The chunk of `bytes`, the pending bytes up to `end`; what follows starts the next.
+    fn chunk(&mut self, bytes: Vec<u8>, end: usize) -> Chunk {
+        let chunk = Chunk {
+            bytes,
+            offset: self.offset,
+            location: Location {
+                line: self.line,
+                column: 1,
+            },
+        };
+        self.offset += end as u64;
+        self.line += self.scan.newlines();
+        self.scan = BoundaryScan::new(false);
+        chunk
+    }
+}
+
+/// Chunks cut where a reader finds each game starting, in order; an [`io::Error`] ends them.
+#[derive(Debug)]
+struct GameStarts<R> {
     reader: Reader<Tee<R>>,
+    /// Where the reader's input starts in the whole input: its offset and line (a line start).
+    base: (u64, u64),
     window: Rc<RefCell<Window>>,
     cursor: LineCursor,
     /// The first game of the chunk being filled: its offset (relative to the window) and
@@ -189,15 +338,17 @@ pub(crate) struct Chunks<R> {
     done: bool,
 }
 
-impl<R: Read> Chunks<R> {
-    pub(crate) fn new(input: R) -> Chunks<R> {
+impl<R: Read> GameStarts<R> {
+    /// Cuts `input`, which begins at a line start `base` (offset, line) of the whole input.
+    fn new(input: R, base: (u64, u64)) -> GameStarts<R> {
         let window = Rc::new(RefCell::new(Window::default()));
         let tee = Tee {
             inner: input,
             window: Rc::clone(&window),
         };
-        Chunks {
+        GameStarts {
             reader: Reader::new(tee),
+            base,
             window,
             cursor: LineCursor::new(b""),
             first: None,
@@ -212,10 +363,14 @@ impl<R: Read> Chunks<R> {
     fn take(&mut self, end: usize) -> Option<Chunk> {
         let (start, location) = self.first.take()?;
         let mut window = self.window.borrow_mut();
+        let (base_offset, base_line) = self.base;
         let chunk = Chunk {
             bytes: window.bytes[start..end].to_vec(),
-            offset: window.base + start as u64,
-            location,
+            offset: base_offset + window.base + start as u64,
+            location: Location {
+                line: base_line + location.line - 1,
+                ..location
+            },
         };
         let drop = self.cursor.line_start().min(end);
         window.bytes.drain(..drop);
@@ -226,7 +381,7 @@ impl<R: Read> Chunks<R> {
     }
 }
 
-impl<R: Read> Iterator for Chunks<R> {
+impl<R: Read> Iterator for GameStarts<R> {
     type Item = io::Result<Chunk>;
 
     fn next(&mut self) -> Option<io::Result<Chunk>> {
@@ -261,8 +416,13 @@ impl<R: Read> Iterator for Chunks<R> {
                 }
                 Some(Ok(at)) => {
                     let window = self.window.borrow();
-                    if window.base == 0 && self.first.is_none() && self.last == 0 {
-                        // The first game: the window now shows whether a byte order mark leads.
+                    if self.base.0 == 0
+                        && window.base == 0
+                        && self.first.is_none()
+                        && self.last == 0
+                    {
+                        // The input's first game: the window now shows whether a byte order mark
+                        // leads.
                         self.cursor = LineCursor::new(&window.bytes);
                     }
                     let start = self.cursor.offset_of(&window.bytes, at);
@@ -359,6 +519,14 @@ mod tests {
             .next()
             .expect("a chunk")
             .expect("in memory");
+        // The first chunk starts with the input, its byte order mark too.
+        assert_eq!(
+            (chunk.offset, chunk.location),
+            (0, Location { line: 1, column: 1 })
+        );
+        // Cut at game starts, a chunk starts with its first game.
+        let mut starts = GameStarts::new(&input[..], (0, 1));
+        let chunk = starts.next().expect("a chunk").expect("in memory");
         assert_eq!(
             (chunk.offset, chunk.location),
             (3, Location { line: 1, column: 1 })
@@ -367,6 +535,33 @@ mod tests {
         assert_eq!(cursor.offset_of(input, Location { line: 1, column: 2 }), 4);
         assert_eq!(cursor.offset_of(input, Location { line: 6, column: 4 }), 31);
         assert_eq!(input[31], b'1');
+    }
+
+    /// Past a stretch without boundaries longer than [`SCAN_LIMIT`] (games without tags), the
+    /// input is cut at game starts, from the last boundary on: the games and their errors'
+    /// locations are the stream's, and no chunk is much longer than [`CHUNK_BYTES`].
+    #[test]
+    fn games_without_tags_are_cut_at_their_starts() {
+        let tagged = "[Event \"a\"]\n\n1. e4 e5 *\n\n".repeat(CHUNK_BYTES / 40);
+        let mut input = tagged.clone().into_bytes();
+        while input.len() < tagged.len() + SCAN_LIMIT + CHUNK_BYTES {
+            input.extend_from_slice(b"1. d4 d5 *\n\n1. e4 Ke7 Kd2 *\n\n");
+        }
+        input.extend_from_slice(tagged.as_bytes());
+        input.extend_from_slice(b"[Event \"z\"]\n\n1. c4 {unended\n");
+        let chunks: Vec<Chunk> = Chunks::new(&input[..])
+            .map(|chunk| chunk.expect("in memory"))
+            .collect();
+        let longest = chunks.iter().map(|chunk| chunk.bytes.len()).max();
+        assert!(longest < Some(CHUNK_BYTES + 64), "{longest:?}");
+        // One after the other, from the input's start to its end.
+        let mut at = 0;
+        for chunk in &chunks {
+            assert_eq!(chunk.offset, at);
+            at += chunk.bytes.len() as u64;
+        }
+        assert_eq!(at, input.len() as u64);
+        assert_eq!(games_in_chunks(&input, false), games_streamed(&input));
     }
 
     /// An input that fails after `good` bytes.
