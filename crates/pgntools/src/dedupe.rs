@@ -62,11 +62,15 @@ pub struct GameKey {
     low: u64,
 }
 
-/// Makes a [`GameKey`] move by move: two SipHash streams that differ by a first byte.
+/// Makes a [`GameKey`] move by move: two SipHash streams that differ by a first byte. The
+/// moves are gathered and hashed in one go at the end, which costs a small part of hashing
+/// them one by one.
 #[derive(Clone, Debug)]
 pub(crate) struct KeyHasher {
     high: DefaultHasher,
     low: DefaultHasher,
+    /// The main line's moves so far, two bytes each.
+    moves: Vec<u8>,
 }
 
 impl KeyHasher {
@@ -75,6 +79,7 @@ impl KeyHasher {
         let mut hasher = KeyHasher {
             high: DefaultHasher::new(),
             low: DefaultHasher::new(),
+            moves: Vec::with_capacity(512),
         };
         hasher.high.write_u8(1);
         hasher.each(|h| start.hash(h));
@@ -104,11 +109,13 @@ impl KeyHasher {
     pub(crate) fn play(&mut self, played: Option<Move>) {
         // No move goes from a square to itself, so 0 is free for the null move.
         let bits = played.map_or(0, Move::to_u16);
-        self.each(|h| h.write_u16(bits));
+        self.moves.extend_from_slice(&bits.to_le_bytes());
     }
 
     /// The key.
-    pub(crate) fn finish(&self) -> GameKey {
+    pub(crate) fn finish(mut self) -> GameKey {
+        let moves = core::mem::take(&mut self.moves);
+        self.each(|h| h.write(&moves));
         GameKey {
             high: self.high.finish(),
             low: self.low.finish(),
