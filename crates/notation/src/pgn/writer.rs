@@ -109,9 +109,12 @@ impl Tokens {
             }
             return;
         }
-        // A comment that fits on the line breaks nowhere: one token.
-        if let Some(column) = self.column
-            && column + 1 + width + 4 <= EXPORT_WIDTH
+        // A comment that fits on the line breaks nowhere: one token. So does every comment
+        // of the compact layout, which never breaks a line.
+        if self.layout == Layout::Compact
+            || self
+                .column
+                .is_some_and(|column| column + 1 + width + 4 <= EXPORT_WIDTH)
         {
             self.push_parts(&["{ ", text, " }"], width + 4, true);
             return;
