@@ -269,7 +269,12 @@ impl<R: Read> Reader<R> {
         let mut tags = match visitor.begin_game(self.location()) {
             ControlFlow::Continue(tags) => tags,
             ControlFlow::Break(result) => {
-                self.skip_game()?;
+                // A game without tags is its movetext, which may end on its first line.
+                if self.peek() == Some(b'[') {
+                    self.skip_game()?;
+                } else {
+                    self.skip_movetext()?;
+                }
                 return Ok(Some(result));
             }
         };
@@ -455,7 +460,7 @@ fn step<O>(flow: ControlFlow<O>) -> Step<O> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::{GameTreeBuilder, Replayer};
+    use crate::pgn::{Flow, GameTreeBuilder, Replayer};
 
     /// Every game of `input`, built and then replayed, as text, read with buffers of two sizes
     /// and with the shortcuts taken or not.
@@ -479,6 +484,67 @@ mod tests {
             games.extend(replayed);
         }
         games
+    }
+
+    /// Notes where each game starts, and skips it there when `skip`.
+    struct Starts {
+        skip: bool,
+        seen: Vec<Location>,
+    }
+
+    impl Visitor for Starts {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        type Error = PgnError;
+
+        fn begin_game(&mut self, at: Location) -> Flow<Self, ()> {
+            self.seen.push(at);
+            if self.skip {
+                ControlFlow::Break(Ok(()))
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+
+        fn begin_movetext(&mut self, (): ()) -> Flow<Self, ()> {
+            ControlFlow::Continue(())
+        }
+
+        fn end_game(&mut self, (): ()) -> Result<(), PgnError> {
+            Ok(())
+        }
+    }
+
+    /// A game skipped where it starts ends where it ends when read: the games after it start
+    /// at the same places, with tags or without (a game of movetext alone may end on its
+    /// first line).
+    #[test]
+    fn a_game_skipped_at_its_start_ends_where_it_ends_when_read() {
+        let inputs: &[&[u8]] = &[
+            b"1. e4 *\n\n1. d4 *\n\n1. c4 *\n",
+            b"1. e4 *\n1. d4 *\n[A \"b\"]\n1. c4 *\n",
+            b"[A \"x\"]\n\n1. e4 {multi\nline} e5 *\n\n1. d4 (1. c4\n) *\n\n[B \"y\"]\n*\n",
+            b"1. e4 e5 1-0 Nf3\n\n1. e4 ) 0-1\n\n1. ( e4 *\n\n1. e4 (e5\n\n1. e4 $\n",
+            b"1. e4 ; a line comment\ne5 ;\n% escaped\n2. Nf3 *\n\n1. d4 *\n",
+            b"1. e4 {\n[Event \"next\"]\n\n1. d4 *\n",
+        ];
+        let starts = |input: &[u8], skip: bool| {
+            let mut starts = Starts {
+                skip,
+                seen: Vec::new(),
+            };
+            let games = Reader::new(input).games(&mut starts).count();
+            (games, starts.seen)
+        };
+        for input in inputs {
+            assert_eq!(
+                starts(input, true),
+                starts(input, false),
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+        }
     }
 
     /// The shortcuts (the usual tag pair, the tokens of a movetext line, a comment on one line,
