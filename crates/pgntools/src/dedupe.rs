@@ -26,13 +26,16 @@
 //! select(pgn.as_bytes(), &options, 1, |game| {
 //!     number += 1;
 //!     if let Selection::Key(key) = game.selection {
-//!         finder.push(number, key).expect("in memory");
+//!         finder.push(number, game.offset, key).expect("in memory");
 //!     }
 //!     ControlFlow::Continue(())
 //! })?;
 //! let mut duplicates = finder.finish()?;
 //! let found: Vec<bool> = (1..=3).map(|n| duplicates.contains(n).expect("in memory")).collect();
 //! assert_eq!(found, [false, false, true]);
+//! // Or by where they start in the input: the third game, at byte 21.
+//! assert!(duplicates.starts_before(3, 21)?.is_empty());
+//! assert_eq!(duplicates.starts_before(3, 22)?, [21]);
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
@@ -123,20 +126,22 @@ impl KeyHasher {
     }
 }
 
-/// A game's number and key, as sorted by key then number.
+/// A game's number, where it starts in its input, and its key, as sorted by key then number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Keyed {
     key: GameKey,
     game: u64,
+    offset: u64,
 }
 
 impl Record for Keyed {
-    const SIZE: usize = 24;
+    const SIZE: usize = 32;
 
     fn write(&self, out: &mut [u8]) {
         self.key.high.write(&mut out[..8]);
         self.key.low.write(&mut out[8..16]);
-        self.game.write(&mut out[16..]);
+        self.game.write(&mut out[16..24]);
+        self.offset.write(&mut out[24..]);
     }
 
     fn read(bytes: &[u8]) -> Keyed {
@@ -145,7 +150,8 @@ impl Record for Keyed {
                 high: u64::read(&bytes[..8]),
                 low: u64::read(&bytes[8..16]),
             },
-            game: u64::read(&bytes[16..]),
+            game: u64::read(&bytes[16..24]),
+            offset: u64::read(&bytes[24..]),
         }
     }
 }
@@ -161,7 +167,7 @@ where
     S: Read + Write + Seek,
     F: FnMut() -> io::Result<S>,
 {
-    /// Holds at most `capacity` games (24 bytes each) in memory; past that, `spill` opens a
+    /// Holds at most `capacity` games (32 bytes each) in memory; past that, `spill` opens a
     /// file for each run of them (an anonymous temporary file, say), and the finder writes it and
     /// reads it back from its start.
     pub fn new(capacity: usize, spill: F) -> Self {
@@ -171,13 +177,15 @@ where
         }
     }
 
-    /// Takes the key of the game numbered `game`; numbers may come in any order, each once.
+    /// Takes the key of the game numbered `game`, which starts at byte `offset` of its input
+    /// ([`InputGame::offset`](crate::InputGame::offset)); numbers may come in any order, each
+    /// once.
     ///
     /// # Errors
     ///
     /// The spill file's, when it cannot be opened or written.
-    pub fn push(&mut self, game: u64, key: GameKey) -> io::Result<()> {
-        self.keys.push(Keyed { key, game })
+    pub fn push(&mut self, game: u64, offset: u64, key: GameKey) -> io::Result<()> {
+        self.keys.push(Keyed { key, game, offset })
     }
 
     /// The duplicates: every game whose key a game of a lower number has.
@@ -193,7 +201,7 @@ where
         // The first of a key is its lowest number: the others are duplicates.
         while let Some(keyed) = sorted.next().transpose()? {
             if previous == Some(keyed.key) {
-                numbers.push(keyed.game)?;
+                numbers.push((keyed.game, keyed.offset))?;
             }
             previous = Some(keyed.key);
         }
@@ -212,11 +220,13 @@ impl<S, F> core::fmt::Debug for DuplicateFinder<S, F> {
     }
 }
 
-/// The second pass: which games are duplicates, asked in order.
+/// The second pass: which games are duplicates, asked in order, by number
+/// ([`DuplicateGames::contains`]) or by where they start ([`DuplicateGames::starts_before`]).
 pub struct DuplicateGames<S> {
-    numbers: Sorted<u64, S>,
-    /// The lowest duplicate's number not yet passed.
-    next: Option<u64>,
+    /// The duplicates' numbers and offsets, by number.
+    numbers: Sorted<(u64, u64), S>,
+    /// The lowest duplicate not yet passed: its number and offset.
+    next: Option<(u64, u64)>,
 }
 
 impl<S> core::fmt::Debug for DuplicateGames<S> {
@@ -235,12 +245,36 @@ impl<S: Read> DuplicateGames<S> {
     ///
     /// A spill file's, when it cannot be read.
     pub fn contains(&mut self, game: u64) -> io::Result<bool> {
+        Ok(self.first_from(game)?.is_some_and(|(next, _)| next == game))
+    }
+
+    /// The offsets of the duplicates among the games numbered up to `last` that start before
+    /// byte `end` of their input, in order; neither may be lower than in any call before, and
+    /// the games asked for must be one input's (its offsets grow with the numbers).
+    ///
+    /// # Errors
+    ///
+    /// A spill file's, when it cannot be read.
+    pub fn starts_before(&mut self, last: u64, end: u64) -> io::Result<Vec<u64>> {
+        let mut offsets = Vec::new();
+        while let Some((game, offset)) = self.first_from(0)?
+            && game <= last
+            && offset < end
+        {
+            offsets.push(offset);
+            self.next = None;
+        }
+        Ok(offsets)
+    }
+
+    /// The lowest duplicate numbered `game` or more.
+    fn first_from(&mut self, game: u64) -> io::Result<Option<(u64, u64)>> {
         loop {
             match self.next {
-                Some(next) if next >= game => return Ok(next == game),
+                Some(next) if next.0 >= game => return Ok(Some(next)),
                 _ => match self.numbers.next().transpose()? {
                     Some(next) => self.next = Some(next),
-                    None => return Ok(false),
+                    None => return Ok(None),
                 },
             }
         }
@@ -321,7 +355,7 @@ mod tests {
         let key = |k: u64| GameKey { high: k, low: !k };
         // Games 1..=40 in a shuffled order; game n has key n mod 7, so 1..=7 are firsts.
         for n in (0..40).map(|i| (i * 17) % 40 + 1) {
-            finder.push(n, key(n % 7)).expect("in memory");
+            finder.push(n, 100 * n, key(n % 7)).expect("in memory");
         }
         let mut duplicates = finder.finish().expect("in memory");
         assert!(spilled.get() >= 13, "{} spills", spilled.get());
@@ -329,5 +363,28 @@ mod tests {
             .filter(|&n| duplicates.contains(n).expect("in memory"))
             .collect();
         assert_eq!(found, (8..=40).collect::<Vec<u64>>());
+        // By where they start, a few at a time: games 8 and up start at 800 and up.
+        let mut duplicates = {
+            let mut finder = DuplicateFinder::new(3, || Ok(Cursor::new(Vec::new())));
+            for n in (0..40).map(|i| (i * 17) % 40 + 1) {
+                finder.push(n, 100 * n, key(n % 7)).expect("in memory");
+            }
+            finder.finish().expect("in memory")
+        };
+        assert!(
+            duplicates
+                .starts_before(20, 700)
+                .expect("in memory")
+                .is_empty()
+        );
+        assert_eq!(
+            duplicates.starts_before(20, 1001).expect("in memory"),
+            [800, 900, 1000]
+        );
+        // Past game 20, none of this input's.
+        let rest = duplicates.starts_before(20, u64::MAX).expect("in memory");
+        assert_eq!(rest, (11..=20).map(|n| 100 * n).collect::<Vec<u64>>());
+        let last = duplicates.starts_before(40, u64::MAX).expect("in memory");
+        assert_eq!(last, (21..=40).map(|n| 100 * n).collect::<Vec<u64>>());
     }
 }

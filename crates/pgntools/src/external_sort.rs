@@ -34,6 +34,19 @@ impl Record for u64 {
     }
 }
 
+impl Record for (u64, u64) {
+    const SIZE: usize = 16;
+
+    fn write(&self, out: &mut [u8]) {
+        self.0.write(&mut out[..8]);
+        self.1.write(&mut out[8..]);
+    }
+
+    fn read(bytes: &[u8]) -> (u64, u64) {
+        (u64::read(&bytes[..8]), u64::read(&bytes[8..]))
+    }
+}
+
 /// Records pushed in any order, given back sorted.
 pub(crate) struct ExternalSort<T, S, F> {
     capacity: usize,

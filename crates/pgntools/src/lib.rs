@@ -38,7 +38,7 @@ pub mod split;
 pub mod stats;
 pub mod table;
 
-pub use pipeline::select;
+pub use pipeline::{select, select_skipping};
 pub use select::{
     BrokenGame, Ending, Feature, Format, GameFilter, InputGame, ParseNameError, SelectOptions,
     Selection, Strip, board_result,

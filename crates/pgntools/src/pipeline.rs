@@ -9,7 +9,7 @@
 //! that the selector cannot write as it reads ([`Selected::OutOfOrder`]), this time with a
 //! selector that writes every game from its tree.
 
-use core::ops::ControlFlow;
+use core::ops::{ControlFlow, Range};
 use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
@@ -50,14 +50,53 @@ const QUEUE: usize = 2;
 /// assert!(written[0].contains("\n1. e4 e5 *\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn select<R, F>(
+pub fn select<R, F>(input: R, options: &SelectOptions, threads: usize, each: F) -> io::Result<()>
+where
+    R: Read + Send,
+    F: FnMut(InputGame) -> ControlFlow<()>,
+{
+    select_skipping(input, options, threads, |_| Ok(Vec::new()), each)
+}
+
+/// [`select`], but the games that `skip` names are skipped unread: neither replayed nor
+/// written, each given to `each` as [`Selection::Skipped`]. `skip` is called with each piece
+/// of the input in turn, as a range of byte offsets, and gives the offsets of the games
+/// starting in it to skip; an offset where no game starts, or outside the piece, is ignored. (A second pass
+/// leaves out the duplicates the first found this way, see
+/// [`DuplicateGames::starts_before`](crate::dedupe::DuplicateGames::starts_before).)
+///
+/// # Errors
+///
+/// The input's first [`io::Error`], or `skip`'s: every game before it has been given to
+/// `each`.
+///
+/// # Examples
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use caissa_pgntools::{SelectOptions, Selection, select_skipping};
+///
+/// let pgn = "1. e4 *\n\n1. d4 *\n\n1. c4 *\n";
+/// let mut read = Vec::new();
+/// // The second game starts at byte 9.
+/// let skip = |_| Ok(vec![9]);
+/// select_skipping(pgn.as_bytes(), &SelectOptions::default(), 2, skip, |game| {
+///     read.push(matches!(game.selection, Selection::Skipped));
+///     ControlFlow::Continue(())
+/// })?;
+/// assert_eq!(read, [false, true, false]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn select_skipping<R, S, F>(
     input: R,
     options: &SelectOptions,
     threads: usize,
+    skip: S,
     mut each: F,
 ) -> io::Result<()>
 where
     R: Read + Send,
+    S: FnMut(Range<u64>) -> io::Result<Vec<u64>> + Send,
     F: FnMut(InputGame) -> ControlFlow<()>,
 {
     let threads = threads.max(1);
@@ -71,7 +110,7 @@ where
             to_workers.push(chunk_tx);
             from_workers.push(done_rx);
         }
-        scope.spawn(move || cut(input, &to_workers));
+        scope.spawn(move || cut(input, skip, &to_workers));
         for worker in from_workers.iter().cycle() {
             // A worker that hangs up has no more chunks: the input is done.
             let Ok(games) = worker.recv() else {
@@ -87,10 +126,23 @@ where
     })
 }
 
-/// The cutting thread: hands the chunks out in turn, and stops at the input's end, at its
-/// error, or when a worker is gone.
-fn cut<R: Read>(input: R, workers: &[SyncSender<io::Result<Chunk>>]) {
+/// The cutting thread: hands the chunks out in turn, each with the games `skip` names in it,
+/// and stops at the input's end, at its error or `skip`'s, or when a worker is gone.
+fn cut<R, S>(input: R, mut skip: S, workers: &[SyncSender<io::Result<Chunk>>])
+where
+    R: Read,
+    S: FnMut(Range<u64>) -> io::Result<Vec<u64>>,
+{
     for (chunk, worker) in Chunks::new(input).zip(workers.iter().cycle()) {
+        let chunk = chunk.and_then(|mut chunk| {
+            let bytes = chunk.offset..chunk.offset + chunk.bytes.len() as u64;
+            chunk.skip = skip(bytes.clone())?;
+            // In order, each once, and in the chunk, as the worker finds them.
+            chunk.skip.retain(|offset| bytes.contains(offset));
+            chunk.skip.sort_unstable();
+            chunk.skip.dedup();
+            Ok(chunk)
+        });
         let failed = chunk.is_err();
         if worker.send(chunk).is_err() || failed {
             return;
@@ -118,6 +170,14 @@ fn work(
 pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     let bytes = &chunk.bytes[..];
     let mut selector = Selector::new(options);
+    // The places to skip as the reader of the chunk sees them (found in order), the last
+    // first.
+    let mut cursor = LineCursor::new(bytes);
+    for &offset in &chunk.skip {
+        let offset = usize::try_from(offset.saturating_sub(chunk.offset)).unwrap_or(usize::MAX);
+        selector.skip.push(cursor.location_of(bytes, offset));
+    }
+    selector.skip.reverse();
     let mut reader = Reader::new(bytes).lenient(options.lenient);
     let mut cursor = LineCursor::new(bytes);
     let mut trees = Selector::trees(options);
@@ -157,6 +217,7 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
                 Ok(Selected::Matched(text)) => Selection::Matched(text),
                 Ok(Selected::Row(row)) => Selection::Row(row),
                 Ok(Selected::Key(key)) => Selection::Key(key),
+                Ok(Selected::Skipped) => Selection::Skipped,
                 Err(mut error) => {
                     let offset = game.cursor.offset_of(bytes, error.location);
                     error.location = chunk.input_location(error.location);
@@ -373,6 +434,58 @@ mod tests {
                 column: 1
             }
         );
+    }
+
+    /// The games named are skipped, each where it starts, in every chunk (the input is several
+    /// chunks long), whatever the threads; every other game is what `select` makes of it. An
+    /// offset where no game starts skips nothing.
+    #[test]
+    fn the_games_named_are_skipped_and_no_other() {
+        let mut input = Vec::new();
+        for name in [
+            "lichess-2025-05-sample.pgn",
+            "mliebelt-sample-games.pgn",
+            "cm-pgn-test-list.pgn",
+        ] {
+            let path = format!("{}/../../data/pgn/{name}", env!("CARGO_MANIFEST_DIR"));
+            input.extend(std::fs::read(path).expect("the samples"));
+        }
+        let input = input.repeat(3);
+        let options = SelectOptions::default();
+        let all = run(&input, &options, 2);
+        assert!(input.len() > 2 * crate::source::CHUNK_BYTES);
+        // Every third game, and a place inside a game.
+        let named: Vec<u64> = all.iter().step_by(3).map(|game| game.offset).collect();
+        let mut asked = named.clone();
+        asked.push(all[1].offset + 1);
+        asked.sort_unstable();
+        for threads in [1, 3] {
+            let mut ranges = Vec::new();
+            let mut games = Vec::new();
+            let skip = |bytes: Range<u64>| {
+                ranges.push(bytes.clone());
+                Ok(asked
+                    .iter()
+                    .copied()
+                    .filter(|o| bytes.contains(o))
+                    .collect())
+            };
+            select_skipping(&input[..], &options, threads, skip, |game| {
+                games.push(game);
+                ControlFlow::Continue(())
+            })
+            .expect("in memory");
+            assert!(ranges.len() > 2, "{} pieces", ranges.len());
+            assert_eq!(games.len(), all.len());
+            for (game, whole) in games.iter().zip(&all) {
+                if named.contains(&game.offset) {
+                    assert_eq!(game.selection, Selection::Skipped);
+                    assert_eq!((game.offset, game.location), (whole.offset, whole.location));
+                } else {
+                    assert_eq!(game, whole);
+                }
+            }
+        }
     }
 
     #[test]

@@ -395,6 +395,8 @@ pub enum Selection {
     Row(Box<Row>),
     /// Selected, as its key ([`Format::Key`]).
     Key(GameKey),
+    /// Skipped unread, as asked ([`select_skipping`](crate::select_skipping)).
+    Skipped,
     /// It cannot be read or replayed.
     Broken(BrokenGame),
 }
@@ -446,6 +448,8 @@ pub(crate) struct Selector<'a> {
     /// The tags of a game done with, emptied for the next game's: reading tags allocates only
     /// while games come with more of them.
     spare_tags: Tags,
+    /// Where the games to skip unread start, the last first.
+    pub(crate) skip: Vec<Location>,
 }
 
 /// A selected game while it is read.
@@ -648,6 +652,8 @@ pub(crate) enum Selected {
     Matched(String),
     Row(Box<Row>),
     Key(GameKey),
+    /// Not read: the caller asked to skip it.
+    Skipped,
     /// Selected, but not written: its parts came in an order that the movetext writer cannot
     /// follow ([`MovetextWriter`]), so it is to be read again by a [`Selector::trees`].
     OutOfOrder,
@@ -665,6 +671,7 @@ impl Selector<'_> {
             tolerated: Vec::new(),
             tag_value: None,
             spare_tags: Tags::new(),
+            skip: Vec::new(),
         }
     }
 
@@ -711,6 +718,14 @@ impl Visitor for Selector<'_> {
         self.start = at;
         self.tolerated.clear();
         self.tag_value = None;
+        // A place to skip passed with no game starting there names no game: dropped.
+        while self.skip.last().is_some_and(|&skip| skip < at) {
+            self.skip.pop();
+        }
+        if self.skip.last() == Some(&at) {
+            self.skip.pop();
+            return ControlFlow::Break(Ok(Selected::Skipped));
+        }
         let mut tags = core::mem::take(&mut self.spare_tags);
         tags.clear();
         ControlFlow::Continue(tags)

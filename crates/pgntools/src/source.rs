@@ -44,6 +44,9 @@ pub(crate) struct Chunk {
     pub(crate) offset: u64,
     /// Its line and byte column in the input.
     pub(crate) location: Location,
+    /// Where the games in it that are to be skipped unread start in the input, in order
+    /// ([`select_skipping`](crate::select_skipping)).
+    pub(crate) skip: Vec<u64>,
 }
 
 impl Chunk {
@@ -112,6 +115,28 @@ impl LineCursor {
             .saturating_add(bom)
             .saturating_add(column)
             .min(bytes.len())
+    }
+
+    /// The location of the byte at `offset` in `bytes`, which must not come before the
+    /// cursor's line; the cursor moves to that line. [`LineCursor::offset_of`] the other way.
+    pub(crate) fn location_of(&mut self, bytes: &[u8], offset: usize) -> Location {
+        let offset = offset.min(bytes.len());
+        while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[self.offset..offset]) {
+            let at = self.offset + i;
+            // A CRLF ends its line at the LF: at `offset`, the line is still the CR's.
+            let crlf = bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n');
+            let next_line = at + 1 + usize::from(crlf);
+            if next_line > offset {
+                break;
+            }
+            self.offset = next_line;
+            self.line += 1;
+        }
+        let bom = if self.line == 1 { self.bom } else { 0 };
+        Location {
+            line: self.line,
+            column: (offset - self.offset).saturating_sub(bom) as u64 + 1,
+        }
     }
 
     /// The cursor moved back by `n` bytes, after the scanned text lost its first `n` bytes
@@ -312,6 +337,7 @@ impl<R> Boundaries<R> {
                 line: self.line,
                 column: 1,
             },
+            skip: Vec::new(),
         };
         self.offset += end as u64;
         self.line += self.scan.newlines();
@@ -371,6 +397,7 @@ impl<R: Read> GameStarts<R> {
                 line: base_line + location.line - 1,
                 ..location
             },
+            skip: Vec::new(),
         };
         let drop = self.cursor.line_start().min(end);
         window.bytes.drain(..drop);

@@ -571,10 +571,13 @@ fn select(
                 broken = Some(b);
                 ControlFlow::Break(())
             }
-            // Rows and keys come only with formats `select` does not ask for.
-            Selection::Unmatched | Selection::Broken(_) | Selection::Row(_) | Selection::Key(_) => {
-                ControlFlow::Continue(())
-            }
+            // Rows and keys come only with formats `select` does not ask for, skipped games
+            // only when asked for.
+            Selection::Unmatched
+            | Selection::Broken(_)
+            | Selection::Row(_)
+            | Selection::Key(_)
+            | Selection::Skipped => ControlFlow::Continue(()),
         })?;
         if let Some(b) = &mut broken {
             b.error.location = place.locate(b.error.location)?;

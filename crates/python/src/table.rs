@@ -172,11 +172,13 @@ impl Producer {
                         Selection::Broken(b) if !self.skip_errors => {
                             stop = Some(Stop::Broken(Box::new(b)));
                         }
-                        // Texts and keys come only with the other formats.
+                        // Texts and keys come only with the other formats, skipped games
+                        // only when asked for.
                         Selection::Unmatched
                         | Selection::Broken(_)
                         | Selection::Matched(_)
-                        | Selection::Key(_) => {}
+                        | Selection::Key(_)
+                        | Selection::Skipped => {}
                     }
                     match stop {
                         Some(_) => ControlFlow::Break(()),

@@ -40,7 +40,7 @@
 //! The exit status is 0, 1 when `--on-error stop` stopped at a broken game, 2 when a file
 //! cannot be read or the output cannot be written.
 
-use core::ops::ControlFlow;
+use core::ops::{ControlFlow, Range};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::num::NonZeroUsize;
@@ -58,6 +58,7 @@ use caissa_pgntools::table::{
 };
 use caissa_pgntools::{
     Ending, Feature, Format, GameFilter, InputGame, SelectOptions, Selection, Strip, select,
+    select_skipping,
 };
 use clap::{Args, ValueEnum};
 
@@ -345,7 +346,10 @@ impl Out {
         match selection {
             Selection::Matched(text) => self.text(text),
             Selection::Row(row) => self.row(row),
-            Selection::Unmatched | Selection::Broken(_) | Selection::Key(_) => Ok(()),
+            Selection::Unmatched
+            | Selection::Broken(_)
+            | Selection::Key(_)
+            | Selection::Skipped => Ok(()),
         }
     }
 
@@ -461,14 +465,14 @@ impl Inputs {
 }
 
 /// `--dedupe`'s first pass: the key of each game that passes the filters and the numbers, and
-/// from them the repeats.
+/// from them the repeats; and the number of each file's last game.
 fn find_duplicates(
     args: &SelectArgs,
     options: &SelectOptions,
     numbers: Numbers,
     inputs: &Inputs,
     threads: usize,
-) -> Result<DuplicateGames<File>, CliError> {
+) -> Result<(DuplicateGames<File>, Vec<u64>), CliError> {
     let same = if args.same_tags {
         Same::MovesAndTags
     } else {
@@ -481,6 +485,7 @@ fn find_duplicates(
     let mut finder = DuplicateFinder::new(args.dedupe_memory.get(), tempfile::tempfile);
     let progress = Progress::new();
     let mut n = 0;
+    let mut last_games = Vec::with_capacity(args.files.len());
     for path in &args.files {
         let input = inputs.open(path)?;
         let (input, _) = decompress(progress.reader(input)).map_err(read_error(path))?;
@@ -493,7 +498,7 @@ fn find_duplicates(
             if let Selection::Key(key) = game.selection
                 && numbers.takes(n)
             {
-                pushed = finder.push(n, key);
+                pushed = finder.push(n, game.offset, key);
             }
             match pushed {
                 Ok(()) => ControlFlow::Continue(()),
@@ -502,12 +507,16 @@ fn find_duplicates(
         })
         .map_err(read_error(path))?;
         pushed.map_err(CliError::Temporary)?;
+        last_games.push(n);
         if numbers.is_past(n) {
             break;
         }
     }
     progress.finish();
-    finder.finish().map_err(CliError::Temporary)
+    // Files not read (past `--games`) hold no game that counts.
+    last_games.resize(args.files.len(), n);
+    let games = finder.finish().map_err(CliError::Temporary)?;
+    Ok((games, last_games))
 }
 
 /// Runs `caissa pgn select`.
@@ -587,13 +596,17 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
     }
     let inputs = Inputs::new(&args.files, args.dedupe)?;
     let dedupe = if args.dedupe {
-        let games = find_duplicates(args, &options, numbers, &inputs, threads)?;
+        let (games, last_games) = find_duplicates(args, &options, numbers, &inputs, threads)?;
         let side = args
             .duplicates
             .as_deref()
             .map(|path| open_out(args, Some(path)))
             .transpose()?;
-        Some(Dedupe { games, side })
+        Some(Dedupe {
+            games: Some(games),
+            side,
+            last_games,
+        })
     } else {
         None
     };
@@ -613,8 +626,8 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
         progress: Progress::new(),
     };
     let mut result = Ok(());
-    for path in &args.files {
-        match writer.select_file(path, &inputs, &options, threads) {
+    for (index, path) in args.files.iter().enumerate() {
+        match writer.select_file(index, path, &inputs, &options, threads) {
             Ok(ControlFlow::Continue(())) => {}
             Ok(ControlFlow::Break(Stop::Done)) => break,
             Ok(ControlFlow::Break(Stop::AtError)) => {
@@ -686,9 +699,16 @@ impl Numbers {
 }
 
 /// `--dedupe`'s second pass: which games are repeats, and where they go.
+///
+/// Without a side file the repeats are not written at all: the second pass skips them unread
+/// (by where they start, which the first pass noted), so that only the games written are
+/// replayed again. With one, every game is read and each is asked about by its number.
 struct Dedupe {
-    games: DuplicateGames<File>,
+    /// The repeats (`None` only while a file is read, skipping them).
+    games: Option<DuplicateGames<File>>,
     side: Option<Out>,
+    /// The number of each file's last game.
+    last_games: Vec<u64>,
 }
 
 /// Why reading stopped before the end.
@@ -711,9 +731,10 @@ struct Writer {
 }
 
 impl Writer {
-    /// Selects the games of one file.
+    /// Selects the games of one file, the `index`th.
     fn select_file(
         &mut self,
+        index: usize,
         path: &Path,
         inputs: &Inputs,
         options: &SelectOptions,
@@ -721,9 +742,22 @@ impl Writer {
     ) -> Result<ControlFlow<Stop>, CliError> {
         let input = self.progress.reader(inputs.open(path)?);
         let (input, _) = decompress(input).map_err(read_error(path))?;
+        // Repeats that go nowhere are skipped unread.
+        let mut skipping = match &mut self.dedupe {
+            Some(Dedupe {
+                games,
+                side: None,
+                last_games,
+            }) => games.take().map(|games| (games, last_games[index])),
+            _ => None,
+        };
         let mut number = 0;
         let mut outcome = Ok(ControlFlow::Continue(()));
-        select(input, options, threads, |game| {
+        let skip = |bytes: Range<u64>| match &mut skipping {
+            Some((games, last)) => games.starts_before(*last, bytes.end),
+            None => Ok(Vec::new()),
+        };
+        let read = select_skipping(input, options, threads, skip, |game| {
             number += 1;
             self.progress.game();
             outcome = self.take(game, path, number);
@@ -731,8 +765,11 @@ impl Writer {
                 Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
                 _ => ControlFlow::Break(()),
             }
-        })
-        .map_err(read_error(path))?;
+        });
+        if let (Some(dedupe), Some((games, _))) = (&mut self.dedupe, skipping) {
+            dedupe.games = Some(games);
+        }
+        read.map_err(read_error(path))?;
         outcome.map_err(CliError::Write)
     }
 
@@ -753,11 +790,18 @@ impl Writer {
         }
         match game.selection {
             Selection::Unmatched | Selection::Key(_) => {}
+            Selection::Skipped => {
+                // Only repeats are skipped.
+                counts.matched += 1;
+                counts.duplicates += 1;
+            }
             Selection::Matched(_) | Selection::Row(_) => {
                 counts.matched += 1;
                 let repeat = match &mut self.dedupe {
-                    Some(dedupe) => dedupe.games.contains(n)?,
-                    None => false,
+                    Some(Dedupe {
+                        games: Some(games), ..
+                    }) => games.contains(n)?,
+                    _ => false,
                 };
                 let out = if repeat {
                     counts.duplicates += 1;

@@ -134,7 +134,10 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
                     eprintln!("{}:{at}: {kind}", path.display());
                     return ControlFlow::Continue(());
                 }
-                Selection::Unmatched | Selection::Row(_) | Selection::Key(_) => {
+                Selection::Unmatched
+                | Selection::Row(_)
+                | Selection::Key(_)
+                | Selection::Skipped => {
                     return ControlFlow::Continue(());
                 }
             };
