@@ -23,7 +23,7 @@ use std::rc::Rc;
 use caissa_notation::pgn::{BoundaryScan, Flow, Location, PgnError, PgnErrorKind, Reader, Visitor};
 
 /// About how many bytes a chunk holds: it ends at the first game start past this.
-pub(crate) const CHUNK_BYTES: usize = 1 << 20;
+pub(crate) const CHUNK_BYTES: usize = 1 << 17;
 
 /// The most bytes searched for a game boundary: past them, the input is cut at game starts.
 pub(crate) const SCAN_LIMIT: usize = 8 * CHUNK_BYTES;
