@@ -595,6 +595,18 @@ fn push_utf8_lossy(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// A comment's text as [`normalize_comment`] gives it, without a copy, when that is the text
+/// itself with its ends trimmed: ASCII with single spaces inside, as most comments
+/// (`{ [%clk 0:03:00] }`) are.
+pub(crate) fn plain_comment(text: &[u8]) -> Option<&str> {
+    let inside = text.trim_ascii();
+    if is_plain_text(inside) {
+        core::str::from_utf8(inside).ok()
+    } else {
+        None
+    }
+}
+
 /// A comment's text with whitespace runs made single spaces and the ends trimmed.
 pub(crate) fn normalize_comment(text: &[u8]) -> String {
     let mut out = String::new();
@@ -605,11 +617,8 @@ pub(crate) fn normalize_comment(text: &[u8]) -> String {
 /// Appends [`normalize_comment`]'s text to `out`: a writer that normalizes into one buffer
 /// allocates once, not once a comment.
 pub(crate) fn normalize_comment_into(text: &[u8], out: &mut String) {
-    // Most comments (`{ [%clk 0:03:00] }`) are ASCII with single spaces inside: copied as
-    // they are, the ends trimmed.
-    let inside = text.trim_ascii();
-    if let (true, Ok(inside)) = (is_plain_text(inside), core::str::from_utf8(inside)) {
-        out.push_str(inside);
+    if let Some(plain) = plain_comment(text) {
+        out.push_str(plain);
         return;
     }
     out.reserve(text.len());

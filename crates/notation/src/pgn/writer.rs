@@ -10,7 +10,7 @@ use core::ops::Range;
 use smallvec::SmallVec;
 
 use super::reader::looks_like_tag_line;
-use super::tree::{GameTree, NodeId, Tags, normalize_comment_into};
+use super::tree::{GameTree, NodeId, Tags, normalize_comment_into, plain_comment};
 use super::types::{Nag, RawComment, TerminationMarker};
 use crate::san::SanPlus;
 
@@ -98,7 +98,11 @@ impl Tokens {
     /// Appends a comment as `{ words }`, wrapped between words; or as `; text` followed by a
     /// line break when it contains `}` (export layout only).
     fn comment(&mut self, text: &str) {
-        let width = width_of(text);
+        // The compact layout breaks no line: any width that is not 0 keeps the spaces right.
+        let width = match self.layout {
+            Layout::Compact => text.len(),
+            Layout::Export => width_of(text),
+        };
         // Without a branch a byte: comments are short, and nearly all have no `}`.
         if text.bytes().fold(false, |brace, b| brace | (b == b'}')) {
             if self.layout == Layout::Export {
@@ -359,6 +363,13 @@ impl MovetextWriter {
     /// Writes a comment, its whitespace normalized as [`GameTree`] keeps it; one left empty
     /// is dropped. A comment before the first move of a variation waits for that move.
     pub fn comment(&mut self, comment: RawComment<'_>) {
+        // A plain comment is written from where it was read.
+        if let Some(plain) = plain_comment(comment.as_bytes()) {
+            if !plain.is_empty() {
+                self.comment_text(plain, false);
+            }
+            return;
+        }
         let mut text = core::mem::take(&mut self.comment);
         text.clear();
         normalize_comment_into(comment.as_bytes(), &mut text);
