@@ -1,9 +1,10 @@
 //! Cutting an input into chunks of whole games, so that workers can read them in parallel.
 //!
 //! [`Chunks`] cuts at notation's game boundaries ([`BoundaryScan`]: lines where a reader
-//! surely begins a game, whatever came before), about a megabyte at a time, looking at most
-//! bytes only to count the line ends. A worker reads a chunk with its own `Reader` and finds
-//! exactly the games the whole stream holds, at the same places.
+//! surely begins a game, whatever came before), about 128 KiB at a time (so that even a 1 MB
+//! file keeps several workers busy), looking at most bytes only to count the line ends. A
+//! worker reads a chunk with its own `Reader` and finds exactly the games the whole stream
+//! holds, at the same places.
 //!
 //! An input with no boundary for [`SCAN_LIMIT`] bytes (games without tags, say), or whose
 //! reading fails, is cut from there on where a reader finds each game starting instead: it
@@ -529,7 +530,7 @@ mod tests {
             all.extend(sample(name));
             all.extend_from_slice(bad.as_bytes());
         }
-        // Several megabytes, so that there are several chunks.
+        // Several chunks long.
         let mut input = b"\xef\xbb\xbf".to_vec();
         while input.len() < 3 * CHUNK_BYTES {
             input.extend_from_slice(&all);
