@@ -121,6 +121,8 @@ impl UciMove {
     /// assert_eq!(line, "e2e4e7e8q0000");
     /// # Ok::<(), caissa_movegen::uci::ParseUciError>(())
     /// ```
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn append_to(&self, out: &mut String) {
         // Writing to a String cannot fail.
         let _ = self.write(out);
