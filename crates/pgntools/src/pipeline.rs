@@ -100,6 +100,28 @@ where
     F: FnMut(InputGame) -> ControlFlow<()>,
 {
     let threads = threads.max(1);
+    let mut chunks = Chunks::new(input);
+    let mut skip = skip;
+    // An input of one chunk (a small file) is read here, without starting a thread.
+    let first = chunks.next().map(|chunk| with_skips(chunk, &mut skip));
+    let second = match &first {
+        Some(Ok(_)) => chunks.next().map(|chunk| with_skips(chunk, &mut skip)),
+        _ => None,
+    };
+    if second.is_none() {
+        if let Some(chunk) = first {
+            for game in games(options, &chunk?) {
+                if each(game).is_break() {
+                    break;
+                }
+            }
+        }
+        return Ok(());
+    }
+    let chunks = first
+        .into_iter()
+        .chain(second)
+        .chain(chunks.map(move |chunk| with_skips(chunk, &mut skip)));
     thread::scope(|scope| {
         let mut to_workers = Vec::with_capacity(threads);
         let mut from_workers = Vec::with_capacity(threads);
@@ -110,7 +132,7 @@ where
             to_workers.push(chunk_tx);
             from_workers.push(done_rx);
         }
-        scope.spawn(move || cut(input, skip, &to_workers));
+        scope.spawn(move || cut(chunks, &to_workers));
         for worker in from_workers.iter().cycle() {
             // A worker that hangs up has no more chunks: the input is done.
             let Ok(games) = worker.recv() else {
@@ -126,23 +148,25 @@ where
     })
 }
 
-/// The cutting thread: hands the chunks out in turn, each with the games `skip` names in it,
-/// and stops at the input's end, at its error or `skip`'s, or when a worker is gone.
-fn cut<R, S>(input: R, mut skip: S, workers: &[SyncSender<io::Result<Chunk>>])
+/// `chunk` with the games `skip` names in it: in order, each once, and in the chunk, as the
+/// worker finds them.
+fn with_skips<S>(chunk: io::Result<Chunk>, skip: &mut S) -> io::Result<Chunk>
 where
-    R: Read,
     S: FnMut(Range<u64>) -> io::Result<Vec<u64>>,
 {
-    for (chunk, worker) in Chunks::new(input).zip(workers.iter().cycle()) {
-        let chunk = chunk.and_then(|mut chunk| {
-            let bytes = chunk.offset..chunk.offset + chunk.bytes.len() as u64;
-            chunk.skip = skip(bytes.clone())?;
-            // In order, each once, and in the chunk, as the worker finds them.
-            chunk.skip.retain(|offset| bytes.contains(offset));
-            chunk.skip.sort_unstable();
-            chunk.skip.dedup();
-            Ok(chunk)
-        });
+    let mut chunk = chunk?;
+    let bytes = chunk.offset..chunk.offset + chunk.bytes.len() as u64;
+    chunk.skip = skip(bytes.clone())?;
+    chunk.skip.retain(|offset| bytes.contains(offset));
+    chunk.skip.sort_unstable();
+    chunk.skip.dedup();
+    Ok(chunk)
+}
+
+/// The cutting thread: hands the chunks out in turn, and stops at the input's end, at its
+/// error, or when a worker is gone.
+fn cut(chunks: impl Iterator<Item = io::Result<Chunk>>, workers: &[SyncSender<io::Result<Chunk>>]) {
+    for (chunk, worker) in chunks.zip(workers.iter().cycle()) {
         let failed = chunk.is_err();
         if worker.send(chunk).is_err() || failed {
             return;

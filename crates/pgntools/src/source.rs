@@ -16,10 +16,9 @@
 //! when cutting at game starts) and the reader's buffer. A game longer than [`MAX_GAME_BYTES`]
 //! ends the input with an error.
 
-use core::cell::RefCell;
 use core::ops::ControlFlow;
 use std::io::{self, Cursor, Read};
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use caissa_notation::pgn::{BoundaryScan, Flow, Location, PgnError, PgnErrorKind, Reader, Visitor};
 
@@ -163,16 +162,22 @@ struct Window {
     base: u64,
 }
 
+/// The window, whoever holds it (no one panics while holding it: a poisoned lock still holds
+/// whole bytes).
+fn lock(window: &Mutex<Window>) -> MutexGuard<'_, Window> {
+    window.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// A reader that keeps a copy of what passes through it in a [`Window`].
 #[derive(Debug)]
 struct Tee<R> {
     inner: R,
-    window: Rc<RefCell<Window>>,
+    window: Arc<Mutex<Window>>,
 }
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut window = self.window.borrow_mut();
+        let mut window = lock(&self.window);
         if window.bytes.len() > MAX_GAME_BYTES + 2 * CHUNK_BYTES {
             return Err(io::Error::other(format!(
                 "a game longer than {} MiB, not read",
@@ -353,7 +358,7 @@ struct GameStarts<R> {
     reader: Reader<Tee<R>>,
     /// Where the reader's input starts in the whole input: its offset and line (a line start).
     base: (u64, u64),
-    window: Rc<RefCell<Window>>,
+    window: Arc<Mutex<Window>>,
     cursor: LineCursor,
     /// The first game of the chunk being filled: its offset (relative to the window) and
     /// location.
@@ -368,10 +373,10 @@ struct GameStarts<R> {
 impl<R: Read> GameStarts<R> {
     /// Cuts `input`, which begins at a line start `base` (offset, line) of the whole input.
     fn new(input: R, base: (u64, u64)) -> GameStarts<R> {
-        let window = Rc::new(RefCell::new(Window::default()));
+        let window = Arc::new(Mutex::new(Window::default()));
         let tee = Tee {
             inner: input,
-            window: Rc::clone(&window),
+            window: Arc::clone(&window),
         };
         GameStarts {
             reader: Reader::new(tee),
@@ -389,7 +394,7 @@ impl<R: Read> GameStarts<R> {
     /// drops what it no longer needs.
     fn take(&mut self, end: usize) -> Option<Chunk> {
         let (start, location) = self.first.take()?;
-        let mut window = self.window.borrow_mut();
+        let mut window = lock(&self.window);
         let (base_offset, base_line) = self.base;
         let chunk = Chunk {
             bytes: window.bytes[start..end].to_vec(),
@@ -421,7 +426,7 @@ impl<R: Read> Iterator for GameStarts<R> {
             match self.reader.read_game(&mut Starts) {
                 None => {
                     self.done = true;
-                    let end = self.window.borrow().bytes.len();
+                    let end = lock(&self.window).bytes.len();
                     return self.take(end).map(Ok);
                 }
                 Some(Err(error)) => {
@@ -443,7 +448,7 @@ impl<R: Read> Iterator for GameStarts<R> {
                     }
                 }
                 Some(Ok(at)) => {
-                    let window = self.window.borrow();
+                    let window = lock(&self.window);
                     if self.base.0 == 0
                         && window.base == 0
                         && self.first.is_none()
