@@ -912,6 +912,10 @@ fn dedupe_finds_the_duplicates_pgn_extract_finds() {
     assert_eq!(run.stdout.matches("[Event ").count(), kept);
     let duplicates = std::fs::read_to_string(&ours.0).expect("our duplicates");
     assert_eq!(sites(&duplicates), sites(&theirs));
+    // Without a side file the repeats are skipped unread: the same games are kept.
+    let skipped = caissa(&["pgn", "select", "--dedupe", SAMPLE]);
+    assert_eq!(skipped.stdout, run.stdout);
+    assert_eq!(skipped.stderr, run.stderr);
 
     // Twice over on stdin, with room for 7 keys in memory: every game of the second copy is
     // a repeat, the games kept are the same, and with the tags compared too only the copy
