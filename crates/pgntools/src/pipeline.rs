@@ -512,6 +512,37 @@ mod tests {
         }
     }
 
+    /// A format that writes no tags keeps only those that decide what is written: the start
+    /// position's (`FEN`, `Variant`) and the filter's. A Chess960 game from a FEN castles as
+    /// the king taking its rook in UCI, and the filter still reads its tag.
+    #[test]
+    fn formats_without_tags_read_the_tags_that_matter() {
+        let game = |elo: u32| {
+            format!(
+                "[Event \"x\"]\n[Variant \"Chess960\"]\n[WhiteElo \"{elo}\"]\n\
+                 [FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1\"]\n[Site \"y\"]\n\n\
+                 1. O-O O-O *\n\n"
+            )
+        };
+        let input = game(2100) + &game(1900);
+        let options = SelectOptions {
+            filter: "WhiteElo >= 2000".parse().expect("a filter"),
+            format: Format::Uci,
+            ..SelectOptions::default()
+        };
+        let selections: Vec<Selection> = run(input.as_bytes(), &options, 1)
+            .into_iter()
+            .map(|game| game.selection)
+            .collect();
+        assert_eq!(
+            selections,
+            [
+                Selection::Matched("b1h1 b8h8\n".to_owned()),
+                Selection::Unmatched
+            ]
+        );
+    }
+
     #[test]
     fn the_tag_asked_for_comes_with_each_game_written() {
         let input = b"[ECO \"A00\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[White \"x\"]\n\n1. d4 *\n\n1. e4 e5 2. Ke3 *\n";

@@ -450,6 +450,9 @@ pub(crate) struct Selector<'a> {
     spare_tags: Tags,
     /// Where the games to skip unread start, the last first.
     pub(crate) skip: Vec<Location>,
+    /// The only tags kept, when the games' tags are not written (the start position's, the
+    /// filter's, [`SelectOptions::tag_value`]'s); `None`: every tag.
+    kept_tags: Option<Vec<&'a str>>,
 }
 
 /// A selected game while it is read.
@@ -572,6 +575,21 @@ fn position_line(format: Format, pos: &Position) -> String {
     line
 }
 
+/// The tags a selector keeps: all (`None`) when the games' tags are
+/// written or make their keys, else those that decide what is written.
+fn kept_tags(options: &SelectOptions) -> Option<Vec<&str>> {
+    let written = matches!(
+        options.format,
+        Format::Pgn | Format::Row(_) | Format::Key(Same::MovesAndTags)
+    );
+    (!written).then(|| {
+        let mut kept = vec!["FEN", "SetUp", "Variant"];
+        kept.extend(options.filter.tag_names());
+        kept.extend(options.tag_value.as_deref());
+        kept
+    })
+}
+
 /// The bytes reserved for a game's moves in UCI or LAN: about 150 plies.
 const MOVE_LINE_CAPACITY: usize = 1024;
 
@@ -672,6 +690,7 @@ impl Selector<'_> {
             tag_value: None,
             spare_tags: Tags::new(),
             skip: Vec::new(),
+            kept_tags: kept_tags(options),
         }
     }
 
@@ -737,6 +756,11 @@ impl Visitor for Selector<'_> {
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>, at: Location) -> Flow<Self> {
+        if let Some(kept) = &self.kept_tags
+            && !kept.iter().any(|kept| kept.as_bytes() == name)
+        {
+            return ControlFlow::Continue(());
+        }
         built(self.builder.tag(tags, name, value, at))
     }
 
