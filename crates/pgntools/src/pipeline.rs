@@ -513,14 +513,15 @@ mod tests {
     }
 
     /// A format that writes no tags keeps only those that decide what is written: the start
-    /// position's (`FEN`, `Variant`) and the filter's. A Chess960 game from a FEN castles as
-    /// the king taking its rook in UCI, and the filter still reads its tag.
+    /// position's (`FEN`, `Variant`) and the filter's. A Chess960 game from a FEN that looks
+    /// like the standard one castles as the king taking its rook in UCI (`e1h1`, not `e1g1`),
+    /// and the filter still reads its tag.
     #[test]
     fn formats_without_tags_read_the_tags_that_matter() {
         let game = |elo: u32| {
             format!(
                 "[Event \"x\"]\n[Variant \"Chess960\"]\n[WhiteElo \"{elo}\"]\n\
-                 [FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1\"]\n[Site \"y\"]\n\n\
+                 [FEN \"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1\"]\n[Site \"y\"]\n\n\
                  1. O-O O-O *\n\n"
             )
         };
@@ -537,7 +538,7 @@ mod tests {
         assert_eq!(
             selections,
             [
-                Selection::Matched("b1h1 b8h8\n".to_owned()),
+                Selection::Matched("e1h1 e8h8\n".to_owned()),
                 Selection::Unmatched
             ]
         );
