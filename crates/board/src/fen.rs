@@ -443,30 +443,126 @@ impl FromStr for Setup {
 /// The placement field of a FEN: `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`.
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write as _;
-        for rank in Rank::ALL.into_iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        f.write_char(piece.char())?;
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank != Rank::First {
-                f.write_char('/')?;
+        write_placement(self, f)
+    }
+}
+
+/// [`Board`]'s `Display`, for any writer: the letters are laid out in a buffer, a piece kind
+/// at a time from the board's sets of squares, and written in one go.
+fn write_placement(board: &Board, out: &mut impl fmt::Write) -> fmt::Result {
+    let mut letters = [0u8; 64];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let piece = role.of(color);
+            // A piece's letter is ASCII.
+            let letter = piece.char() as u8;
+            for sq in board.by_piece(piece) {
+                letters[sq.index()] = letter;
             }
         }
-        Ok(())
     }
+    // At most 64 letters and 7 slashes.
+    let mut text = [0u8; 71];
+    let mut len = 0;
+    for rank in Rank::ALL.into_iter().rev() {
+        let mut empty = 0;
+        for &letter in &letters[rank.index() * 8..rank.index() * 8 + 8] {
+            if letter == 0 {
+                empty += 1;
+                continue;
+            }
+            // A run of empty squares is one digit, 1 to 8.
+            if empty > 0 {
+                text[len] = b'0' + empty;
+                len += 1;
+                empty = 0;
+            }
+            text[len] = letter;
+            len += 1;
+        }
+        if empty > 0 {
+            text[len] = b'0' + empty;
+            len += 1;
+        }
+        if rank != Rank::First {
+            text[len] = b'/';
+            len += 1;
+        }
+    }
+    out.write_str(core::str::from_utf8(&text[..len]).map_err(|_| fmt::Error)?)
+}
+
+impl Setup {
+    /// Writes the FEN (X-FEN castling, as `Display` does) to `out`. Generic, so that a
+    /// `String` gets its characters directly: what a writer of many positions calls.
+    ///
+    /// ```
+    /// use caissa_board::Setup;
+    ///
+    /// let mut line = String::new();
+    /// Setup::standard().write_to(&mut line)?;
+    /// assert_eq!(line, Setup::standard().to_string());
+    /// # Ok::<(), std::fmt::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// `out`'s, when it fails.
+    pub fn write_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        self.write_fields(false, out)?;
+        write_counters(self, out)
+    }
+
+    /// Writes the FEN's first four fields (placement, turn, castling with X-FEN letters, en
+    /// passant square; no counters): what an EPD line starts with.
+    ///
+    /// ```
+    /// use caissa_board::Setup;
+    ///
+    /// let mut line = String::new();
+    /// Setup::standard().write_position_to(&mut line)?;
+    /// assert_eq!(line, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+    /// # Ok::<(), std::fmt::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// `out`'s, when it fails.
+    pub fn write_position_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        self.write_fields(false, out)
+    }
+
+    /// The first four fields, castling in Shredder-FEN letters when `shredder`.
+    fn write_fields(&self, shredder: bool, out: &mut impl fmt::Write) -> fmt::Result {
+        write_placement(&self.board, out)?;
+        out.write_char(' ')?;
+        out.write_char(self.turn.char())?;
+        out.write_char(' ')?;
+        if self.castling_rights.is_empty() {
+            out.write_char('-')?;
+        }
+        for (color, side, file) in self.castling_rights.iter() {
+            let letter = if !shredder && outermost_rook(&self.board, color, side) == Some(file) {
+                match side {
+                    CastlingSide::KingSide => 'k',
+                    CastlingSide::QueenSide => 'q',
+                }
+            } else {
+                file.char()
+            };
+            out.write_char(color.fold(letter.to_ascii_uppercase(), letter))?;
+        }
+        out.write_char(' ')?;
+        match self.ep_square {
+            Some(sq) => out.write_str(sq.name()),
+            None => out.write_char('-'),
+        }
+    }
+}
+
+/// The FEN's last two fields, with the space before each.
+fn write_counters(setup: &Setup, out: &mut impl fmt::Write) -> fmt::Result {
+    write!(out, " {} {}", setup.halfmoves, setup.fullmoves)
 }
 
 struct FenDisplay<'a> {
@@ -476,29 +572,8 @@ struct FenDisplay<'a> {
 
 impl fmt::Display for FenDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let setup = self.setup;
-        write!(f, "{} {} ", setup.board, setup.turn.char())?;
-        if setup.castling_rights.is_empty() {
-            f.write_str("-")?;
-        }
-        for (color, side, file) in setup.castling_rights.iter() {
-            let letter =
-                if !self.shredder && outermost_rook(&setup.board, color, side) == Some(file) {
-                    match side {
-                        CastlingSide::KingSide => 'k',
-                        CastlingSide::QueenSide => 'q',
-                    }
-                } else {
-                    file.char()
-                };
-            let letter = color.fold(letter.to_ascii_uppercase(), letter);
-            write!(f, "{letter}")?;
-        }
-        match setup.ep_square {
-            Some(sq) => write!(f, " {sq}")?,
-            None => f.write_str(" -")?,
-        }
-        write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+        self.setup.write_fields(self.shredder, f)?;
+        write_counters(self.setup, f)
     }
 }
 

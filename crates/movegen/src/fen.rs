@@ -109,8 +109,8 @@ impl Fen {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn append_to(&self, out: &mut String) {
-        use fmt::Write as _;
-        let _ = write!(out, "{self}");
+        // Writing to a String cannot fail.
+        let _ = self.0.write_to(out);
     }
 }
 

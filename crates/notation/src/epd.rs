@@ -726,9 +726,8 @@ impl fmt::Display for Operation {
 
 impl fmt::Display for Epd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The FEN writer's six fields, without the two counters.
-        let fen = Fen(self.setup()).to_string();
-        f.write_str(fen.rsplitn(3, ' ').last().unwrap_or(&fen))?;
+        // The FEN's fields without the two counters.
+        self.setup().write_position_to(f)?;
         self.operations
             .iter()
             .try_for_each(|op| write!(f, " {op};"))
