@@ -20,7 +20,6 @@ use caissa_board::{CastlingSide, Color, Role};
 use caissa_game::Game as History;
 use caissa_game::dead::{is_dead, lacks_mating_material};
 use caissa_movegen::{Move, Position, UciMove};
-use caissa_notation::epd::Epd;
 use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
@@ -560,19 +559,33 @@ fn fix_result(tags: &mut Tags, marker: &mut Option<TerminationMarker>, end: &Pos
     }
 }
 
-/// The line of a position in [`Format::Fen`] or [`Format::Epd`] (empty in other formats).
-fn position_line(format: Format, pos: &Position) -> String {
-    let mut line = match format {
-        Format::Fen => Fen::from_position(pos, EnPassantMode::Legal).to_string(),
-        Format::Epd => Epd::from_position(pos, EnPassantMode::Legal).to_string(),
-        // Room for the moves of most games, which then never make the line grow.
-        _ if format.wants_uci() || format == Format::Lan => {
-            return String::with_capacity(MOVE_LINE_CAPACITY);
+/// The main line's text as the line formats start it: the start position's line in
+/// [`Format::Fen`] and [`Format::Epd`], with room for the moves of most games in UCI and LAN
+/// (which then never make it grow); empty in the other formats.
+fn line_start(format: Format, pos: &Position) -> String {
+    match format {
+        Format::Fen | Format::Epd => {
+            let mut text = String::with_capacity(MOVE_LINE_CAPACITY);
+            push_position_line(&mut text, format, pos);
+            text
         }
-        _ => return String::new(),
+        _ if format.wants_uci() || format == Format::Lan => {
+            String::with_capacity(MOVE_LINE_CAPACITY)
+        }
+        _ => String::new(),
+    }
+}
+
+/// Appends the line of `pos` in [`Format::Fen`] or [`Format::Epd`] to `text`.
+fn push_position_line(text: &mut String, format: Format, pos: &Position) {
+    let setup = Fen::from_position(pos, EnPassantMode::Legal).into_setup();
+    // Writing to a String cannot fail. An EPD line without operations is the FEN's first
+    // four fields.
+    let _ = match format {
+        Format::Epd => setup.write_position_to(text),
+        _ => setup.write_to(text),
     };
-    line.push('\n');
-    line
+    text.push('\n');
 }
 
 /// The tags a selector keeps: all (`None`) when the games' tags are
@@ -610,7 +623,7 @@ fn write_ply(
         }
     };
     match (format, played) {
-        (Format::Fen | Format::Epd, _) => text.push_str(&position_line(format, after)),
+        (Format::Fen | Format::Epd, _) => push_position_line(text, format, after),
         (Format::Lan, Some(m)) => {
             word(text);
             append_lan(text, before, m, suffix);
@@ -804,7 +817,7 @@ impl Visitor for Selector<'_> {
             line: (!game.is_empty()).then(|| MainLine::new(game, &start)),
             replay: Replay::new(start),
             depth: 0,
-            text: position_line(format, &start),
+            text: line_start(format, &start),
             clocks: Vec::new(),
             evals: Vec::new(),
             plies: 0,
