@@ -182,7 +182,7 @@ pub(crate) struct SelectArgs {
     /// with --partition).
     #[arg(long, value_name = "PATH", requires = "dedupe")]
     duplicates: Option<PathBuf>,
-    /// With --dedupe: the most game keys (24 bytes each) held in memory; more go to temporary
+    /// With --dedupe: the most game keys (32 bytes each) held in memory; more go to temporary
     /// files.
     #[arg(long, value_name = "N", default_value = "1000000")]
     dedupe_memory: NonZeroUsize,
