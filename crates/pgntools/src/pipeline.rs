@@ -8,6 +8,10 @@
 //! A worker reads again, from its first byte in the chunk, a game whose parts came in an order
 //! that the selector cannot write as it reads ([`Selected::OutOfOrder`]), this time with a
 //! selector that writes every game from its tree.
+//!
+//! An input of one chunk (a small file) is read on the calling thread, with no thread started.
+//! [`select_skipping`] hands each chunk, before a worker gets it, the games the caller names by
+//! where they start; the worker's selector skips them unread ([`Selected::Skipped`]).
 
 use core::ops::{ControlFlow, Range};
 use std::io::{self, Read};
