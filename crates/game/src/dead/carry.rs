@@ -127,9 +127,17 @@ impl Verdicts {
             };
         }
         // A line for either side proves the position alive; only without one does each side
-        // need the full analysis, after the small ones (see `SMALL_BUDGETS`).
+        // need the full analysis, after the small ones (see `SMALL_BUDGETS`). The side that
+        // had a line a move ago goes first: it most likely has one still, and the other side's
+        // search, when that side cannot win quickly, fails only after its whole budget.
+        let order = match (&self.0[Color::White], &self.0[Color::Black]) {
+            (Known::Line { .. }, _) | (_, Known::Untried | Known::Unknown | Known::Unwinnable) => {
+                Color::ALL
+            }
+            (_, Known::Line { .. }) => [Color::Black, Color::White],
+        };
         for budget in SMALL_BUDGETS.into_iter().chain([Budget::DEFAULT]) {
-            for color in Color::ALL {
+            for color in order {
                 if next.alive() {
                     return next;
                 }
