@@ -30,6 +30,7 @@ pub mod perft_suite;
 pub mod pgn;
 pub mod pgn_chunks;
 pub mod pgn_commands;
+pub mod pgn_select;
 pub mod position;
 pub mod rate;
 pub mod san;
@@ -52,6 +53,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("pgn", pgn::check),
     ("pgn_chunks", pgn_chunks::check),
     ("pgn_commands", pgn_commands::check),
+    ("pgn_select", pgn_select::check),
     ("position", position::check),
     ("rate", rate::check),
     ("san", san::check),

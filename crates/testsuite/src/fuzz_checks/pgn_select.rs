@@ -1,0 +1,89 @@
+//! Fuzz target `pgn_select`: any bytes selected and rewritten by `caissa pgn select`'s library,
+//! with games skipped unread as its `--dedupe` does, and read by one reader.
+//!
+//! The first byte chooses the format (PGN, UCI, a row), whether the reading is lenient and
+//! whether comments, glyphs and variations are stripped; the rest is the input. Checked:
+//!
+//! - nothing panics, and the selector gives as many games as a reader of the input does;
+//! - skipping every other game (by where it starts) gives exactly those as skipped, and every
+//!   other game as without skipping; skipping all of them gives as many games, all skipped.
+
+use core::ops::ControlFlow;
+
+use caissa_notation::pgn::{Reader, Replayer};
+use caissa_pgntools::{
+    Format, InputGame, SelectOptions, Selection, Strip, select, select_skipping,
+};
+
+/// The games `select_skipping` gives, skipping those starting at `skip`.
+fn run(input: &[u8], options: &SelectOptions, skip: &[u64]) -> Vec<InputGame> {
+    let mut games = Vec::new();
+    let skip = |_| Ok(skip.to_vec());
+    select_skipping(input, options, 1, skip, |game| {
+        games.push(game);
+        ControlFlow::Continue(())
+    })
+    .expect("input in memory does not fail");
+    games
+}
+
+/// Checks the invariants of the module docs on `data`.
+pub fn check(data: &[u8]) {
+    let [choice, input @ ..] = data else {
+        return;
+    };
+    let options = SelectOptions {
+        format: match choice % 3 {
+            0 => Format::Pgn,
+            1 => Format::Uci,
+            _ => Format::Row(Default::default()),
+        },
+        lenient: choice & 4 != 0,
+        strip: if choice & 8 != 0 {
+            Strip {
+                comments: true,
+                nags: true,
+                variations: true,
+                commands: true,
+            }
+        } else {
+            Strip::default()
+        },
+        ..SelectOptions::default()
+    };
+    let mut all = Vec::new();
+    select(input, &options, 1, |game| {
+        all.push(game);
+        ControlFlow::Continue(())
+    })
+    .expect("input in memory does not fail");
+    let read = Reader::new(input)
+        .lenient(options.lenient)
+        .games(&mut Replayer::new())
+        .count();
+    assert_eq!(
+        all.len(),
+        read,
+        "the selector and a reader count other games"
+    );
+
+    let every_other: Vec<u64> = all.iter().step_by(2).map(|game| game.offset).collect();
+    let skipped = run(input, &options, &every_other);
+    assert_eq!(skipped.len(), all.len(), "skipping changed the games");
+    for (i, (game, whole)) in skipped.iter().zip(&all).enumerate() {
+        if i % 2 == 0 {
+            assert_eq!(game.selection, Selection::Skipped, "game {i} not skipped");
+            assert_eq!(game.offset, whole.offset, "game {i} moved");
+        } else {
+            assert_eq!(game, whole, "game {i} changed by skipping its neighbours");
+        }
+    }
+    let everything: Vec<u64> = all.iter().map(|game| game.offset).collect();
+    let none = run(input, &options, &everything);
+    assert_eq!(
+        none.len(),
+        all.len(),
+        "skipping every game changed their count"
+    );
+    assert!(none.iter().all(|game| game.selection == Selection::Skipped));
+}
