@@ -11,7 +11,8 @@
 //!
 //! An input of one chunk (a small file) is read on the calling thread, with no thread started.
 //! [`select_skipping`] hands each chunk, before a worker gets it, the games the caller names by
-//! where they start; the worker's selector skips them unread ([`Selected::Skipped`]).
+//! where they start; the worker's selector reads them to their end without replaying or
+//! writing anything ([`Selected::Skipped`]), so that each ends exactly where it would.
 
 use core::ops::{ControlFlow, Range};
 use std::io::{self, Read};
@@ -62,11 +63,12 @@ where
     select_skipping(input, options, threads, |_| Ok(Vec::new()), each)
 }
 
-/// [`select`], but the games that `skip` names are skipped unread: neither replayed nor
-/// written, each given to `each` as [`Selection::Skipped`]. `skip` is called with each piece
-/// of the input in turn, as a range of byte offsets, and gives the offsets of the games
-/// starting in it to skip; an offset where no game starts, or outside the piece, is ignored. (A second pass
-/// leaves out the duplicates the first found this way, see
+/// [`select`], but the games that `skip` names are skipped: read to their end (so that each
+/// ends where it would) but neither replayed nor written, each given to `each` as
+/// [`Selection::Skipped`] (or as broken, if the reader finds it so). `skip` is called with
+/// each piece of the input in turn, as a range of byte offsets, and gives the offsets of the
+/// games starting in it to skip; an offset where no game starts, or outside the piece, is
+/// ignored. (A second pass leaves out the duplicates the first found this way, see
 /// [`DuplicateGames::starts_before`](crate::dedupe::DuplicateGames::starts_before).)
 ///
 /// # Errors

@@ -394,7 +394,8 @@ pub enum Selection {
     Row(Box<Row>),
     /// Selected, as its key ([`Format::Key`]).
     Key(GameKey),
-    /// Skipped unread, as asked ([`select_skipping`](crate::select_skipping)).
+    /// Skipped, as asked ([`select_skipping`](crate::select_skipping)): read to its end, but
+    /// neither replayed nor written.
     Skipped,
     /// It cannot be read or replayed.
     Broken(BrokenGame),
@@ -447,8 +448,11 @@ pub(crate) struct Selector<'a> {
     /// The tags of a game done with, emptied for the next game's: reading tags allocates only
     /// while games come with more of them.
     spare_tags: Tags,
-    /// Where the games to skip unread start, the last first.
+    /// Where the games to skip start, the last first: each is read to its end, its tags and
+    /// moves left aside, not replayed, and given as [`Selected::Skipped`].
     pub(crate) skip: Vec<Location>,
+    /// Whether the game being read is one to skip.
+    skimming: bool,
     /// The only tags kept, when the games' tags are not written (the start position's, the
     /// filter's, [`SelectOptions::tag_value`]'s); `None`: every tag.
     kept_tags: Option<Vec<&'a str>>,
@@ -683,7 +687,7 @@ pub(crate) enum Selected {
     Matched(String),
     Row(Box<Row>),
     Key(GameKey),
-    /// Not read: the caller asked to skip it.
+    /// Read but not replayed nor written: the caller asked to skip it.
     Skipped,
     /// Selected, but not written: its parts came in an order that the movetext writer cannot
     /// follow ([`MovetextWriter`]), so it is to be read again by a [`Selector::trees`].
@@ -703,6 +707,7 @@ impl Selector<'_> {
             tag_value: None,
             spare_tags: Tags::new(),
             skip: Vec::new(),
+            skimming: false,
             kept_tags: kept_tags(options),
         }
     }
@@ -742,7 +747,8 @@ fn built<T>(flow: Flow<GameTreeBuilder, T>) -> Flow<Selector<'static>, T> {
 
 impl Visitor for Selector<'_> {
     type Tags = Tags;
-    type Movetext = InProgress;
+    /// `None` for a game skimmed (see [`Selector::skip`]).
+    type Movetext = Option<InProgress>;
     type Output = Selected;
     type Error = PgnReplayError;
 
@@ -754,21 +760,32 @@ impl Visitor for Selector<'_> {
         while self.skip.last().is_some_and(|&skip| skip < at) {
             self.skip.pop();
         }
-        if self.skip.last() == Some(&at) {
+        // A game to skip is read to its end all the same, with nothing done of what it holds, so
+        // that it ends exactly where it would end read: the reader's own skipping stops at
+        // other places when what follows is not a game's start.
+        self.skimming = self.skip.last() == Some(&at);
+        if self.skimming {
             self.skip.pop();
-            return ControlFlow::Break(Ok(Selected::Skipped));
         }
         let mut tags = core::mem::take(&mut self.spare_tags);
         tags.clear();
         ControlFlow::Continue(tags)
     }
 
-    fn tolerated(&mut self, _: &mut InProgress, what: Tolerated, at: Location) -> Flow<Self> {
+    fn tolerated(
+        &mut self,
+        _: &mut Option<InProgress>,
+        what: Tolerated,
+        at: Location,
+    ) -> Flow<Self> {
         self.tolerated.push((at, what));
         ControlFlow::Continue(())
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>, at: Location) -> Flow<Self> {
+        if self.skimming {
+            return ControlFlow::Continue(());
+        }
         if let Some(kept) = &self.kept_tags
             && !kept.iter().any(|kept| kept.as_bytes() == name)
         {
@@ -777,7 +794,11 @@ impl Visitor for Selector<'_> {
         built(self.builder.tag(tags, name, value, at))
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> Flow<Self, InProgress> {
+    fn begin_movetext(&mut self, tags: Tags) -> Flow<Self, Option<InProgress>> {
+        if self.skimming {
+            self.spare_tags = tags;
+            return ControlFlow::Continue(None);
+        }
         if !self.options.filter.matches(&tags) {
             self.spare_tags = tags;
             return ControlFlow::Break(Ok(Selected::Unmatched));
@@ -812,7 +833,7 @@ impl Visitor for Selector<'_> {
             Written::Tree(built(self.builder.begin_movetext(tags))?)
         };
         let game = &self.options.game;
-        ControlFlow::Continue(InProgress {
+        ControlFlow::Continue(Some(InProgress {
             written,
             line: (!game.is_empty()).then(|| MainLine::new(game, &start)),
             replay: Replay::new(start),
@@ -823,10 +844,13 @@ impl Visitor for Selector<'_> {
             plies: 0,
             opening: None,
             key,
-        })
+        }))
     }
 
-    fn san(&mut self, game: &mut InProgress, san: SanPlus, at: Location) -> Flow<Self> {
+    fn san(&mut self, game: &mut Option<InProgress>, san: SanPlus, at: Location) -> Flow<Self> {
+        let Some(game) = game else {
+            return ControlFlow::Continue(());
+        };
         let before = *game.replay.position();
         let played = match game.replay.play(san, at) {
             Ok(played) => played,
@@ -888,7 +912,10 @@ impl Visitor for Selector<'_> {
         }
     }
 
-    fn nag(&mut self, game: &mut InProgress, nag: Nag) -> Flow<Self> {
+    fn nag(&mut self, game: &mut Option<InProgress>, nag: Nag) -> Flow<Self> {
+        let Some(game) = game else {
+            return ControlFlow::Continue(());
+        };
         if self.options.strip.nags || !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
@@ -903,10 +930,13 @@ impl Visitor for Selector<'_> {
 
     fn comment(
         &mut self,
-        game: &mut InProgress,
+        game: &mut Option<InProgress>,
         comment: RawComment<'_>,
         at: Location,
     ) -> Flow<Self> {
+        let Some(game) = game else {
+            return ControlFlow::Continue(());
+        };
         if game.depth == 0 {
             game.note_commands(&comment);
         }
@@ -932,12 +962,16 @@ impl Visitor for Selector<'_> {
 
     fn begin_variation(
         &mut self,
-        game: &mut InProgress,
+        game: &mut Option<InProgress>,
         at: Location,
     ) -> Flow<Self, VariationChoice> {
         if self.options.strip.variations {
             return ControlFlow::Continue(VariationChoice::Skip);
         }
+        // A skimmed game's variations are read as the game's would be.
+        let Some(game) = game else {
+            return ControlFlow::Continue(VariationChoice::Enter);
+        };
         if let Err(error) = game.replay.begin_variation(at) {
             return ControlFlow::Break(Err(error));
         }
@@ -954,7 +988,10 @@ impl Visitor for Selector<'_> {
         }
     }
 
-    fn end_variation(&mut self, game: &mut InProgress) -> Flow<Self> {
+    fn end_variation(&mut self, game: &mut Option<InProgress>) -> Flow<Self> {
+        let Some(game) = game else {
+            return ControlFlow::Continue(());
+        };
         game.replay.end_variation();
         game.depth -= 1;
         if !self.options.format.writes_tree() {
@@ -971,10 +1008,13 @@ impl Visitor for Selector<'_> {
 
     fn termination_marker(
         &mut self,
-        game: &mut InProgress,
+        game: &mut Option<InProgress>,
         marker: TerminationMarker,
         at: Location,
     ) -> Flow<Self> {
+        let Some(game) = game else {
+            return ControlFlow::Continue(());
+        };
         if !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
@@ -987,7 +1027,10 @@ impl Visitor for Selector<'_> {
         }
     }
 
-    fn end_game(&mut self, game: InProgress) -> Result<Selected, PgnReplayError> {
+    fn end_game(&mut self, game: Option<InProgress>) -> Result<Selected, PgnReplayError> {
+        let Some(game) = game else {
+            return Ok(Selected::Skipped);
+        };
         let InProgress {
             written,
             replay,
@@ -1094,7 +1137,10 @@ impl Visitor for Selector<'_> {
         }
     }
 
-    fn end_malformed_game(&mut self, game: InProgress, error: PgnError) -> PgnReplayError {
+    fn end_malformed_game(&mut self, game: Option<InProgress>, error: PgnError) -> PgnReplayError {
+        let Some(game) = game else {
+            return error.into();
+        };
         PgnReplayError {
             replayed: game.replay.moves(),
             ..error.into()

@@ -44,7 +44,7 @@ pub(crate) struct Chunk {
     pub(crate) offset: u64,
     /// Its line and byte column in the input.
     pub(crate) location: Location,
-    /// Where the games in it that are to be skipped unread start in the input, in order
+    /// Where the games in it that are to be skipped start in the input, in order
     /// ([`select_skipping`](crate::select_skipping)).
     pub(crate) skip: Vec<u64>,
 }

@@ -700,7 +700,7 @@ impl Numbers {
 
 /// `--dedupe`'s second pass: which games are repeats, and where they go.
 ///
-/// Without a side file the repeats are not written at all: the second pass skips them unread
+/// Without a side file the repeats are not written at all: the second pass skips them
 /// (by where they start, which the first pass noted), so that only the games written are
 /// replayed again. With one, every game is read and each is asked about by its number.
 struct Dedupe {
@@ -742,7 +742,7 @@ impl Writer {
     ) -> Result<ControlFlow<Stop>, CliError> {
         let input = self.progress.reader(inputs.open(path)?);
         let (input, _) = decompress(input).map_err(read_error(path))?;
-        // Repeats that go nowhere are skipped unread.
+        // Repeats that go nowhere are skipped: read, not replayed.
         let mut skipping = match &mut self.dedupe {
             Some(Dedupe {
                 games,
