@@ -23,4 +23,3 @@ mod position_api;
 mod position_errors;
 mod san_shakmaty;
 mod san_vectors;
-mod zz_debug;
