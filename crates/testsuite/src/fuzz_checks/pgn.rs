@@ -335,18 +335,27 @@ fn check_pgn_round_trip(game: &GameTree) {
     }
 }
 
-/// `data` without the blanks (spaces, tabs, carriage returns) at the end of its lines.
+/// `data` without the blanks (spaces and tabs) at the end of its lines, where the reader ends
+/// them: at a LF, a CRLF or a lone CR, which are kept as they are.
 fn without_trailing_blanks(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len());
-    for (i, mut line) in data.split(|&b| b == b'\n').enumerate() {
-        if i > 0 {
-            out.push(b'\n');
+    let mut line_start = 0;
+    let strip = |out: &mut Vec<u8>, line_start: usize| {
+        while out.len() > line_start && matches!(out.last(), Some(b' ' | b'\t')) {
+            out.pop();
         }
-        while let [rest @ .., b' ' | b'\t' | b'\r'] = line {
-            line = rest;
+    };
+    for &b in data {
+        if matches!(b, b'\n' | b'\r') {
+            // The CR of a CRLF strips the line; its LF then finds nothing to strip.
+            strip(&mut out, line_start);
+            out.push(b);
+            line_start = out.len();
+        } else {
+            out.push(b);
         }
-        out.extend_from_slice(line);
     }
+    strip(&mut out, line_start);
     out
 }
 
