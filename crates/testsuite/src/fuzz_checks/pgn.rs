@@ -347,8 +347,13 @@ fn without_trailing_blanks(data: &[u8]) -> Vec<u8> {
     };
     for &b in data {
         if matches!(b, b'\n' | b'\r') {
-            // The CR of a CRLF strips the line; its LF then finds nothing to strip.
-            strip(&mut out, line_start);
+            // The CR of a CRLF strips the line; its LF then finds nothing to strip. A line of
+            // blanks between a lone CR and a LF is kept: without it they would be one CRLF.
+            let after_lone_cr = line_start > 0 && out[line_start - 1] == b'\r';
+            let only_blanks = out[line_start..].iter().all(|&c| matches!(c, b' ' | b'\t'));
+            if !(b == b'\n' && after_lone_cr && only_blanks) {
+                strip(&mut out, line_start);
+            }
             out.push(b);
             line_start = out.len();
         } else {
