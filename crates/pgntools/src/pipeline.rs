@@ -97,7 +97,7 @@ pub fn select_skipping<R, S, F>(
     input: R,
     options: &SelectOptions,
     threads: usize,
-    skip: S,
+    mut skip: S,
     mut each: F,
 ) -> io::Result<()>
 where
@@ -107,7 +107,6 @@ where
 {
     let threads = threads.max(1);
     let mut chunks = Chunks::new(input);
-    let mut skip = skip;
     // An input of one chunk (a small file) is read here, without starting a thread.
     let first = chunks.next().map(|chunk| with_skips(chunk, &mut skip));
     let second = match &first {

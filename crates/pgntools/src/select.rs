@@ -1073,46 +1073,34 @@ impl Visitor for Selector<'_> {
         if let Some(name) = &self.options.tag_value {
             self.tag_value = tags.get(name).map(str::to_owned);
         }
-        match self.options.format {
+        let selected = match self.options.format {
             Format::Pgn => {
                 if self.options.ply_count {
                     tags.insert("PlyCount", &end.mainline_moves.to_string());
                 }
-                let mut text = match written {
+                let text = match written {
                     Body::Tree(mut tree) => {
                         tree.tags = core::mem::take(&mut tags);
                         tree.termination_marker = marker;
                         let mut text = String::new();
                         tree.write(&mut text, Layout::Export);
-                        text
+                        Some(text)
                     }
                     Body::Movetext(writer) => {
                         let result = tags.movetext_result(marker);
-                        let written = self.finish_movetext(writer, result, |movetext| {
+                        self.finish_movetext(writer, result, |movetext| {
                             let mut text =
                                 String::with_capacity(tags.written_size() + movetext.len() + 1);
                             tags.write(&mut text, Layout::Export, marker);
                             text.push_str(movetext);
                             text
-                        });
-                        let Some(text) = written else {
-                            return Ok(Selected::OutOfOrder);
-                        };
-                        text
+                        })
                     }
                 };
-                text.push('\n');
-                self.spare_tags = tags;
-                Ok(Selected::Matched(text))
+                text.map_or(Selected::OutOfOrder, |text| Selected::Matched(text + "\n"))
             }
-            Format::Uci | Format::Lan => {
-                self.spare_tags = tags;
-                Ok(Selected::Matched(line_text + "\n"))
-            }
-            Format::Fen | Format::Epd | Format::Key(_) => {
-                self.spare_tags = tags;
-                Ok(Selected::Matched(line_text))
-            }
+            Format::Uci | Format::Lan => Selected::Matched(line_text + "\n"),
+            Format::Fen | Format::Epd | Format::Key(_) => Selected::Matched(line_text),
             Format::Row(_) => {
                 let result = tags.movetext_result(marker);
                 let text = match written {
@@ -1121,20 +1109,18 @@ impl Visitor for Selector<'_> {
                         let mut text = String::new();
                         let first_ply = tags.start().first_ply();
                         tree.write_movetext(&mut text, Layout::Compact, first_ply, result);
-                        text
+                        Some(text)
                     }
-                    Body::Movetext(writer) => {
-                        let Some(text) = self.finish_movetext(writer, result, str::to_owned) else {
-                            return Ok(Selected::OutOfOrder);
-                        };
-                        text
-                    }
+                    Body::Movetext(writer) => self.finish_movetext(writer, result, str::to_owned),
                 };
-                let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
-                self.spare_tags = tags;
-                Ok(Selected::Row(Box::new(row)))
+                text.map_or(Selected::OutOfOrder, |text| {
+                    let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
+                    Selected::Row(Box::new(row))
+                })
             }
-        }
+        };
+        self.spare_tags = tags;
+        Ok(selected)
     }
 
     fn end_malformed_game(&mut self, game: Option<InProgress>, error: PgnError) -> PgnReplayError {

@@ -130,11 +130,11 @@ impl Verdicts {
         // need the full analysis, after the small ones (see `SMALL_BUDGETS`). The side that
         // had a line a move ago goes first: it most likely has one still, and the other side's
         // search, when that side cannot win quickly, fails only after its whole budget.
-        let order = match (&self.0[Color::White], &self.0[Color::Black]) {
-            (Known::Line { .. }, _) | (_, Known::Untried | Known::Unknown | Known::Unwinnable) => {
-                Color::ALL
-            }
-            (_, Known::Line { .. }) => [Color::Black, Color::White],
+        let had_line = |color: Color| matches!(self.0[color], Known::Line { .. });
+        let order = if had_line(Color::Black) && !had_line(Color::White) {
+            [Color::Black, Color::White]
+        } else {
+            Color::ALL
         };
         for budget in SMALL_BUDGETS.into_iter().chain([Budget::DEFAULT]) {
             for color in order {

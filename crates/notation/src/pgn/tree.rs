@@ -609,18 +609,20 @@ pub(crate) fn plain_comment(text: &[u8]) -> Option<&str> {
 
 /// A comment's text with whitespace runs made single spaces and the ends trimmed.
 pub(crate) fn normalize_comment(text: &[u8]) -> String {
-    let mut out = String::new();
-    normalize_comment_into(text, &mut out);
-    out
+    match plain_comment(text) {
+        Some(plain) => plain.to_owned(),
+        None => {
+            let mut out = String::new();
+            normalize_words_into(text, &mut out);
+            out
+        }
+    }
 }
 
-/// Appends [`normalize_comment`]'s text to `out`: a writer that normalizes into one buffer
-/// allocates once, not once a comment.
-pub(crate) fn normalize_comment_into(text: &[u8], out: &mut String) {
-    if let Some(plain) = plain_comment(text) {
-        out.push_str(plain);
-        return;
-    }
+/// [`normalize_comment`] for a comment that is not plain ([`plain_comment`]), appended to
+/// `out` (a writer that normalizes into one buffer allocates once, not once a comment): its
+/// words, bytes that are not UTF-8 as `U+FFFD`, one space between each two.
+pub(crate) fn normalize_words_into(text: &[u8], out: &mut String) {
     out.reserve(text.len());
     let start = out.len();
     for word in String::from_utf8_lossy(text).split_whitespace() {

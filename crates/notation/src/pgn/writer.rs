@@ -10,7 +10,7 @@ use core::ops::Range;
 use smallvec::SmallVec;
 
 use super::reader::looks_like_tag_line;
-use super::tree::{GameTree, NodeId, Tags, normalize_comment_into, plain_comment};
+use super::tree::{GameTree, NodeId, Tags, normalize_words_into, plain_comment};
 use super::types::{Nag, RawComment, TerminationMarker};
 use crate::san::SanPlus;
 
@@ -372,7 +372,7 @@ impl MovetextWriter {
         }
         let mut text = core::mem::take(&mut self.comment);
         text.clear();
-        normalize_comment_into(comment.as_bytes(), &mut text);
+        normalize_words_into(comment.as_bytes(), &mut text);
         if !text.is_empty() {
             self.comment_text(&text, false);
         }
