@@ -596,22 +596,19 @@ fn push_utf8_lossy(out: &mut String, bytes: &[u8]) {
 }
 
 /// A comment's text as [`normalize_comment`] gives it, without a copy, when that is the text
-/// itself with its ends trimmed: ASCII with single spaces inside, as most comments
-/// (`{ [%clk 0:03:00] }`) are.
-pub(crate) fn plain_comment(text: &[u8]) -> Option<&str> {
+/// itself with its ends trimmed: ASCII with single spaces inside and no `}`, as most comments
+/// (`{ [%clk 0:03:00] }`) are. Bytes, known to be ASCII, so that a writer need not check them
+/// as UTF-8.
+pub(crate) fn plain_comment(text: &[u8]) -> Option<&[u8]> {
     let inside = text.trim_ascii();
-    if is_plain_text(inside) {
-        core::str::from_utf8(inside).ok()
-    } else {
-        None
-    }
+    is_plain_text(inside).then_some(inside)
 }
 
 /// A comment's text with whitespace runs made single spaces and the ends trimmed.
 pub(crate) fn normalize_comment(text: &[u8]) -> String {
-    match plain_comment(text) {
-        Some(plain) => plain.to_owned(),
-        None => {
+    match plain_comment(text).map(core::str::from_utf8) {
+        Some(Ok(plain)) => plain.to_owned(),
+        _ => {
             let mut out = String::new();
             normalize_words_into(text, &mut out);
             out

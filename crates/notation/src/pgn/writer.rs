@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 use super::reader::looks_like_tag_line;
 use super::tree::{GameTree, NodeId, Tags, normalize_words_into, plain_comment};
 use super::types::{Nag, RawComment, TerminationMarker};
-use crate::san::SanPlus;
+use crate::san::{SanPlus, SanText};
 
 /// The line width of the export format.
 pub const EXPORT_WIDTH: usize = 80;
@@ -49,67 +49,98 @@ pub enum Layout {
 /// layout.
 #[derive(Debug)]
 struct Tokens {
-    out: String,
+    /// The text, UTF-8 throughout: only `str`s and ASCII comments (see [`plain_comment`]) are
+    /// appended. Bytes rather than a `String`, so that a comment read as bytes is written
+    /// without checking its UTF-8 a second time; the text is checked once, when given out.
+    out: Vec<u8>,
     layout: Layout,
     /// Length of the current line; `None` right after a `;` comment, which forces a new line.
     column: Option<usize>,
 }
 
 impl Tokens {
-    fn push(&mut self, token: &str) {
-        self.push_parts(&[token], width_of(token), true);
-    }
-
-    /// [`Tokens::push`] for a token of ASCII only (moves, numbers, glyphs, parentheses), whose
-    /// width is its length.
+    /// Appends a token of ASCII only (moves, numbers, glyphs, parentheses), whose width is its
+    /// length.
     fn push_ascii(&mut self, token: &str) {
         debug_assert!(token.is_ascii());
-        self.push_parts(&[token], token.len(), true);
+        self.push_parts(&[token.as_bytes()], token.len(), true);
     }
 
-    /// Appends one token made of `parts`, written one after the other, `width` characters in
-    /// all; `breakable` says whether a new line may start before it. Pieces rather than one
-    /// string, so that a token made of several (`{ `, a word, ` }`) is not first copied into a
-    /// string of its own.
-    fn push_parts(&mut self, parts: &[&str], width: usize, breakable: bool) {
+    /// Appends one token made of `parts` (UTF-8 each), written one after the other, `width`
+    /// characters in all; `breakable` says whether a new line may start before it. Pieces
+    /// rather than one string, so that a token made of several (`{ `, a word, ` }`) is not
+    /// first copied into a string of its own.
+    fn push_parts(&mut self, parts: &[&[u8]], width: usize, breakable: bool) {
+        self.separate(width, breakable);
+        for part in parts {
+            self.out.extend_from_slice(part);
+        }
+    }
+
+    /// Appends a [`Token`]: [`Tokens::push_parts`] with the token's whole buffer copied and
+    /// the part past its end dropped, a copy of a constant size that needs no call.
+    fn push_token(&mut self, token: &Token) {
+        self.separate(token.len, true);
+        let end = self.out.len() + token.len;
+        self.out.extend_from_slice(&token.bytes);
+        self.out.truncate(end);
+    }
+
+    /// Appends a comment that breaks nowhere as `{ text }`, `width` characters in all
+    /// ([`Tokens::push_parts`], with the braces copied as constants: this runs for most
+    /// comments).
+    fn push_braced(&mut self, text: &[u8], width: usize) {
+        self.separate(width, true);
+        self.out.reserve(text.len() + 4);
+        self.out.extend_from_slice(b"{ ");
+        self.out.extend_from_slice(text);
+        self.out.extend_from_slice(b" }");
+    }
+
+    /// Starts a token `width` characters wide: a space before it, or a line break where the
+    /// export layout's line would grow too long (if `breakable`) or where a `;` comment ended
+    /// the line; the column then counts the token as written.
+    fn separate(&mut self, width: usize, breakable: bool) {
         match self.column {
             None => {
-                self.out.push('\n');
+                self.out.push(b'\n');
                 self.column = Some(0);
             }
             Some(0) => {}
             Some(column) => {
                 let fits = column + 1 + width <= EXPORT_WIDTH;
                 if self.layout == Layout::Export && breakable && !fits {
-                    self.out.push('\n');
+                    self.out.push(b'\n');
                     self.column = Some(0);
                 } else {
-                    self.out.push(' ');
+                    self.out.push(b' ');
                     self.column = Some(column + 1);
                 }
             }
         }
-        for part in parts {
-            self.out.push_str(part);
-        }
         self.column = self.column.map(|c| c + width);
     }
 
-    /// Appends a comment as `{ words }`, wrapped between words; or as `; text` followed by a
-    /// line break when it contains `}` (export layout only).
-    fn comment(&mut self, text: &str) {
+    /// Appends a comment's text (UTF-8, its words separated by single spaces) as `{ words }`,
+    /// wrapped between words; or as `; text` followed by a line break when it contains `}`
+    /// (export layout only). `braceless` says that the text is known to hold no `}`.
+    fn comment(&mut self, text: &[u8], braceless: bool) {
         // The compact layout breaks no line: any width that is not 0 keeps the spaces right.
         let width = match self.layout {
             Layout::Compact => text.len(),
             Layout::Export => width_of(text),
         };
         // Without a branch a byte: comments are short, and nearly all have no `}`.
-        if text.bytes().fold(false, |brace, b| brace | (b == b'}')) {
+        if !braceless && text.iter().fold(false, |brace, &b| brace | (b == b'}')) {
             if self.layout == Layout::Export {
-                self.push_parts(&["; ", text], 2 + width, true);
+                self.push_parts(&[b"; ", text], 2 + width, true);
                 self.column = None;
             } else {
-                self.push(&format!("{{ {} }}", text.replace('}', ")")));
+                let text: Vec<u8> = text
+                    .iter()
+                    .map(|&b| if b == b'}' { b')' } else { b })
+                    .collect();
+                self.push_braced(&text, width + 4);
             }
             return;
         }
@@ -120,20 +151,20 @@ impl Tokens {
                 .column
                 .is_some_and(|column| column + 1 + width + 4 <= EXPORT_WIDTH)
         {
-            self.push_parts(&["{ ", text, " }"], width + 4, true);
+            self.push_braced(text, width + 4);
             return;
         }
         let mut words = comment_words(text).peekable();
         let mut first = true;
         while let Some(word) = words.next() {
             let next = words.peek().cloned();
-            let open = if first { "{ " } else { "" };
-            let close = if next.is_none() { " }" } else { "" };
+            let open: &[u8] = if first { b"{ " } else { b"" };
+            let close: &[u8] = if next.is_none() { b" }" } else { b"" };
             // A line starting with `%` would be an escape line, and one starting like a tag pair
             // would end the comment: keep such words on the current line.
             let with_next = &text[word.start..next.map_or(word.end, |next| next.end)];
             let word = &text[word];
-            let breakable = !(word.starts_with('%') || looks_like_tag_line(with_next.as_bytes()));
+            let breakable = !(word.starts_with(b"%") || looks_like_tag_line(with_next));
             let width = open.len() + width_of(word) + close.len();
             self.push_parts(&[open, word, close], width, first || breakable);
             first = false;
@@ -141,30 +172,31 @@ impl Tokens {
     }
 }
 
-/// The columns `text` takes: its characters, counted quickly when they are all ASCII, as they
-/// nearly always are.
-fn width_of(text: &str) -> usize {
+/// The columns `text` (UTF-8) takes: its characters, counted quickly when they are all ASCII,
+/// as they nearly always are.
+fn width_of(text: &[u8]) -> usize {
     if text.is_ascii() {
         text.len()
     } else {
-        text.chars().count()
+        // A character starts at every byte that does not continue one.
+        text.iter().filter(|&&b| (b as i8) >= -0x40).count()
     }
 }
 
 /// Where the words of a comment are in `text`, whose words are separated by single spaces,
 /// as the line breaks may fall: a comment command such as `[%clk 0:03:00]` is one word, since
 /// lines never break inside it. An empty text is one empty word.
-fn comment_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+fn comment_words(text: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut start = Some(0);
     core::iter::from_fn(move || {
         let from = start?;
         let mut end = from;
         let mut in_command = false;
-        for word in text[from..].split(' ') {
+        for word in text[from..].split(|&b| b == b' ') {
             end += word.len();
-            if word.starts_with("[%") {
-                in_command = !word.contains(']');
-            } else if in_command && word.contains(']') {
+            if word.starts_with(b"[%") {
+                in_command = !word.contains(&b']');
+            } else if in_command && word.contains(&b']') {
                 in_command = false;
             }
             if !in_command {
@@ -221,12 +253,12 @@ pub struct MovetextWriter {
     variations: SmallVec<[Line; 4]>,
     /// The comments read at the start of the innermost variation, before its first move,
     /// one after the other; `pending_ends` says where each ends.
-    pending: String,
+    pending: Vec<u8>,
     pending_ends: Vec<usize>,
     /// A comment's text, normalized.
     comment: String,
-    /// A move with its number.
-    token: String,
+    /// A move with its number, or a glyph: kept, so that its buffer is not cleared each time.
+    token: Token,
     /// Whether the parts so far came in the order they are written.
     in_order: bool,
 }
@@ -277,11 +309,16 @@ impl MovetextWriter {
     /// [`StartTags::first_ply`]: super::StartTags::first_ply
     #[must_use]
     pub fn new(layout: Layout, first_ply: u64) -> MovetextWriter {
-        MovetextWriter::after(String::new(), layout, Some(0), first_ply)
+        MovetextWriter::after(Vec::new(), layout, Some(0), first_ply)
     }
 
     /// A writer that appends to `out`, whose last line is `column` long.
-    fn after(out: String, layout: Layout, column: Option<usize>, first_ply: u64) -> MovetextWriter {
+    fn after(
+        out: Vec<u8>,
+        layout: Layout,
+        column: Option<usize>,
+        first_ply: u64,
+    ) -> MovetextWriter {
         MovetextWriter {
             tokens: Tokens {
                 out,
@@ -290,10 +327,10 @@ impl MovetextWriter {
             },
             main: Line::first(first_ply),
             variations: SmallVec::new(),
-            pending: String::new(),
+            pending: Vec::new(),
             pending_ends: Vec::new(),
             comment: String::new(),
-            token: String::new(),
+            token: Token::default(),
             in_order: true,
         }
     }
@@ -317,7 +354,7 @@ impl MovetextWriter {
             self.tokens.push_ascii("(");
             let mut start = 0;
             for &end in &self.pending_ends {
-                self.tokens.comment(&self.pending[start..end]);
+                self.tokens.comment(&self.pending[start..end], false);
                 start = end;
             }
             self.pending.clear();
@@ -325,13 +362,14 @@ impl MovetextWriter {
         }
         // The move number and the move form one token, so that no line break parts them.
         let white = line.ply % 2 == 0;
-        self.token.clear();
+        let token = &mut self.token;
+        token.len = 0;
         if white || line.numbered() {
-            push_number(&mut self.token, line.ply / 2 + 1);
-            self.token.push_str(if white { ". " } else { "... " });
+            token.push_number(line.ply / 2 + 1);
+            token.push(if white { b". " } else { b"... " });
         }
-        san.append_to(&mut self.token);
-        self.tokens.push_ascii(&self.token);
+        token.push_san(&san.text());
+        self.tokens.push_token(token);
         *self.line().0 = Line {
             ply: line.ply + 1,
             moves: line.moves.saturating_add(1).min(2),
@@ -344,10 +382,11 @@ impl MovetextWriter {
         if !self.follows(Since::Move) {
             return;
         }
-        self.token.clear();
-        self.token.push('$');
-        push_number(&mut self.token, nag.0.into());
-        self.tokens.push_ascii(&self.token);
+        let token = &mut self.token;
+        token.len = 0;
+        token.push(b"$");
+        token.push_number(nag.0.into());
+        self.tokens.push_token(token);
     }
 
     /// Whether a part that the tree writes after a move and `since` can be written now: the
@@ -366,7 +405,7 @@ impl MovetextWriter {
         // A plain comment is written from where it was read.
         if let Some(plain) = plain_comment(comment.as_bytes()) {
             if !plain.is_empty() {
-                self.comment_text(plain, false);
+                self.comment_text(plain, false, true);
             }
             return;
         }
@@ -374,22 +413,23 @@ impl MovetextWriter {
         text.clear();
         normalize_words_into(comment.as_bytes(), &mut text);
         if !text.is_empty() {
-            self.comment_text(&text, false);
+            self.comment_text(text.as_bytes(), false, false);
         }
         self.comment = text;
     }
 
     /// Writes a comment's normalized text: as read after the last move (`before_move` false),
-    /// or kept before the next move (true; a tree's [`Node::comments_before`]).
+    /// or kept before the next move (true; a tree's [`Node::comments_before`]). `braceless`
+    /// says that the text is known to hold no `}`.
     ///
     /// [`Node::comments_before`]: super::Node::comments_before
-    fn comment_text(&mut self, text: &str, before_move: bool) {
+    fn comment_text(&mut self, text: &[u8], before_move: bool, braceless: bool) {
         if !self.in_order {
             return;
         }
         let (&mut Line { moves, .. }, variation) = self.line();
         if moves == 0 && variation {
-            self.pending.push_str(text);
+            self.pending.extend_from_slice(text);
             self.pending_ends.push(self.pending.len());
             return;
         }
@@ -399,7 +439,7 @@ impl MovetextWriter {
         // Before the main line's first move, or after a move: the next one is numbered.
         let (line, _) = self.line();
         line.since = line.since.max(Since::Comment);
-        self.tokens.comment(text);
+        self.tokens.comment(text, braceless);
     }
 
     /// Opens a variation: an alternative to the innermost line's last move.
@@ -439,14 +479,15 @@ impl MovetextWriter {
             return None;
         }
         self.end(result);
-        Some(&self.tokens.out)
+        // Only text and ASCII were written: the check cannot fail.
+        core::str::from_utf8(&self.tokens.out).ok()
     }
 
     /// [`MovetextWriter::finish`], whatever the order.
     fn end(&mut self, result: TerminationMarker) {
         self.tokens.push_ascii(result.as_str());
         if self.tokens.layout == Layout::Export {
-            self.tokens.out.push('\n');
+            self.tokens.out.push(b'\n');
         }
     }
 
@@ -464,21 +505,71 @@ impl MovetextWriter {
     }
 }
 
-/// Appends `n` in decimal, without the formatting machinery (this runs once a move).
-fn push_number(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        // A digit: `n % 10` is below 10.
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+/// A token of ASCII built on the stack, without the formatting machinery (this runs once a
+/// move): a move with its number (`12... Nxe5+`: at most 20 digits, `... ` and 9 bytes of SAN)
+/// or a glyph (`$255`). Its width is its length.
+#[derive(Debug)]
+struct Token {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl Default for Token {
+    fn default() -> Token {
+        Token {
+            bytes: [0; 40],
+            len: 0,
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+impl Token {
+    /// Appends `bytes` (a token never outgrows the buffer).
+    fn push(&mut self, bytes: &[u8]) {
+        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
+            to.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    /// Appends `n` in decimal.
+    fn push_number(&mut self, n: u64) {
+        let digit = |d: u64| b'0' + (d % 10) as u8;
+        // Nearly every move number has one or two digits.
+        if n < 10 {
+            self.push(&[digit(n)]);
+        } else if n < 100 {
+            self.push(&[digit(n / 10), digit(n)]);
+        } else {
+            let mut digits = [0u8; 20];
+            let mut at = digits.len();
+            let mut n = n;
+            loop {
+                at -= 1;
+                digits[at] = digit(n);
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            self.push(&digits[at..]);
+        }
+    }
+
+    /// Appends a SAN: all of its buffer, a copy of a constant size, of which the part past
+    /// its end is overwritten or dropped.
+    fn push_san(&mut self, san: &SanText) {
+        let (bytes, len) = san.buffer();
+        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
+            to.copy_from_slice(bytes);
+            self.len += len;
+        }
+    }
+
+    #[cfg(test)]
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
 }
 
 fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
@@ -636,10 +727,15 @@ impl GameTree {
         first_ply: u64,
         result: TerminationMarker,
     ) {
-        let mut writer = MovetextWriter::after(core::mem::take(out), layout, column, first_ply);
+        let start = core::mem::take(out).into_bytes();
+        let mut writer = MovetextWriter::after(start, layout, column, first_ply);
         self.hand_movetext(&mut writer);
         writer.end(result);
-        *out = writer.tokens.out;
+        // Only text was written: the lossy conversion never replaces anything.
+        *out = match String::from_utf8(writer.tokens.out) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
     }
 
     /// About how many bytes [`GameTree::write`] writes: the tags and comments as they are, a
@@ -663,7 +759,7 @@ impl GameTree {
     /// Hands the movetext's parts to `writer` in the order they are written. No recursion.
     fn hand_movetext(&self, writer: &mut MovetextWriter) {
         for comment in &self.comments {
-            writer.comment_text(comment, true);
+            writer.comment_text(comment.as_bytes(), true, false);
         }
         let mut stack: Vec<Step> = Vec::new();
         if let Some(&first) = self.roots().first() {
@@ -683,14 +779,14 @@ impl GameTree {
             };
             let node = self.node(id);
             for comment in &node.comments_before {
-                writer.comment_text(comment, true);
+                writer.comment_text(comment.as_bytes(), true, false);
             }
             writer.san(node.san);
             for &nag in &node.nags {
                 writer.nag(nag);
             }
             for comment in &node.comments {
-                writer.comment_text(comment, false);
+                writer.comment_text(comment.as_bytes(), false, false);
             }
             let siblings = self.children(node.parent());
             let alternatives = if siblings.first() == Some(&id) {
@@ -707,5 +803,29 @@ impl GameTree {
                 stack.push(Step::Open);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_numbered_in_decimal() {
+        for n in [0, 1, 9, 10, 42, 99, 100, 101, 999, 1_000, 65_535, u64::MAX] {
+            let mut token = Token::default();
+            token.push(b"x");
+            token.push_number(n);
+            token.push(b"... ");
+            token.push_san(&"Qh4xe1#".parse::<SanPlus>().expect("a SAN").text());
+            assert_eq!(token.as_bytes(), format!("x{n}... Qh4xe1#").as_bytes());
+        }
+    }
+
+    #[test]
+    fn widths_count_characters() {
+        assert_eq!(width_of(b"Nf3"), 3);
+        assert_eq!(width_of("Élan vital".as_bytes()), 10);
+        assert_eq!(width_of("½ – ♔".as_bytes()), 5);
     }
 }

@@ -99,6 +99,8 @@ mod resolve;
 mod strict;
 mod write;
 
+pub(crate) use write::SanText;
+
 use core::fmt;
 
 use caissa_board::{CastlingSide, File, Rank, Role, Square};

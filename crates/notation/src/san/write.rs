@@ -4,7 +4,7 @@
 //!
 //! [`Display`]: core::fmt::Display
 
-use core::fmt;
+use core::fmt::{self, Write as _};
 
 use caissa_board::{Bitboard, File, Rank, Role, Square};
 use caissa_movegen::{Move, MovesTo, Position};
@@ -69,11 +69,12 @@ impl San {
 
     /// Appends the SAN to `out`.
     pub fn append_to(&self, out: &mut String) {
-        // Writing to a String cannot fail.
-        let _ = self.write(out);
+        out.extend(self.text().as_bytes().iter().map(|&b| char::from(b)));
     }
 
-    fn write(&self, f: &mut impl fmt::Write) -> fmt::Result {
+    /// The SAN as ASCII bytes, laid out without `fmt`: the PGN writer writes one a move.
+    pub(crate) fn text(&self) -> SanText {
+        let mut text = SanText::default();
         match *self {
             San::Normal {
                 role,
@@ -84,28 +85,60 @@ impl San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    f.write_char(role.upper_char())?;
+                    text.push(role.upper_char());
                 }
                 if let Some(file) = file {
-                    f.write_char(file.char())?;
+                    text.push(file.char());
                 }
                 if let Some(rank) = rank {
-                    f.write_char(rank.char())?;
+                    text.push(rank.char());
                 }
                 if capture {
-                    f.write_char('x')?;
+                    text.push('x');
                 }
-                f.write_char(to.file().char())?;
-                f.write_char(to.rank().char())?;
+                text.push(to.file().char());
+                text.push(to.rank().char());
                 if let Some(role) = promotion {
-                    f.write_char('=')?;
-                    f.write_char(role.upper_char())?;
+                    text.push('=');
+                    text.push(role.upper_char());
                 }
-                Ok(())
             }
-            San::Castle(side) => f.write_str(side.san()),
-            San::Null => f.write_str("--"),
+            San::Castle(side) => side.san().chars().for_each(|c| text.push(c)),
+            San::Null => {
+                text.push('-');
+                text.push('-');
+            }
         }
+        text
+    }
+}
+
+/// A SAN with its suffix as ASCII bytes, on the stack: at most 9 (`Qa1xb2=Q` and `+`, or
+/// `O-O-O#`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SanText {
+    bytes: [u8; 9],
+    len: usize,
+}
+
+impl SanText {
+    /// Appends `c`, an ASCII character of a SAN.
+    fn push(&mut self, c: char) {
+        if let (Some(byte), Ok(b)) = (self.bytes.get_mut(self.len), u8::try_from(c)) {
+            *byte = b;
+            self.len += 1;
+        }
+    }
+
+    /// The bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// The whole buffer and how many of its bytes are the SAN's, for a copy of a constant
+    /// size.
+    pub(crate) fn buffer(&self) -> (&[u8; 9], usize) {
+        (&self.bytes, self.len)
     }
 }
 
@@ -164,25 +197,35 @@ impl SanPlus {
 
     /// Appends the SAN and its suffix to `out`.
     pub fn append_to(&self, out: &mut String) {
-        self.san.append_to(out);
+        out.extend(self.text().as_bytes().iter().map(|&b| char::from(b)));
+    }
+
+    /// The SAN and its suffix as ASCII bytes ([`San::text`]).
+    pub(crate) fn text(&self) -> SanText {
+        let mut text = self.san.text();
         if let Some(suffix) = self.suffix {
-            out.push(suffix.char());
+            text.push(suffix.char());
         }
+        text
     }
 }
 
 impl fmt::Display for San {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(f)
+        self.text().write(f)
     }
 }
 
 impl fmt::Display for SanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.san.write(f)?;
-        match self.suffix {
-            Some(suffix) => suffix.fmt(f),
-            None => Ok(()),
-        }
+        self.text().write(f)
+    }
+}
+
+impl SanText {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_bytes()
+            .iter()
+            .try_for_each(|&b| f.write_char(char::from(b)))
     }
 }

@@ -60,16 +60,16 @@ pub(super) fn token_len(data: &[u8]) -> usize {
         .map_or(data.len(), |n| n + 1)
 }
 
-/// Whether `b` is not ASCII, or is whitespace other than a space.
+/// Whether `b` is not ASCII, is whitespace other than a space, or is `}`.
 const fn is_unplain_byte_slow(b: u8) -> bool {
-    !b.is_ascii() || matches!(b, b'\t'..=b'\r')
+    !b.is_ascii() || matches!(b, b'\t'..=b'\r' | b'}')
 }
 
 /// [`is_unplain_byte_slow`] as a table.
 static UNPLAIN_BYTES: [bool; 256] = byte_table!(is_unplain_byte_slow);
 
-/// Whether `text` is ASCII with no whitespace but single spaces: a comment's text that is
-/// kept as it is (once trimmed). No branch a byte, so that the common short comment
+/// Whether `text` is ASCII with no whitespace but single spaces and no `}`: a comment's text
+/// that is kept and written as it is (once trimmed). No branch a byte, so that the common short comment
 /// (`[%clk 0:03:00]`) is looked at in a few instructions a byte.
 pub(in crate::pgn) fn is_plain_text(text: &[u8]) -> bool {
     let mut unplain = false;
