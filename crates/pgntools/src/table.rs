@@ -30,6 +30,7 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 use std::io::{self, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -170,10 +171,14 @@ fn data_type(kind: Kind) -> DataType {
 
 /// One selected game as the table's values; made by [`select`](crate::select()) with
 /// [`Format::Row`](crate::Format::Row).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Row {
-    /// The values of the [`TAG_COLUMNS`] tags, as written.
-    tags: [Option<String>; 17],
+    /// The values of the [`TAG_COLUMNS`] tags, as written, one after the other (one string
+    /// rather than one each: a row is made on one thread and dropped on another, where each
+    /// allocation costs twice).
+    tag_text: String,
+    /// Where each column's value is in `tag_text`; `None` for a tag the game lacks.
+    tag_spans: [Option<Range<usize>>; 17],
     /// The movetext on one line.
     movetext: String,
     /// The main line in UCI notation, moves separated by spaces (when asked for).
@@ -183,6 +188,19 @@ pub struct Row {
     /// The evaluation after each main-line ply (when asked for).
     evals: Vec<Option<Score>>,
 }
+
+/// Rows are equal when their values are, whatever the order their tags were read in.
+impl PartialEq for Row {
+    fn eq(&self, other: &Row) -> bool {
+        self.tag_values().eq(other.tag_values())
+            && self.movetext == other.movetext
+            && self.uci == other.uci
+            && self.clocks == other.clocks
+            && self.evals == other.evals
+    }
+}
+
+impl Eq for Row {}
 
 impl Row {
     /// A row of these tags and this movetext, without per-ply values.
@@ -196,10 +214,24 @@ impl Row {
         };
         for (name, value) in tags {
             if let Some(i) = TAG_COLUMNS.iter().position(|&(n, _)| n == name) {
-                row.tags[i] = Some(value.to_owned());
+                row.set_tag(i, value);
             }
         }
         row
+    }
+
+    /// Sets the value of the `i`th of the [`TAG_COLUMNS`].
+    fn set_tag(&mut self, i: usize, value: &str) {
+        let start = self.tag_text.len();
+        self.tag_text.push_str(value);
+        self.tag_spans[i] = Some(start..self.tag_text.len());
+    }
+
+    /// The values of the [`TAG_COLUMNS`] tags, in their order.
+    fn tag_values(&self) -> impl Iterator<Item = Option<&str>> {
+        self.tag_spans
+            .iter()
+            .map(|span| span.clone().map(|span| &self.tag_text[span]))
     }
 
     /// Sets the per-ply values.
@@ -219,7 +251,7 @@ impl Row {
     #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
         let i = TAG_COLUMNS.iter().position(|&(n, _)| n == name)?;
-        self.tags[i].as_deref()
+        self.tag_values().nth(i).flatten()
     }
 
     /// The movetext as the `movetext` column holds it.
@@ -232,15 +264,13 @@ impl Row {
     /// date.
     #[must_use]
     pub fn year_month(&self) -> Option<(u32, u32)> {
-        let date = date_value(self.tags[UTC_DATE].as_deref()?)?;
+        let date = date_value(self.tag_values().nth(UTC_DATE).flatten()?)?;
         Some((date / 10_000, date / 100 % 100))
     }
 
     /// Bytes of text the row adds to a builder.
     fn text_bytes(&self) -> usize {
-        self.tags.iter().flatten().map(String::len).sum::<usize>()
-            + self.movetext.len()
-            + self.uci.len()
+        self.tag_text.len() + self.movetext.len() + self.uci.len()
     }
 }
 
@@ -296,20 +326,29 @@ fn csv_field(out: &mut String, field: &str) {
     }
 }
 
-/// Appends a JSON string.
+/// Appends a JSON string: the text between quotes, with `"`, `\\` and control characters
+/// escaped; the runs between them copied whole.
 fn json_string(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
+    let mut rest = text;
+    while let Some(at) = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        out.push_str(&rest[..at]);
+        match rest.as_bytes()[at] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            control => out.push_str(&format!("\\u{control:04x}")),
         }
+        // An ASCII byte: the rest starts at a character.
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -355,8 +394,8 @@ impl Row {
     /// values as the table's types write them (`2024-05-31`, `13:45:00`), a null as an empty
     /// field; a per-ply list as its items separated by spaces, a null item as `-`.
     pub fn write_csv(&self, columns: Columns, out: &mut String) {
-        for (&(_, kind), value) in TAG_COLUMNS.iter().zip(&self.tags) {
-            if let Some(text) = typed_text(kind, value.as_deref()) {
+        for (&(_, kind), value) in TAG_COLUMNS.iter().zip(self.tag_values()) {
+            if let Some(text) = typed_text(kind, value) {
                 csv_field(out, &text);
             }
             out.push(',');
@@ -376,13 +415,13 @@ impl Row {
     pub fn write_json(&self, columns: Columns, out: &mut String) {
         let names = column_names(columns);
         out.push('{');
-        for (i, (&(name, kind), value)) in TAG_COLUMNS.iter().zip(&self.tags).enumerate() {
+        for (i, (&(name, kind), value)) in TAG_COLUMNS.iter().zip(self.tag_values()).enumerate() {
             if i > 0 {
                 out.push(',');
             }
             json_string(out, name);
             out.push(':');
-            match (kind, typed_text(kind, value.as_deref())) {
+            match (kind, typed_text(kind, value)) {
                 (_, None) => out.push_str("null"),
                 (Kind::Int16, Some(n)) => out.push_str(&n),
                 (_, Some(text)) => json_string(out, &text),
@@ -575,8 +614,8 @@ impl TableBuilder {
 
     /// Adds a row.
     pub fn push(&mut self, row: &Row) {
-        for (column, value) in self.tags.iter_mut().zip(&row.tags) {
-            column.push(value.as_deref());
+        for (column, value) in self.tags.iter_mut().zip(row.tag_values()) {
+            column.push(value);
         }
         self.movetext.append_value(&row.movetext);
         if self.columns.uci {
@@ -899,6 +938,16 @@ mod tests {
     }
 
     #[test]
+    fn json_strings_escape_quotes_backslashes_and_control_characters() {
+        let mut out = String::new();
+        json_string(&mut out, "a\"b\\c\n\r\t\u{1}é}");
+        assert_eq!(out, r#""a\"b\\c\n\r\t\u0001é}""#);
+        out.clear();
+        json_string(&mut out, "");
+        assert_eq!(out, "\"\"");
+    }
+
+    #[test]
     fn rows_as_csv_and_json_lines() {
         let columns = Columns {
             uci: true,
@@ -906,7 +955,7 @@ mod tests {
             evals: true,
         };
         let mut row = sample_row();
-        row.tags[1] = Some("a \"b\", c".to_owned());
+        row.set_tag(1, "a \"b\", c");
         let mut csv = csv_header(columns);
         row.write_csv(columns, &mut csv);
         assert_eq!(
