@@ -7,7 +7,7 @@
 use core::fmt::{self, Write as _};
 
 use caissa_board::{Bitboard, File, Rank, Role, Square};
-use caissa_movegen::{Move, MovesTo, Position};
+use caissa_movegen::{Move, MovesTo, Position, attacks};
 
 use super::{San, SanPlus, Suffix};
 
@@ -20,6 +20,22 @@ fn disambiguation(
     from: Square,
     to: Square,
 ) -> (Option<File>, Option<Rank>) {
+    // Every move of a piece onto `to` is an attack on it: with no other piece of its kind
+    // attacking `to`, none needs naming (most moves; this spares the legality checks).
+    let board = pos.board();
+    let attackers = match role {
+        Role::Knight => attacks::knight(to),
+        Role::Bishop => attacks::bishop(to, board.occupied()),
+        Role::Rook => attacks::rook(to, board.occupied()),
+        Role::Queen => attacks::queen(to, board.occupied()),
+        Role::Pawn | Role::King => Bitboard::EMPTY,
+    };
+    if (attackers & board.by_piece(role.of(pos.turn())))
+        .without(from)
+        .is_empty()
+    {
+        return (None, None);
+    }
     let MovesTo::Ambiguous(candidates) = pos.moves_to(role, Bitboard::FULL, to, None) else {
         return (None, None);
     };
