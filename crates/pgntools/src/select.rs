@@ -720,14 +720,14 @@ impl Selector<'_> {
         }
     }
 
-    /// The text that `text` makes of `writer`'s movetext ended by `result`, or `None` if its
+    /// What `text` makes of `writer`'s movetext ended by `result`, or `None` if its
     /// parts came out of order; the writer is kept for the next game.
-    fn finish_movetext(
+    fn finish_movetext<T>(
         &mut self,
         mut writer: MovetextWriter,
         result: TerminationMarker,
-        text: impl FnOnce(&str) -> String,
-    ) -> Option<String> {
+        text: impl FnOnce(&str) -> T,
+    ) -> Option<T> {
         let written = writer.finish(result).map(text);
         self.movetext = writer;
         written
@@ -1103,19 +1103,20 @@ impl Visitor for Selector<'_> {
             Format::Fen | Format::Epd | Format::Key(_) => Selected::Matched(line_text),
             Format::Row(_) => {
                 let result = tags.movetext_result(marker);
-                let text = match written {
+                let row = match written {
                     // Its tags were taken out: the moves are numbered from theirs.
                     Body::Tree(tree) => {
                         let mut text = String::new();
                         let first_ply = tags.start().first_ply();
                         tree.write_movetext(&mut text, Layout::Compact, first_ply, result);
-                        Some(text)
+                        Some(Row::new(tags.iter(), &text))
                     }
-                    Body::Movetext(writer) => self.finish_movetext(writer, result, str::to_owned),
+                    Body::Movetext(writer) => {
+                        self.finish_movetext(writer, result, |text| Row::new(tags.iter(), text))
+                    }
                 };
-                text.map_or(Selected::OutOfOrder, |text| {
-                    let row = Row::new(tags.iter(), text).with_plies(line_text, clocks, evals);
-                    Selected::Row(Box::new(row))
+                row.map_or(Selected::OutOfOrder, |row| {
+                    Selected::Row(Box::new(row.with_plies(line_text, clocks, evals)))
                 })
             }
         };

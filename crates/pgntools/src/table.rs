@@ -169,18 +169,22 @@ fn data_type(kind: Kind) -> DataType {
     }
 }
 
+/// Bytes reserved for a row's tag values (a lichess game's take about 150), so that its text
+/// is allocated once.
+const TAG_BYTES: usize = 256;
+
 /// One selected game as the table's values; made by [`select`](crate::select()) with
 /// [`Format::Row`](crate::Format::Row).
 #[derive(Clone, Debug, Default)]
 pub struct Row {
-    /// The values of the [`TAG_COLUMNS`] tags, as written, one after the other (one string
-    /// rather than one each: a row is made on one thread and dropped on another, where each
-    /// allocation costs twice).
-    tag_text: String,
-    /// Where each column's value is in `tag_text`; `None` for a tag the game lacks.
+    /// The values of the [`TAG_COLUMNS`] tags as written, and the movetext on one line, one
+    /// after the other: one string rather than one each, since a row is made on one thread
+    /// and dropped on another, where each allocation costs twice.
+    text: String,
+    /// Where each column's value is in `text`; `None` for a tag the game lacks.
     tag_spans: [Option<Range<usize>>; 17],
-    /// The movetext on one line.
-    movetext: String,
+    /// Where the movetext is in `text`.
+    movetext: Range<usize>,
     /// The main line in UCI notation, moves separated by spaces (when asked for).
     uci: String,
     /// The clock after each main-line ply, in milliseconds (when asked for).
@@ -193,7 +197,7 @@ pub struct Row {
 impl PartialEq for Row {
     fn eq(&self, other: &Row) -> bool {
         self.tag_values().eq(other.tag_values())
-            && self.movetext == other.movetext
+            && self.movetext() == other.movetext()
             && self.uci == other.uci
             && self.clocks == other.clocks
             && self.evals == other.evals
@@ -206,10 +210,10 @@ impl Row {
     /// A row of these tags and this movetext, without per-ply values.
     pub(crate) fn new<'a>(
         tags: impl IntoIterator<Item = (&'a str, &'a str)>,
-        movetext: String,
+        movetext: &str,
     ) -> Row {
         let mut row = Row {
-            movetext,
+            text: String::with_capacity(TAG_BYTES + movetext.len()),
             ..Row::default()
         };
         for (name, value) in tags {
@@ -217,21 +221,24 @@ impl Row {
                 row.set_tag(i, value);
             }
         }
+        let start = row.text.len();
+        row.text.push_str(movetext);
+        row.movetext = start..row.text.len();
         row
     }
 
     /// Sets the value of the `i`th of the [`TAG_COLUMNS`].
     fn set_tag(&mut self, i: usize, value: &str) {
-        let start = self.tag_text.len();
-        self.tag_text.push_str(value);
-        self.tag_spans[i] = Some(start..self.tag_text.len());
+        let start = self.text.len();
+        self.text.push_str(value);
+        self.tag_spans[i] = Some(start..self.text.len());
     }
 
     /// The values of the [`TAG_COLUMNS`] tags, in their order.
     fn tag_values(&self) -> impl Iterator<Item = Option<&str>> {
         self.tag_spans
             .iter()
-            .map(|span| span.clone().map(|span| &self.tag_text[span]))
+            .map(|span| span.clone().map(|span| &self.text[span]))
     }
 
     /// Sets the per-ply values.
@@ -257,7 +264,7 @@ impl Row {
     /// The movetext as the `movetext` column holds it.
     #[must_use]
     pub fn movetext(&self) -> &str {
-        &self.movetext
+        &self.text[self.movetext.clone()]
     }
 
     /// The year and month of `UTCDate`, for [`PartitionedParquet`]; `None` without a whole
@@ -270,7 +277,7 @@ impl Row {
 
     /// Bytes of text the row adds to a builder.
     fn text_bytes(&self) -> usize {
-        self.tag_text.len() + self.movetext.len() + self.uci.len()
+        self.text.len() + self.uci.len()
     }
 }
 
@@ -400,7 +407,7 @@ impl Row {
             }
             out.push(',');
         }
-        csv_field(out, &self.movetext);
+        csv_field(out, self.movetext());
         for list in self.ply_lists(columns) {
             out.push(',');
             let items: Vec<&str> = list.iter().map(|i| i.as_deref().unwrap_or("-")).collect();
@@ -428,7 +435,7 @@ impl Row {
             }
         }
         out.push_str(",\"movetext\":");
-        json_string(out, &self.movetext);
+        json_string(out, self.movetext());
         let list_names = &names[TAG_COLUMNS.len() + 1..];
         for (name, list) in list_names.iter().zip(self.ply_lists(columns)) {
             out.push(',');
@@ -617,7 +624,7 @@ impl TableBuilder {
         for (column, value) in self.tags.iter_mut().zip(row.tag_values()) {
             column.push(value);
         }
-        self.movetext.append_value(&row.movetext);
+        self.movetext.append_value(row.movetext());
         if self.columns.uci {
             for word in row.uci.split_ascii_whitespace() {
                 self.uci.values().append_value(word);
@@ -874,7 +881,7 @@ mod tests {
                 ("BlackElo", "?"),
                 ("Round", "-"),
             ],
-            "1. e4 e5 1-0".to_owned(),
+            "1. e4 e5 1-0",
         )
         .with_plies(
             "e2e4 e7e5".to_owned(),
@@ -892,7 +899,7 @@ mod tests {
         };
         let mut table = TableBuilder::new(columns);
         table.push(&sample_row());
-        table.push(&Row::new([], "*".to_owned()));
+        table.push(&Row::new([], "*"));
         let batch = table.finish();
         assert!(table.is_empty());
         assert_eq!(batch.num_rows(), 2);
@@ -1030,9 +1037,9 @@ mod tests {
             files.push(&row).expect("written");
         }
         files
-            .push(&Row::new([("UTCDate", "2024.04.01")], "*".to_owned()))
+            .push(&Row::new([("UTCDate", "2024.04.01")], "*"))
             .expect("written");
-        files.push(&Row::new([], "*".to_owned())).expect("written");
+        files.push(&Row::new([], "*")).expect("written");
         let written = files.finish().expect("finished");
         let names: Vec<_> = written.iter().map(|p| p.0.display().to_string()).collect();
         assert_eq!(
