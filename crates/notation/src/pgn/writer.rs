@@ -579,7 +579,10 @@ fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
     out.push_str(" \"");
-    if !value.contains(['\\', '"', '\n', '\r']) {
+    if !value
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))
+    {
         out.push_str(value);
     } else {
         write_escaped(out, value);
@@ -611,8 +614,15 @@ impl Tags {
     /// blank line; in the compact one, all in their order on one line.
     pub fn write(&self, out: &mut String, layout: Layout, result: Option<TerminationMarker>) {
         if layout == Layout::Export {
-            for (name, default) in SEVEN_TAG_ROSTER {
-                let value = match (self.get(name), name, result) {
+            // The roster's values (the first tag of each name), found in one pass.
+            let mut roster: [Option<&str>; 7] = [None; 7];
+            for (name, value) in self.iter() {
+                if let Some(i) = SEVEN_TAG_ROSTER.iter().position(|&(n, _)| n == name) {
+                    roster[i].get_or_insert(value);
+                }
+            }
+            for ((name, default), value) in SEVEN_TAG_ROSTER.into_iter().zip(roster) {
+                let value = match (value, name, result) {
                     (Some(value), _, _) => value,
                     (None, "Result", Some(marker)) => marker.as_str(),
                     (None, _, _) => default,
