@@ -85,5 +85,5 @@ pub use fen::{EnPassantMode, Fen, ParsePositionError};
 pub use moves::{Move, MoveList, MoveListIntoIter};
 pub use moves_to::{Candidates, MovesTo};
 pub use perft::{perft, perft_divide};
-pub use position::{CastlingMode, Dropped, Position};
+pub use position::{BuildZobristHasher, CastlingMode, Dropped, Position, ZobristHasher};
 pub use uci::{ParseUciError, ParseUciErrorKind, UciError, UciMove};

@@ -1,6 +1,6 @@
 //! [`Position`]: a validated position, its queries, and making moves.
 
-use core::hash::{Hash, Hasher};
+use core::hash::{BuildHasherDefault, Hash, Hasher};
 use core::num::NonZeroU32;
 
 use caissa_board::{
@@ -814,6 +814,42 @@ impl Hash for Position {
         state.write_u64(self.zobrist_hash());
     }
 }
+
+/// A [`Hasher`] for maps and sets of [`Position`]s: a position hashes as its Zobrist key
+/// ([`Position::zobrist_hash`]), already well mixed, which this passes through instead of
+/// hashing it again, as the standard maps' SipHash does (about 45 instructions a lookup).
+///
+/// ```
+/// use std::collections::HashMap;
+///
+/// use caissa_movegen::{BuildZobristHasher, Position};
+///
+/// let mut seen: HashMap<Position, u32, BuildZobristHasher> = HashMap::default();
+/// *seen.entry(Position::standard()).or_default() += 1;
+/// assert_eq!(seen[&Position::standard()], 1);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    /// Other data than a key (which `Position`'s `Hash` never writes), mixed byte by byte.
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 ^= key;
+    }
+}
+
+/// Makes [`ZobristHasher`]s: the third parameter of a `HashMap` or `HashSet` of positions.
+pub type BuildZobristHasher = BuildHasherDefault<ZobristHasher>;
 
 impl Default for Position {
     fn default() -> Position {

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use caissa_movegen::Position;
+use caissa_movegen::{BuildZobristHasher, Position};
 use caissa_notation::san::SanPlus;
 
 /// The table as built in, one file per ECO volume.
@@ -52,7 +52,7 @@ pub struct Opening {
 /// The named positions.
 #[derive(Debug)]
 pub struct Openings {
-    by_position: HashMap<Position, Opening>,
+    by_position: HashMap<Position, Opening, BuildZobristHasher>,
     max_plies: usize,
     /// The lines of the table that do not read (none in the table built in).
     unreadable: usize,
@@ -69,7 +69,7 @@ impl Openings {
     /// whose moves do not replay is left out and counted ([`Openings::unreadable`]).
     fn from_tsv(files: impl IntoIterator<Item = &'static str>) -> Openings {
         let mut openings = Openings {
-            by_position: HashMap::new(),
+            by_position: HashMap::default(),
             max_plies: 0,
             unreadable: 0,
         };

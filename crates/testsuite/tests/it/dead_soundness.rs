@@ -46,7 +46,6 @@
 //! ```
 
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -55,7 +54,7 @@ use caissa_board::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role, Setup, Square,
 };
 use caissa_game::dead::{Budget, Winnability, can_win_with};
-use caissa_movegen::{CastlingMode, Move, Position};
+use caissa_movegen::{BuildZobristHasher, CastlingMode, Move, Position};
 use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::uci::UciMove;
 use caissa_testsuite::random::Rng;
@@ -76,27 +75,7 @@ enum Helpmate {
     Open,
 }
 
-/// A hasher for [`Position`]s, whose `Hash` writes their Zobrist key (already well mixed).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
-type PositionSet = HashSet<Position, BuildHasherDefault<KeyHasher>>;
+type PositionSet = HashSet<Position, BuildZobristHasher>;
 
 /// Whether `pos` is a mate of `winner`'s opponent.
 fn mated(pos: &Position, winner: Color) -> bool {
