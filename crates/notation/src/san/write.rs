@@ -129,8 +129,9 @@ impl San {
     }
 }
 
-/// A SAN with its suffix as ASCII bytes, on the stack: at most 9 (`Qa1xb2=Q` and `+`, or
-/// `O-O-O#`).
+/// A SAN with its suffix as ASCII bytes, on the stack. Room for 9: a letter, the origin's file
+/// and rank, `x`, the target, `=` and a letter, and `+` or `#` (a legal move needs at most 7,
+/// as `Qh4xe1#` or `exd8=Q#`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SanText {
     bytes: [u8; 9],
