@@ -397,14 +397,20 @@ struct Sinks {
     report: Option<BufWriter<File>>,
 }
 
+/// The buffer of the games' output: a write call for each megabyte rather than each 8 KiB
+/// (the default), which on a 50 MB rewrite was 7,000 calls on the thread that hands the games
+/// out.
+const OUT_BUFFER: usize = 1 << 20;
+
 /// Opens where the games go: `output`, or stdout.
 fn open_out(args: &SelectArgs, output: Option<&Path>) -> Result<Out, CliError> {
-    let create = |path: &Path| File::create(path).map(BufWriter::new);
+    let create =
+        |path: &Path| File::create(path).map(|file| BufWriter::with_capacity(OUT_BUFFER, file));
     let columns = args.ply_columns.unwrap_or_default();
     let text = |output: Option<&Path>| -> io::Result<Box<dyn Write>> {
         Ok(match output {
             Some(path) => Box::new(create(path)?),
-            None => Box::new(BufWriter::new(io::stdout().lock())),
+            None => Box::new(BufWriter::with_capacity(OUT_BUFFER, io::stdout().lock())),
         })
     };
     let parquet = matches!(args.format, FormatArg::Parquet);
