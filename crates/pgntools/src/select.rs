@@ -851,13 +851,13 @@ impl Visitor for Selector<'_> {
         let Some(game) = game else {
             return ControlFlow::Continue(());
         };
-        let before = *game.replay.position();
         let played = match game.replay.play(san, at) {
             Ok(played) => played,
             Err(error) => return ControlFlow::Break(Err(error)),
         };
+        let (before, after) = (game.replay.before(), game.replay.position());
         if let (Some(line), 0) = (&mut game.line, game.depth) {
-            line.play(&self.options.game, &before, played, game.replay.position());
+            line.play(&self.options.game, before, played, after);
         }
         if let Some(key) = &mut game.key {
             if game.depth == 0 {
@@ -874,12 +874,11 @@ impl Visitor for Selector<'_> {
         }
         let format = self.options.format;
         // The canonical SAN (its `+` and `#` found on the board) for the whole game and LAN only.
-        let after = game.replay.position();
         let canonical = (format.writes_tree() || format == Format::Lan)
-            .then(|| played.map_or(san, |m| SanPlus::from_played(&before, m, after)));
+            .then(|| played.map_or(san, |m| SanPlus::from_played(before, m, after)));
         if game.depth == 0 {
             let suffix = canonical.and_then(|san| san.suffix);
-            write_ply(&mut game.text, format, &before, played, suffix, after);
+            write_ply(&mut game.text, format, before, played, suffix, after);
             if self.options.openings {
                 let openings = Openings::builtin();
                 if game.plies < openings.max_plies() {

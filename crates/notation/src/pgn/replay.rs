@@ -196,6 +196,13 @@ impl Replay {
         &self.pos
     }
 
+    /// The position before the current line's last move (the start, before any move): with
+    /// [`Replay::position`], the two sides of the move just played, without a copy.
+    #[must_use]
+    pub const fn before(&self) -> &Position {
+        &self.before
+    }
+
     /// The moves replayed so far, in all lines.
     #[must_use]
     pub const fn moves(&self) -> u64 {
