@@ -737,15 +737,13 @@ impl GameTree {
         first_ply: u64,
         result: TerminationMarker,
     ) {
-        let start = core::mem::take(out).into_bytes();
-        let mut writer = MovetextWriter::after(start, layout, column, first_ply);
+        // Written apart and checked alone, so that appending to a long text does not check
+        // the text again each time.
+        let mut writer = MovetextWriter::after(Vec::new(), layout, column, first_ply);
         self.hand_movetext(&mut writer);
         writer.end(result);
         // Only text was written: the lossy conversion never replaces anything.
-        *out = match String::from_utf8(writer.tokens.out) {
-            Ok(text) => text,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        };
+        out.push_str(&String::from_utf8_lossy(&writer.tokens.out));
     }
 
     /// About how many bytes [`GameTree::write`] writes: the tags and comments as they are, a
@@ -829,6 +827,27 @@ mod tests {
             token.push(b"... ");
             token.push_san(&"Qh4xe1#".parse::<SanPlus>().expect("a SAN").text());
             assert_eq!(token.as_bytes(), format!("x{n}... Qh4xe1#").as_bytes());
+        }
+    }
+
+    #[test]
+    fn a_game_is_appended_after_what_the_text_holds() {
+        use crate::pgn::{GameTreeBuilder, Reader};
+        let pgn = "[Event \"x\"]\n\n1. e4 { é } e5 (1... c5 { ½ }) *\n";
+        let game = Reader::new(pgn.as_bytes())
+            .read_game(&mut GameTreeBuilder)
+            .expect("a game")
+            .expect("read");
+        for layout in [Layout::Export, Layout::Compact] {
+            let mut alone = String::new();
+            game.write(&mut alone, layout);
+            let mut after = String::from("already ½\n");
+            game.write(&mut after, layout);
+            assert_eq!(after, format!("already ½\n{alone}"));
+            assert!(
+                alone.contains("{ é }") && alone.contains("{ ½ }"),
+                "{alone}"
+            );
         }
     }
 
