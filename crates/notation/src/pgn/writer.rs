@@ -145,11 +145,13 @@ impl Tokens {
             return;
         }
         // A comment that fits on the line breaks nowhere: one token. So does every comment
-        // of the compact layout, which never breaks a line.
+        // of the compact layout, which never breaks a line, and a comment of one word (as a
+        // lone `[%clk 0:03:00]`), which may only start a line.
         if self.layout == Layout::Compact
             || self
                 .column
                 .is_some_and(|column| column + 1 + width + 4 <= EXPORT_WIDTH)
+            || is_one_word(text)
         {
             self.push_braced(text, width + 4);
             return;
@@ -181,6 +183,13 @@ fn width_of(text: &[u8]) -> usize {
         // A character starts at every byte that does not continue one.
         text.iter().filter(|&&b| (b as i8) >= -0x40).count()
     }
+}
+
+/// Whether [`comment_words`] finds one word in `text`, told quickly for the usual shapes (no
+/// space, or a single command): `false` may also mean that it could not tell.
+fn is_one_word(text: &[u8]) -> bool {
+    !text.contains(&b' ')
+        || (text.starts_with(b"[%") && text.iter().position(|&b| b == b']') == Some(text.len() - 1))
 }
 
 /// Where the words of a comment are in `text`, whose words are separated by single spaces,
@@ -849,6 +858,29 @@ mod tests {
                 "{alone}"
             );
         }
+    }
+
+    #[test]
+    fn one_word_is_told_as_the_word_splitting_tells_it() {
+        for text in [
+            "",
+            "word",
+            "[%clk 0:03:00]",
+            "[%eval 0.17] [%clk 0:03:00]",
+            "[%clk 0:03:00] after",
+            "[%a]b c",
+            "[%cal Ra1a8,Rh1h8]",
+            "two words",
+            "[% unterminated",
+            "[%x]]",
+        ] {
+            let words = comment_words(text.as_bytes()).count();
+            if is_one_word(text.as_bytes()) {
+                assert_eq!(words, 1, "{text:?}");
+            }
+        }
+        assert!(is_one_word(b"[%clk 0:03:00]"));
+        assert!(!is_one_word(b"[%eval 0.17] [%clk 0:03:00]"));
     }
 
     #[test]
