@@ -269,12 +269,7 @@ impl<R: Read> Reader<R> {
         let mut tags = match visitor.begin_game(self.location()) {
             ControlFlow::Continue(tags) => tags,
             ControlFlow::Break(result) => {
-                // A game without tags is its movetext, which may end on its first line.
-                if self.peek() == Some(b'[') {
-                    self.skip_game()?;
-                } else {
-                    self.skip_movetext()?;
-                }
+                self.skip_game_from_start()?;
                 return Ok(Some(result));
             }
         };
@@ -342,7 +337,7 @@ impl<R: Read> Reader<R> {
         if self.failed || !self.skip_before_game()? {
             return Ok(false);
         }
-        self.skip_game()?;
+        self.skip_game_from_start()?;
         Ok(true)
     }
 
@@ -544,6 +539,29 @@ mod tests {
                 "{}",
                 String::from_utf8_lossy(input)
             );
+        }
+    }
+
+    /// `Reader::skip_next_game` passes over one game, with tags or without, as a visitor
+    /// skipping it at its start does: as many skips as games read.
+    #[test]
+    fn skip_next_game_passes_over_one_game() {
+        for input in [
+            &b"1. e4 *\n\n1. d4 *\n\n1. c4 *\n"[..],
+            b"1. e4 *\n1. d4 *\n[A \"b\"]\n1. c4 *\n",
+            b"[A \"x\"]\n\n1. e4 {multi\nline} e5 *\n\n1. d4 (1. c4\n) *\n\n[B \"y\"]\n*\n",
+        ] {
+            let mut starts = Starts {
+                skip: false,
+                seen: Vec::new(),
+            };
+            let games = Reader::new(input).games(&mut starts).count();
+            let mut reader = Reader::new(input);
+            let mut skipped = 0;
+            while reader.skip_next_game().expect("in memory") {
+                skipped += 1;
+            }
+            assert_eq!(skipped, games, "{}", String::from_utf8_lossy(input));
         }
     }
 

@@ -82,6 +82,17 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Skips a whole game from its first byte: its tags and movetext, or, for a game without
+    /// tags, its movetext alone, which may end on its first line (so that the games after it
+    /// start where they would if it were read).
+    pub(super) fn skip_game_from_start(&mut self) -> io::Result<()> {
+        if self.peek() == Some(b'[') {
+            self.skip_game()
+        } else {
+            self.skip_movetext()
+        }
+    }
+
     /// Skips the rest of a game from its start or from anywhere in its tags. The rest of the
     /// current line goes first: a game never starts in the middle of a line.
     pub(super) fn skip_game(&mut self) -> io::Result<()> {
