@@ -595,10 +595,7 @@ fn push_position_line(text: &mut String, format: Format, pos: &Position) {
 /// The tags a selector keeps: all (`None`) when the games' tags are
 /// written or make their keys, else those that decide what is written.
 fn kept_tags(options: &SelectOptions) -> Option<Vec<&str>> {
-    let written = matches!(
-        options.format,
-        Format::Pgn | Format::Row(_) | Format::Key(Same::MovesAndTags)
-    );
+    let written = options.format.writes_tree() || options.format == Format::Key(Same::MovesAndTags);
     (!written).then(|| {
         let mut kept = vec!["FEN", "SetUp", "Variant"];
         kept.extend(options.filter.tag_names());

@@ -69,8 +69,8 @@ const fn is_unplain_byte_slow(b: u8) -> bool {
 static UNPLAIN_BYTES: [bool; 256] = byte_table!(is_unplain_byte_slow);
 
 /// Whether `text` is ASCII with no whitespace but single spaces and no `}`: a comment's text
-/// that is kept and written as it is (once trimmed). No branch a byte, so that the common short comment
-/// (`[%clk 0:03:00]`) is looked at in a few instructions a byte.
+/// that is kept and written as it is (once trimmed). No branch a byte, so that the common
+/// short comment (`[%clk 0:03:00]`) is looked at in a few instructions a byte.
 pub(in crate::pgn) fn is_plain_text(text: &[u8]) -> bool {
     let mut unplain = false;
     let mut after_space = false;
