@@ -22,24 +22,29 @@
 //! let pgn = "1. e4 e5 *\n\n1. d4 *\n\n1. e2e4 e7e5 *\n";
 //! let options = SelectOptions { format: Format::Key(Same::Moves), ..SelectOptions::default() };
 //! let mut finder = DuplicateFinder::new(1000, || Ok(Cursor::new(Vec::new())));
-//! let mut number = 0;
+//! let mut games = Vec::new();
 //! select(pgn.as_bytes(), &options, 1, |game| {
-//!     number += 1;
-//!     if let Selection::Key(key) = game.selection {
-//!         finder.push(number, game.offset, key).expect("in memory");
-//!     }
+//!     games.push((game.offset, game.selection));
 //!     ControlFlow::Continue(())
 //! })?;
+//! // Each game's bytes run to the next game's start (the last game's, to the end).
+//! let ends: Vec<u64> = games.iter().skip(1).map(|(start, _)| *start).chain([u64::MAX]).collect();
+//! for (number, ((start, selection), end)) in (1..).zip(games.into_iter().zip(ends)) {
+//!     if let Selection::Key(key) = selection {
+//!         finder.push(number, start..end, key)?;
+//!     }
+//! }
 //! let mut duplicates = finder.finish()?;
 //! let found: Vec<bool> = (1..=3).map(|n| duplicates.contains(n).expect("in memory")).collect();
 //! assert_eq!(found, [false, false, true]);
 //! // Or by where they start in the input: the third game, at byte 21.
 //! assert!(duplicates.starts_before(3, 21)?.is_empty());
-//! assert_eq!(duplicates.starts_before(3, 22)?, [21]);
+//! assert_eq!(duplicates.starts_before(3, 22)?, [21..u64::MAX]);
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
 use core::hash::{Hash, Hasher};
+use core::ops::Range;
 use std::collections::hash_map::DefaultHasher;
 use std::io::{self, Read, Seek, Write};
 
@@ -126,32 +131,35 @@ impl KeyHasher {
     }
 }
 
-/// A game's number, where it starts in its input, and its key, as sorted by key then number.
+/// A game's number, where it starts and ends in its input, and its key, as sorted by key then
+/// number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Keyed {
     key: GameKey,
     game: u64,
-    offset: u64,
+    start: u64,
+    end: u64,
 }
 
 impl Record for Keyed {
-    const SIZE: usize = 32;
+    const SIZE: usize = 40;
 
     fn write(&self, out: &mut [u8]) {
         self.key.high.write(&mut out[..8]);
         self.key.low.write(&mut out[8..16]);
-        self.game.write(&mut out[16..24]);
-        self.offset.write(&mut out[24..]);
+        (self.game, self.start, self.end).write(&mut out[16..]);
     }
 
     fn read(bytes: &[u8]) -> Keyed {
+        let (game, start, end) = Record::read(&bytes[16..]);
         Keyed {
             key: GameKey {
                 high: u64::read(&bytes[..8]),
                 low: u64::read(&bytes[8..16]),
             },
-            game: u64::read(&bytes[16..24]),
-            offset: u64::read(&bytes[24..]),
+            game,
+            start,
+            end,
         }
     }
 }
@@ -167,7 +175,7 @@ where
     S: Read + Write + Seek,
     F: FnMut() -> io::Result<S>,
 {
-    /// Holds at most `capacity` games (32 bytes each) in memory; past that, `spill` opens a
+    /// Holds at most `capacity` games (40 bytes each) in memory; past that, `spill` opens a
     /// file for each run of them (an anonymous temporary file, say), and the finder writes it and
     /// reads it back from its start.
     pub fn new(capacity: usize, spill: F) -> Self {
@@ -177,15 +185,20 @@ where
         }
     }
 
-    /// Takes the key of the game numbered `game`, which starts at byte `offset` of its input
-    /// ([`InputGame::offset`](crate::InputGame::offset)); numbers may come in any order, each
-    /// once.
+    /// Takes the key of the game numbered `game`, whose bytes in its input are `bytes`: from
+    /// its start ([`InputGame::offset`](crate::InputGame::offset)) to the next game's start,
+    /// or `u64::MAX` for the last game; numbers may come in any order, each once.
     ///
     /// # Errors
     ///
     /// The spill file's, when it cannot be opened or written.
-    pub fn push(&mut self, game: u64, offset: u64, key: GameKey) -> io::Result<()> {
-        self.keys.push(Keyed { key, game, offset })
+    pub fn push(&mut self, game: u64, bytes: Range<u64>, key: GameKey) -> io::Result<()> {
+        self.keys.push(Keyed {
+            key,
+            game,
+            start: bytes.start,
+            end: bytes.end,
+        })
     }
 
     /// The duplicates: every game whose key a game of a lower number has.
@@ -201,7 +214,7 @@ where
         // The first of a key is its lowest number: the others are duplicates.
         while let Some(keyed) = sorted.next().transpose()? {
             if previous == Some(keyed.key) {
-                numbers.push((keyed.game, keyed.offset))?;
+                numbers.push((keyed.game, keyed.start, keyed.end))?;
             }
             previous = Some(keyed.key);
         }
@@ -223,10 +236,10 @@ impl<S, F> core::fmt::Debug for DuplicateFinder<S, F> {
 /// The second pass: which games are duplicates, asked in order, by number
 /// ([`DuplicateGames::contains`]) or by where they start ([`DuplicateGames::starts_before`]).
 pub struct DuplicateGames<S> {
-    /// The duplicates' numbers and offsets, by number.
-    numbers: Sorted<(u64, u64), S>,
-    /// The lowest duplicate not yet passed: its number and offset.
-    next: Option<(u64, u64)>,
+    /// The duplicates' numbers, starts and ends, by number.
+    numbers: Sorted<(u64, u64, u64), S>,
+    /// The lowest duplicate not yet passed: its number, start and end.
+    next: Option<(u64, u64, u64)>,
 }
 
 impl<S> core::fmt::Debug for DuplicateGames<S> {
@@ -245,30 +258,33 @@ impl<S: Read> DuplicateGames<S> {
     ///
     /// A spill file's, when it cannot be read.
     pub fn contains(&mut self, game: u64) -> io::Result<bool> {
-        Ok(self.first_from(game)?.is_some_and(|(next, _)| next == game))
+        Ok(self
+            .first_from(game)?
+            .is_some_and(|(next, ..)| next == game))
     }
 
-    /// The offsets of the duplicates among the games numbered up to `last` that start before
-    /// byte `end` of their input, in order; neither may be lower than in any call before, and
-    /// the games asked for must be one input's (its offsets grow with the numbers).
+    /// The bytes of the duplicates among the games numbered up to `last` that start before
+    /// byte `end` of their input, in order, as [`DuplicateFinder::push`] took them; neither
+    /// may be lower than in any call before, and the games asked for must be one input's (its
+    /// offsets grow with the numbers).
     ///
     /// # Errors
     ///
     /// A spill file's, when it cannot be read.
-    pub fn starts_before(&mut self, last: u64, end: u64) -> io::Result<Vec<u64>> {
-        let mut offsets = Vec::new();
-        while let Some((game, offset)) = self.first_from(0)?
+    pub fn starts_before(&mut self, last: u64, end: u64) -> io::Result<Vec<Range<u64>>> {
+        let mut games = Vec::new();
+        while let Some((game, start, to)) = self.first_from(0)?
             && game <= last
-            && offset < end
+            && start < end
         {
-            offsets.push(offset);
+            games.push(start..to);
             self.next = None;
         }
-        Ok(offsets)
+        Ok(games)
     }
 
     /// The lowest duplicate numbered `game` or more.
-    fn first_from(&mut self, game: u64) -> io::Result<Option<(u64, u64)>> {
+    fn first_from(&mut self, game: u64) -> io::Result<Option<(u64, u64, u64)>> {
         loop {
             match self.next {
                 Some(next) if next.0 >= game => return Ok(Some(next)),
@@ -355,7 +371,9 @@ mod tests {
         let key = |k: u64| GameKey { high: k, low: !k };
         // Games 1..=40 in a shuffled order; game n has key n mod 7, so 1..=7 are firsts.
         for n in (0..40).map(|i| (i * 17) % 40 + 1) {
-            finder.push(n, 100 * n, key(n % 7)).expect("in memory");
+            finder
+                .push(n, 100 * n..100 * n + 100, key(n % 7))
+                .expect("in memory");
         }
         let mut duplicates = finder.finish().expect("in memory");
         assert!(spilled.get() >= 13, "{} spills", spilled.get());
@@ -367,7 +385,9 @@ mod tests {
         let mut duplicates = {
             let mut finder = DuplicateFinder::new(3, || Ok(Cursor::new(Vec::new())));
             for n in (0..40).map(|i| (i * 17) % 40 + 1) {
-                finder.push(n, 100 * n, key(n % 7)).expect("in memory");
+                finder
+                    .push(n, 100 * n..100 * n + 100, key(n % 7))
+                    .expect("in memory");
             }
             finder.finish().expect("in memory")
         };
@@ -379,12 +399,19 @@ mod tests {
         );
         assert_eq!(
             duplicates.starts_before(20, 1001).expect("in memory"),
-            [800, 900, 1000]
+            [800..900, 900..1000, 1000..1100]
         );
         // Past game 20, none of this input's.
         let rest = duplicates.starts_before(20, u64::MAX).expect("in memory");
-        assert_eq!(rest, (11..=20).map(|n| 100 * n).collect::<Vec<u64>>());
+        let starts = |games: Vec<Range<u64>>| games.iter().map(|g| g.start).collect::<Vec<u64>>();
+        assert_eq!(
+            starts(rest),
+            (11..=20).map(|n| 100 * n).collect::<Vec<u64>>()
+        );
         let last = duplicates.starts_before(40, u64::MAX).expect("in memory");
-        assert_eq!(last, (21..=40).map(|n| 100 * n).collect::<Vec<u64>>());
+        assert_eq!(
+            starts(last),
+            (21..=40).map(|n| 100 * n).collect::<Vec<u64>>()
+        );
     }
 }

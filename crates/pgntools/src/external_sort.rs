@@ -34,16 +34,21 @@ impl Record for u64 {
     }
 }
 
-impl Record for (u64, u64) {
-    const SIZE: usize = 16;
+impl Record for (u64, u64, u64) {
+    const SIZE: usize = 24;
 
     fn write(&self, out: &mut [u8]) {
         self.0.write(&mut out[..8]);
-        self.1.write(&mut out[8..]);
+        self.1.write(&mut out[8..16]);
+        self.2.write(&mut out[16..]);
     }
 
-    fn read(bytes: &[u8]) -> (u64, u64) {
-        (u64::read(&bytes[..8]), u64::read(&bytes[8..]))
+    fn read(bytes: &[u8]) -> (u64, u64, u64) {
+        (
+            u64::read(&bytes[..8]),
+            u64::read(&bytes[8..16]),
+            u64::read(&bytes[16..]),
+        )
     }
 }
 

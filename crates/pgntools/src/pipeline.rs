@@ -19,10 +19,12 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use caissa_notation::pgn::{Location, PgnReplayError, Reader, Tolerated};
+use caissa_notation::pgn::{
+    DEFAULT_CAPACITY, Location, PgnReplayError, Reader, Tolerated, is_boundary,
+};
 
 use crate::select::{BrokenGame, InputGame, SelectOptions, Selected, Selection, Selector};
-use crate::source::{Chunk, Chunks, LineCursor};
+use crate::source::{Chunk, Chunks, LineCursor, within};
 
 /// Chunks waiting for each worker, and results waiting for the caller.
 const QUEUE: usize = 2;
@@ -63,13 +65,18 @@ where
     select_skipping(input, options, threads, |_| Ok(Vec::new()), each)
 }
 
-/// [`select`], but the games that `skip` names are skipped: read to their end (so that each
-/// ends where it would) but neither replayed nor written, each given to `each` as
-/// [`Selection::Skipped`] (or as broken, if the reader finds it so). `skip` is called with
-/// each piece of the input in turn, as a range of byte offsets, and gives the offsets of the
-/// games starting in it to skip; an offset where no game starts, or outside the piece, is
+/// [`select`], but the games that `skip` names are skipped: neither replayed nor written,
+/// each given to `each` as [`Selection::Skipped`] (or as broken, if the reader finds it so).
+/// `skip` is called with each piece of the input in turn, as a range of byte offsets, and
+/// gives the games starting in it to skip, each as the bytes from its start to the next
+/// game's start (as an earlier reading of the same input found them; for the last game, the
+/// input's length or more). A range that starts where no game starts, or outside the piece, is
 /// ignored. (A second pass leaves out the duplicates the first found this way, see
 /// [`DuplicateGames::starts_before`](crate::dedupe::DuplicateGames::starts_before).)
+///
+/// A game whose start and end are both boundaries ([`is_boundary`], a tag pair at every game
+/// of usual files) is not even read; any other is read to its end, so that it ends where it
+/// would, and the ranges' ends only matter for the first kind.
 ///
 /// # Errors
 ///
@@ -84,8 +91,8 @@ where
 ///
 /// let pgn = "1. e4 *\n\n1. d4 *\n\n1. c4 *\n";
 /// let mut read = Vec::new();
-/// // The second game starts at byte 9.
-/// let skip = |_| Ok(vec![9]);
+/// // The second game starts at byte 9, the third at 18.
+/// let skip = |_| Ok(vec![9..18]);
 /// select_skipping(pgn.as_bytes(), &SelectOptions::default(), 2, skip, |game| {
 ///     read.push(matches!(game.selection, Selection::Skipped));
 ///     ControlFlow::Continue(())
@@ -102,7 +109,7 @@ pub fn select_skipping<R, S, F>(
 ) -> io::Result<()>
 where
     R: Read + Send,
-    S: FnMut(Range<u64>) -> io::Result<Vec<u64>> + Send,
+    S: FnMut(Range<u64>) -> io::Result<Vec<Range<u64>>> + Send,
     F: FnMut(InputGame) -> ControlFlow<()>,
 {
     let threads = threads.max(1);
@@ -153,18 +160,18 @@ where
     })
 }
 
-/// `chunk` with the games `skip` names in it: in order, each once, and in the chunk, as the
-/// worker finds them.
+/// `chunk` with the games `skip` names in it: in order of their starts, each once, and
+/// starting in the chunk, as the worker finds them.
 fn with_skips<S>(chunk: io::Result<Chunk>, skip: &mut S) -> io::Result<Chunk>
 where
-    S: FnMut(Range<u64>) -> io::Result<Vec<u64>>,
+    S: FnMut(Range<u64>) -> io::Result<Vec<Range<u64>>>,
 {
     let mut chunk = chunk?;
     let bytes = chunk.offset..chunk.offset + chunk.bytes.len() as u64;
     chunk.skip = skip(bytes.clone())?;
-    chunk.skip.retain(|offset| bytes.contains(offset));
-    chunk.skip.sort_unstable();
-    chunk.skip.dedup();
+    chunk.skip.retain(|game| bytes.contains(&game.start));
+    chunk.skip.sort_unstable_by_key(|game| game.start);
+    chunk.skip.dedup_by_key(|game| game.start);
     Ok(chunk)
 }
 
@@ -196,36 +203,131 @@ fn work(
 }
 
 /// What becomes of each game of a chunk.
+///
+/// A game to skip whose start and end (the next game's start) are both boundaries
+/// ([`is_boundary`]) is cut out of the chunk unread: the pieces before and after it read alone
+/// as they read in place. Any other is read to its end without being replayed
+/// ([`Selected::Skipped`]).
 pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
     let bytes = &chunk.bytes[..];
-    let mut selector = Selector::new(options);
-    // The places to skip as the reader of the chunk sees them (found in order), the last
+    let begins_input = chunk.offset == 0;
+    let mut games = Vec::new();
+    let mut selectors = (Selector::new(options), Selector::trees(options));
+    // Finds the lines of the pieces' starts, in order.
+    let mut lines = LineCursor::new(bytes);
+    let mut piece = Piece {
+        start: 0,
+        at: Location { line: 1, column: 1 },
+    };
+    // The games to skip in the piece that cannot be cut out, by their offset in it.
+    let mut skims = Vec::new();
+    for range in &chunk.skip {
+        let start = chunk_offset(chunk, range.start);
+        let end = chunk_offset(chunk, range.end);
+        if start < piece.start {
+            continue;
+        }
+        if end <= start
+            || !is_boundary(bytes, start, begins_input)
+            || !is_boundary(bytes, end, begins_input)
+        {
+            skims.push(start - piece.start);
+            continue;
+        }
+        let before = &bytes[piece.start..start];
+        read_piece(
+            options,
+            &mut selectors,
+            chunk,
+            before,
+            piece,
+            &skims,
+            &mut games,
+        );
+        skims.clear();
+        games.push(InputGame {
+            offset: chunk.offset + start as u64,
+            location: chunk.input_location(lines.line_start_at(bytes, start)),
+            selection: Selection::Skipped,
+            tolerated: Vec::new(),
+            tag_value: None,
+        });
+        piece = Piece {
+            start: end,
+            at: lines.line_start_at(bytes, end),
+        };
+    }
+    let rest = &bytes[piece.start..];
+    read_piece(
+        options,
+        &mut selectors,
+        chunk,
+        rest,
+        piece,
+        &skims,
+        &mut games,
+    );
+    games
+}
+
+/// Where `offset` (an offset in the input) is in `chunk`, or its end if past it.
+fn chunk_offset(chunk: &Chunk, offset: u64) -> usize {
+    usize::try_from(offset.saturating_sub(chunk.offset))
+        .unwrap_or(usize::MAX)
+        .min(chunk.bytes.len())
+}
+
+/// Where a piece of a chunk, read alone, starts in it: its offset, and its location as a
+/// reader of the chunk reports it.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    start: usize,
+    at: Location,
+}
+
+/// Reads the games of `bytes`, the `piece` of `chunk`, into `games` with the selector (and
+/// the tree writer, for the games read again); the games that start at `skims` (offsets in
+/// the piece) are read to their end, not replayed.
+fn read_piece(
+    options: &SelectOptions,
+    (selector, trees): &mut (Selector<'_>, Selector<'_>),
+    chunk: &Chunk,
+    bytes: &[u8],
+    piece: Piece,
+    skims: &[usize],
+    games: &mut Vec<InputGame>,
+) {
+    if bytes.is_empty() {
+        return;
+    }
+    // The places to skip as the reader of the piece sees them (found in order), the last
     // first.
     let mut cursor = LineCursor::new(bytes);
-    for &offset in &chunk.skip {
-        let offset = usize::try_from(offset.saturating_sub(chunk.offset)).unwrap_or(usize::MAX);
+    selector.skip.clear();
+    for &offset in skims {
         selector.skip.push(cursor.location_of(bytes, offset));
     }
     selector.skip.reverse();
-    let mut reader = Reader::new(bytes).lenient(options.lenient);
-    let mut cursor = LineCursor::new(bytes);
-    let mut trees = Selector::trees(options);
+    let input_location = |at: Location| chunk.input_location(within(piece.at, at));
+    // A buffer larger than the piece never fills up, as the default one does not for a
+    // smaller piece: a piece of a game or two gets a small one (it is zeroed when made).
+    let capacity = (bytes.len() + 1).min(DEFAULT_CAPACITY);
+    let mut reader = Reader::with_capacity(bytes, capacity).lenient(options.lenient);
     let mut read = Vec::new();
-    while let Some(mut result) = reader.read_game(&mut selector) {
-        let start = cursor.offset_of(bytes, selector.start);
+    while let Some(mut result) = reader.read_game(selector) {
+        let start = usize::try_from(reader.game_offset()).unwrap_or(usize::MAX);
         let mut tag_value = selector.tag_value.take();
         if let Ok(Selected::OutOfOrder) = result {
             // Read again from its first byte and written from its tree. The same bytes give
             // the same game; were they to give none, the game would count as not selected.
             result = Reader::new(&bytes[start..])
                 .lenient(options.lenient)
-                .read_game(&mut trees)
+                .read_game(trees)
                 .unwrap_or(Ok(Selected::Unmatched));
             tag_value = trees.tag_value.take();
         }
         read.push(ReadGame {
             start,
-            cursor,
             at: selector.start,
             tolerated: std::mem::take(&mut selector.tolerated),
             tag_value,
@@ -238,47 +340,44 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
         .map(|game| game.start)
         .chain([bytes.len()])
         .collect();
-    read.into_iter()
-        .zip(ends)
-        .map(|(mut game, end)| {
-            let selection = match game.result {
-                Ok(Selected::Unmatched | Selected::OutOfOrder) => Selection::Unmatched,
-                Ok(Selected::Matched(text)) => Selection::Matched(text),
-                Ok(Selected::Row(row)) => Selection::Row(row),
-                Ok(Selected::Key(key)) => Selection::Key(key),
-                Ok(Selected::Skipped) => Selection::Skipped,
-                Err(mut error) => {
-                    let offset = game.cursor.offset_of(bytes, error.location);
-                    error.location = chunk.input_location(error.location);
-                    Selection::Broken(BrokenGame {
-                        error,
-                        offset: chunk.offset + offset as u64,
-                        bytes: bytes[game.start..end].to_vec(),
-                    })
-                }
-            };
-            InputGame {
-                offset: chunk.offset + game.start as u64,
-                location: chunk.input_location(game.at),
-                selection,
-                tolerated: game
-                    .tolerated
-                    .into_iter()
-                    .map(|(at, what)| (chunk.input_location(at), what))
-                    .collect(),
-                tag_value: game.tag_value,
+    let offset = chunk.offset + piece.start as u64;
+    games.extend(read.into_iter().zip(ends).map(|(game, end)| {
+        let selection = match game.result {
+            Ok(Selected::Unmatched | Selected::OutOfOrder) => Selection::Unmatched,
+            Ok(Selected::Matched(text)) => Selection::Matched(text),
+            Ok(Selected::Row(row)) => Selection::Row(row),
+            Ok(Selected::Key(key)) => Selection::Key(key),
+            Ok(Selected::Skipped) => Selection::Skipped,
+            Err(mut error) => {
+                let at =
+                    LineCursor::at(bytes, game.start, game.at).offset_of(bytes, error.location);
+                error.location = input_location(error.location);
+                Selection::Broken(BrokenGame {
+                    error,
+                    offset: offset + at as u64,
+                    bytes: bytes[game.start..end].to_vec(),
+                })
             }
-        })
-        .collect()
+        };
+        InputGame {
+            offset: offset + game.start as u64,
+            location: input_location(game.at),
+            selection,
+            tolerated: game
+                .tolerated
+                .into_iter()
+                .map(|(at, what)| (input_location(at), what))
+                .collect(),
+            tag_value: game.tag_value,
+        }
+    }));
 }
 
-/// A game of a chunk as the selector left it, before its end in the chunk is known.
+/// A game of a piece as the selector left it, before its end in the piece is known.
 struct ReadGame {
-    /// Its first byte's offset in the chunk.
+    /// Its first byte's offset in the piece.
     start: usize,
-    /// The line cursor there.
-    cursor: LineCursor,
-    /// Its location in the chunk.
+    /// Its location in the piece.
     at: Location,
     tolerated: Vec<(Location, Tolerated)>,
     tag_value: Option<String>,
@@ -466,8 +565,9 @@ mod tests {
     }
 
     /// The games named are skipped, each where it starts, in every chunk (the input is several
-    /// chunks long), whatever the threads; every other game is what `select` makes of it. An
-    /// offset where no game starts skips nothing.
+    /// chunks long), whatever the threads, alone or several in a row, the last game too; every
+    /// other game is what `select` makes of it. A range that starts where no game starts
+    /// skips nothing.
     #[test]
     fn the_games_named_are_skipped_and_no_other() {
         let mut input = Vec::new();
@@ -483,11 +583,23 @@ mod tests {
         let options = SelectOptions::default();
         let all = run(&input, &options, 2);
         assert!(input.len() > 2 * crate::source::CHUNK_BYTES);
-        // Every third game, and a place inside a game.
-        let named: Vec<u64> = all.iter().step_by(3).map(|game| game.offset).collect();
-        let mut asked = named.clone();
-        asked.push(all[1].offset + 1);
-        asked.sort_unstable();
+        // Every third game and each seventh's next (so some in a row), the last, and a place
+        // inside a game.
+        let ends: Vec<u64> = all
+            .iter()
+            .skip(1)
+            .map(|game| game.offset)
+            .chain([u64::MAX])
+            .collect();
+        let chosen = |i: usize| i.is_multiple_of(3) || i % 7 == 1 || i == all.len() - 1;
+        let asked_games: Vec<Range<u64>> = (0..all.len())
+            .filter(|&i| chosen(i) && !matches!(all[i].selection, Selection::Broken(_)))
+            .map(|i| all[i].offset..ends[i])
+            .collect();
+        let named: Vec<u64> = asked_games.iter().map(|game| game.start).collect();
+        let mut asked = asked_games.clone();
+        asked.push(all[1].offset + 1..all[2].offset);
+        asked.sort_unstable_by_key(|game| game.start);
         for threads in [1, 3] {
             let mut ranges = Vec::new();
             let mut games = Vec::new();
@@ -495,8 +607,8 @@ mod tests {
                 ranges.push(bytes.clone());
                 Ok(asked
                     .iter()
-                    .copied()
-                    .filter(|o| bytes.contains(o))
+                    .filter(|game| bytes.contains(&game.start))
+                    .cloned()
                     .collect())
             };
             select_skipping(&input[..], &options, threads, skip, |game| {

@@ -16,7 +16,7 @@
 //! when cutting at game starts) and the reader's buffer. A game longer than [`MAX_GAME_BYTES`]
 //! ends the input with an error.
 
-use core::ops::ControlFlow;
+use core::ops::{ControlFlow, Range};
 use std::io::{self, Cursor, Read};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -44,22 +44,31 @@ pub(crate) struct Chunk {
     pub(crate) offset: u64,
     /// Its line and byte column in the input.
     pub(crate) location: Location,
-    /// Where the games in it that are to be skipped start in the input, in order
-    /// ([`select_skipping`](crate::select_skipping)).
-    pub(crate) skip: Vec<u64>,
+    /// The games in it that are to be skipped, in order ([`select_skipping`]): where each
+    /// starts in the input, and where the next game starts (or any place past the chunk, for
+    /// its last).
+    ///
+    /// [`select_skipping`]: crate::select_skipping
+    pub(crate) skip: Vec<Range<u64>>,
 }
 
 impl Chunk {
     /// Where a place in the chunk (a [`Location`] a reader of `bytes` reports) is in the input.
     pub(crate) fn input_location(&self, at: Location) -> Location {
-        Location {
-            line: self.location.line + at.line - 1,
-            column: if at.line == 1 {
-                self.location.column + at.column - 1
-            } else {
-                at.column
-            },
-        }
+        within(self.location, at)
+    }
+}
+
+/// Where `at`, a place in a text (a [`Location`] a reader of it reports), is in a larger text
+/// in which that text begins at `start`.
+pub(crate) fn within(start: Location, at: Location) -> Location {
+    Location {
+        line: start.line + at.line - 1,
+        column: if at.line == 1 {
+            start.column + at.column - 1
+        } else {
+            at.column
+        },
     }
 }
 
@@ -89,6 +98,43 @@ impl LineCursor {
             offset: 0,
             line: 1,
             bom,
+        }
+    }
+
+    /// A cursor at `at`, the location of the byte at `offset` in `bytes` (as a reader of
+    /// `bytes` reports it): from there on, as a cursor that had scanned up to it.
+    pub(crate) fn at(bytes: &[u8], offset: usize, at: Location) -> LineCursor {
+        if at.line == 1 {
+            return LineCursor::new(bytes);
+        }
+        let column = usize::try_from(at.column.saturating_sub(1)).unwrap_or(usize::MAX);
+        LineCursor {
+            offset: offset.saturating_sub(column),
+            line: at.line,
+            bom: 0,
+        }
+    }
+
+    /// The location of `offset`, a line start in `bytes` at or after the cursor's line, where
+    /// the cursor moves: the line ends between counted a vector of bytes at a time, as the
+    /// reader counts them.
+    pub(crate) fn line_start_at(&mut self, bytes: &[u8], offset: usize) -> Location {
+        let offset = offset.max(self.offset);
+        let span = &bytes[self.offset..offset];
+        let lfs = memchr::memchr_iter(b'\n', span).count();
+        // A CR not followed by a LF ends a line too (rare: the search finds none).
+        let lone_crs = if memchr::memchr(b'\r', span).is_none() {
+            0
+        } else {
+            memchr::memchr_iter(b'\r', span)
+                .filter(|&i| bytes.get(self.offset + i + 1) != Some(&b'\n'))
+                .count()
+        };
+        self.line += (lfs + lone_crs) as u64;
+        self.offset = offset;
+        Location {
+            line: self.line,
+            column: 1,
         }
     }
 

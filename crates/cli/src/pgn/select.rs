@@ -47,7 +47,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 use caissa::{CastlingMode, San};
-use caissa_pgntools::dedupe::{DuplicateFinder, DuplicateGames, Same};
+use caissa_pgntools::dedupe::{DuplicateFinder, DuplicateGames, GameKey, Same};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::material::Material;
@@ -182,7 +182,7 @@ pub(crate) struct SelectArgs {
     /// with --partition).
     #[arg(long, value_name = "PATH", requires = "dedupe")]
     duplicates: Option<PathBuf>,
-    /// With --dedupe: the most game keys (32 bytes each) held in memory; more go to temporary
+    /// With --dedupe: the most game keys (40 bytes each) held in memory; more go to temporary
     /// files.
     #[arg(long, value_name = "N", default_value = "1000000")]
     dedupe_memory: NonZeroUsize,
@@ -496,22 +496,29 @@ fn find_duplicates(
         let input = inputs.open(path)?;
         let (input, _) = decompress(progress.reader(input)).map_err(read_error(path))?;
         let mut pushed = Ok(());
+        // A keyed game waits for the next game's start, where its bytes end.
+        let mut waiting: Option<(u64, u64, GameKey)> = None;
         select(input, &options, threads, |game| {
+            if let Some((number, start, key)) = waiting.take() {
+                pushed = finder.push(number, start..game.offset, key);
+            }
             n += 1;
-            if numbers.is_past(n) {
+            if pushed.is_err() || numbers.is_past(n) {
                 return ControlFlow::Break(());
             }
             if let Selection::Key(key) = game.selection
                 && numbers.takes(n)
             {
-                pushed = finder.push(n, game.offset, key);
+                waiting = Some((n, game.offset, key));
             }
-            match pushed {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(_) => ControlFlow::Break(()),
-            }
+            ControlFlow::Continue(())
         })
         .map_err(read_error(path))?;
+        if let Some((number, start, key)) = waiting
+            && pushed.is_ok()
+        {
+            pushed = finder.push(number, start..u64::MAX, key);
+        }
         pushed.map_err(CliError::Temporary)?;
         last_games.push(n);
         if numbers.is_past(n) {

@@ -274,6 +274,53 @@ impl BoundaryScan {
     }
 }
 
+/// Whether a piece of input may begin at `at` (at most `bytes.len()`): a boundary (see
+/// [`chunks`]), where the games before it read the same if the input ended there, and the
+/// games from it on the same if the input began there (on the input's line, so that
+/// locations are the input's). `bytes` is a piece of the input that begins at a line start,
+/// the input's own start if `begins_input`; its start and its end are boundaries too.
+///
+/// It looks at the line before `at` and 32 bytes from `at` on, whatever their length, so that
+/// a caller may ask about every game of a piece in linear time. A piece whose games a reader
+/// of the whole input found to run from `a` to `b` (the next game's start) can so be cut out,
+/// unread, when both are boundaries: the readers of what is left, before `a` and from `b`,
+/// read what a reader of the whole reads there.
+///
+/// ```
+/// use caissa_notation::pgn::is_boundary;
+///
+/// let pgn = b"[Event \"a\"]\n\n1. e4 *\n[Event \"b\"]\n%\n[Event \"c\"]\n";
+/// let at = |text: &str| pgn.windows(text.len()).position(|w| w == text.as_bytes()).unwrap();
+/// assert!(is_boundary(pgn, at("[Event \"b"), true));
+/// // After a `%` escape line: no.
+/// assert!(!is_boundary(pgn, at("[Event \"c"), true));
+/// // Not at a line start.
+/// assert!(!is_boundary(pgn, at("e4"), true));
+/// assert!(is_boundary(pgn, 0, true) && is_boundary(pgn, pgn.len(), true));
+/// ```
+#[must_use]
+pub fn is_boundary(bytes: &[u8], at: usize, begins_input: bool) -> bool {
+    if at == 0 || at >= bytes.len() {
+        return at <= bytes.len();
+    }
+    if !ends_line(bytes[at - 1], bytes[at]) {
+        return false;
+    }
+    // The line before `at`: its text ends before its line end (a CRLF's CR aside, which the
+    // scan reads as a blank), and starts after the line end before it, or at the piece's start.
+    let text_end = at - 1;
+    let line = memchr::memrchr2(b'\n', b'\r', &bytes[..text_end]).map_or(0, |i| i + 1);
+    let line = if line == text_end && bytes[text_end] == b'\n' && text_end > 0 {
+        // The CR found is the CRLF's own: look before it.
+        memchr::memrchr2(b'\n', b'\r', &bytes[..text_end - 1]).map_or(0, |i| i + 1)
+    } else {
+        line
+    };
+    let end = bytes.len().min(at + TAG_PAIR_PREFIX);
+    let mut scan = BoundaryScan::new(begins_input && line == 0);
+    scan.next(&bytes[line..end], at - line, true) == Some(at - line)
+}
+
 /// Whether `byte`, followed by `next`, ends a line: a LF, or a CR not followed by a LF (the
 /// LF of a CRLF ends it).
 pub(super) const fn ends_line(byte: u8, next: u8) -> bool {
@@ -336,6 +383,38 @@ mod tests {
         let name = "N".repeat(29);
         assert_eq!(boundaries(&format!("\n[{name} \"v\"]\n")), [1]);
         assert!(boundaries(&format!("\n[{name}  \"v\"]\n")).is_empty());
+    }
+
+    /// `is_boundary` says yes exactly at the boundaries a scan finds, the ends of the input
+    /// and of its pieces, whatever the line ends; asked of a piece, as of the whole input.
+    #[test]
+    fn boundaries_are_told_where_the_scan_finds_them() {
+        let text = "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n1. e4 *\n[Event \"d\"]\n\
+                    %x\n[Event \"e\"]\n [A \"f\"]\n[B \"g\"]\n\t\n[C\t\"h\"]\n{\n[D \"i\"]\n\
+                    [%clk 0:01]\n\n[1 \"j\"]\n\n\n[_ \"k\"]\n";
+        for variant in line_end_variants(text).into_iter().chain([
+            "\u{feff}\n[Event \"a\"]\n".to_owned(),
+            "\u{feff}%\n[E \"a\"]\n".to_owned(),
+        ]) {
+            let bytes = variant.as_bytes();
+            let found: Vec<usize> = chunks(bytes, 1).map(|c| c.offset() as usize).collect();
+            let told = |at: usize| at == bytes.len() || found.contains(&at);
+            for at in 0..=bytes.len() {
+                assert_eq!(
+                    is_boundary(bytes, at, true),
+                    told(at),
+                    "{variant:?} at {at}"
+                );
+            }
+            for (i, &start) in found.iter().enumerate() {
+                let end = found.get(i + 2).copied().unwrap_or(bytes.len());
+                let piece = &bytes[start..end];
+                for at in 0..=piece.len() {
+                    let expected = told(start + at);
+                    assert_eq!(is_boundary(piece, at, start == 0), expected, "{variant:?}");
+                }
+            }
+        }
     }
 
     #[test]

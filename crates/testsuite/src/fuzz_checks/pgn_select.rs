@@ -5,19 +5,20 @@
 //! whether comments, glyphs and variations are stripped; the rest is the input. Checked:
 //!
 //! - nothing panics, and the selector gives as many games as a reader of the input does;
-//! - skipping every other game that is not broken (by where it starts), as dedupe skips its
-//!   repeats, gives exactly those as skipped, and every other game as without skipping;
-//!   skipping all of them leaves only the broken games as they were.
+//! - skipping every other game that is not broken (by its bytes, from its start to the next
+//!   game's), as dedupe skips its repeats, gives exactly those as skipped, where they were,
+//!   and every other game as without skipping; skipping all of them leaves only the broken
+//!   games as they were.
 
-use core::ops::ControlFlow;
+use core::ops::{ControlFlow, Range};
 
 use caissa_notation::pgn::{Reader, Replayer};
 use caissa_pgntools::{
     Format, InputGame, SelectOptions, Selection, Strip, select, select_skipping,
 };
 
-/// The games `select_skipping` gives, skipping those starting at `skip`.
-fn run(input: &[u8], options: &SelectOptions, skip: &[u64]) -> Vec<InputGame> {
+/// The games `select_skipping` gives, skipping the games of `skip`.
+fn run(input: &[u8], options: &SelectOptions, skip: &[Range<u64>]) -> Vec<InputGame> {
     let mut games = Vec::new();
     let skip = |_| Ok(skip.to_vec());
     select_skipping(input, options, 1, skip, |game| {
@@ -70,31 +71,40 @@ pub fn check(data: &[u8]) {
 
     // Only games read whole are skipped, as dedupe skips them (a broken game ends where its
     // error leaves it, which a reading that does not replay does not see).
-    let whole: Vec<&InputGame> = all
+    let ends = all.iter().skip(1).map(|game| game.offset).chain([u64::MAX]);
+    let whole: Vec<Range<u64>> = all
         .iter()
-        .filter(|game| !matches!(game.selection, Selection::Broken(_)))
+        .zip(ends)
+        .filter(|(game, _)| !matches!(game.selection, Selection::Broken(_)))
+        .map(|(game, end)| game.offset..end)
         .collect();
-    let every_other: Vec<u64> = whole.iter().step_by(2).map(|game| game.offset).collect();
+    let skips =
+        |games: &[Range<u64>], game: &InputGame| games.iter().any(|g| g.start == game.offset);
+    let every_other: Vec<Range<u64>> = whole.iter().step_by(2).cloned().collect();
     let skipped = run(input, &options, &every_other);
     assert_eq!(skipped.len(), all.len(), "skipping changed the games");
     for (i, (game, before)) in skipped.iter().zip(&all).enumerate() {
-        if every_other.contains(&before.offset) {
+        if skips(&every_other, before) {
             assert_eq!(game.selection, Selection::Skipped, "game {i} not skipped");
-            assert_eq!(game.offset, before.offset, "game {i} moved");
+            assert_eq!(
+                (game.offset, game.location),
+                (before.offset, before.location),
+                "game {i} moved"
+            );
         } else {
             assert_eq!(game, before, "game {i} changed by skipping its neighbours");
         }
     }
-    let everything: Vec<u64> = whole.iter().map(|game| game.offset).collect();
-    let none = run(input, &options, &everything);
+    let none = run(input, &options, &whole);
     assert_eq!(
         none.len(),
         all.len(),
         "skipping every game changed their count"
     );
     for (i, (game, before)) in none.iter().zip(&all).enumerate() {
-        if everything.contains(&before.offset) {
+        if skips(&whole, before) {
             assert_eq!(game.selection, Selection::Skipped, "game {i} not skipped");
+            assert_eq!(game.location, before.location, "game {i} moved");
         } else {
             assert_eq!(
                 game, before,

@@ -111,6 +111,8 @@ pub struct Reader<R> {
     eof: bool,
     /// Offset in the input of `buf[0]`.
     base: u64,
+    /// Offset in the input of the last game's first byte.
+    game_start: u64,
     /// The line of `pos`, from 1.
     line: u64,
     /// Offset in the input of the first byte of that line.
@@ -170,6 +172,7 @@ impl<R: Read> Reader<R> {
             held: false,
             eof: false,
             base: 0,
+            game_start: 0,
             line: 1,
             line_start: 0,
             failed: false,
@@ -209,6 +212,25 @@ impl<R: Read> Reader<R> {
     #[must_use]
     pub fn location(&self) -> Location {
         self.location_of(self.pos)
+    }
+
+    /// Where the last game read (or being read) begins: its first byte's offset in the input,
+    /// counted from the reader's first byte; the byte at the location [`Visitor::begin_game`]
+    /// was given. 0 before the first game.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{Reader, Replayer};
+    ///
+    /// let pgn = b"1. e4 *\n\n\n[Event \"b\"]\n\n1. d4 *\n";
+    /// let mut reader = Reader::new(&pgn[..]);
+    /// reader.read_game(&mut Replayer::new());
+    /// assert_eq!(reader.game_offset(), 0);
+    /// reader.read_game(&mut Replayer::new());
+    /// assert_eq!(reader.game_offset(), 10);
+    /// ```
+    #[must_use]
+    pub const fn game_offset(&self) -> u64 {
+        self.game_start
     }
 
     /// The input, given back.
@@ -266,6 +288,7 @@ impl<R: Read> Reader<R> {
         if !self.skip_before_game()? {
             return Ok(None);
         }
+        self.game_start = self.base + self.pos as u64;
         let mut tags = match visitor.begin_game(self.location()) {
             ControlFlow::Continue(tags) => tags,
             ControlFlow::Break(result) => {
