@@ -564,6 +564,65 @@ mod tests {
         );
     }
 
+    /// The bytes of each game: from its start to the next game's (the last's, to `u64::MAX`).
+    fn spans(games: &[InputGame]) -> Vec<Range<u64>> {
+        let ends = games
+            .iter()
+            .skip(1)
+            .map(|game| game.offset)
+            .chain([u64::MAX]);
+        games
+            .iter()
+            .zip(ends)
+            .map(|(game, end)| game.offset..end)
+            .collect()
+    }
+
+    /// A start position the tags do not give is reported at its tag, in the first chunk and
+    /// in a later one, whether the game before it was skipped or not.
+    #[test]
+    fn a_bad_start_is_reported_at_its_tag() {
+        let sample = std::fs::read(format!(
+            "{}/../../data/pgn/lichess-2025-05-sample.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("the sample");
+        let bad = b"[Event \"bad\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n";
+        let mut input = bad.to_vec();
+        input.extend(sample.repeat(3));
+        input.extend(bad);
+        let lines_before = |end: usize| input[..end].iter().filter(|&&b| b == b'\n').count() as u64;
+        let fen_lines = [2, lines_before(input.len() - bad.len()) + 2];
+        let all = run(&input, &SelectOptions::default(), 2);
+        let before_last = spans(&all)[all.len() - 2].clone();
+        for skip in [vec![], vec![before_last]] {
+            let mut games = Vec::new();
+            select_skipping(
+                &input[..],
+                &SelectOptions::default(),
+                2,
+                |_| Ok(skip.clone()),
+                |game| {
+                    games.push(game);
+                    ControlFlow::Continue(())
+                },
+            )
+            .expect("in memory");
+            let errors: Vec<Location> = games
+                .iter()
+                .filter_map(|game| match &game.selection {
+                    Selection::Broken(broken) => Some(broken.error.location),
+                    _ => None,
+                })
+                .collect();
+            let expected: Vec<Location> = fen_lines
+                .iter()
+                .map(|&line| Location { line, column: 1 })
+                .collect();
+            assert_eq!(errors, expected);
+        }
+    }
+
     /// The games named are skipped, each where it starts, in every chunk (the input is several
     /// chunks long), whatever the threads, alone or several in a row, the last game too; every
     /// other game is what `select` makes of it. A range that starts where no game starts
@@ -585,16 +644,11 @@ mod tests {
         assert!(input.len() > 2 * crate::source::CHUNK_BYTES);
         // Every third game and each seventh's next (so some in a row), the last, and a place
         // inside a game.
-        let ends: Vec<u64> = all
-            .iter()
-            .skip(1)
-            .map(|game| game.offset)
-            .chain([u64::MAX])
-            .collect();
+        let spans = spans(&all);
         let chosen = |i: usize| i.is_multiple_of(3) || i % 7 == 1 || i == all.len() - 1;
         let asked_games: Vec<Range<u64>> = (0..all.len())
             .filter(|&i| chosen(i) && !matches!(all[i].selection, Selection::Broken(_)))
-            .map(|i| all[i].offset..ends[i])
+            .map(|i| spans[i].clone())
             .collect();
         let named: Vec<u64> = asked_games.iter().map(|game| game.start).collect();
         let mut asked = asked_games.clone();

@@ -24,8 +24,8 @@ use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
     Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, MovetextWriter, Nag,
-    PgnError, PgnReplayError, RawComment, RawTag, Replay, Tags, TerminationMarker, Tolerated,
-    VariationChoice, Visitor,
+    PgnError, PgnReplayError, RawComment, RawTag, Replay, StartTags, Tags, TerminationMarker,
+    Tolerated, VariationChoice, Visitor,
 };
 use caissa_notation::san::{San, SanPlus, Suffix};
 
@@ -453,6 +453,9 @@ pub(crate) struct Selector<'a> {
     pub(crate) skip: Vec<Location>,
     /// Whether the game being read is one to skip.
     skimming: bool,
+    /// The game's start position tags as read, with where they are, so that a start they do
+    /// not give is reported at its tag.
+    start_tags: StartTags,
     /// The only tags kept, when the games' tags are not written (the start position's, the
     /// filter's, [`SelectOptions::tag_value`]'s); `None`: every tag.
     kept_tags: Option<Vec<&'a str>>,
@@ -705,6 +708,7 @@ impl Selector<'_> {
             spare_tags: Tags::new(),
             skip: Vec::new(),
             skimming: false,
+            start_tags: StartTags::default(),
             kept_tags: kept_tags(options),
         }
     }
@@ -764,6 +768,7 @@ impl Visitor for Selector<'_> {
         if self.skimming {
             self.skip.pop();
         }
+        self.start_tags = StartTags::default();
         let mut tags = core::mem::take(&mut self.spare_tags);
         tags.clear();
         ControlFlow::Continue(tags)
@@ -783,6 +788,7 @@ impl Visitor for Selector<'_> {
         if self.skimming {
             return ControlFlow::Continue(());
         }
+        self.start_tags.observe(name, value, at);
         if let Some(kept) = &self.kept_tags
             && !kept.iter().any(|kept| kept.as_bytes() == name)
         {
@@ -800,7 +806,7 @@ impl Visitor for Selector<'_> {
             self.spare_tags = tags;
             return ControlFlow::Break(Ok(Selected::Unmatched));
         }
-        let start_tags = tags.start();
+        let start_tags = core::mem::take(&mut self.start_tags);
         let start = match start_tags.position() {
             Ok(start) => start,
             Err(error) => return ControlFlow::Break(Err(PgnError::from(error).into())),

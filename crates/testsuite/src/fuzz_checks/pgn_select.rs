@@ -4,7 +4,9 @@
 //! The first byte chooses the format (PGN, UCI, a row), whether the reading is lenient and
 //! whether comments, glyphs and variations are stripped; the rest is the input. Checked:
 //!
-//! - nothing panics, and the selector gives as many games as a reader of the input does;
+//! - nothing panics, and the selector gives as many games as a reader of the input does, each
+//!   broken game with the error (and its place) that the reader with the replayer of
+//!   `caissa pgn check` gives (when variations are kept);
 //! - skipping every other game that is not broken (by its bytes, from its start to the next
 //!   game's), as dedupe skips its repeats, gives exactly those as skipped, where they were,
 //!   and every other game as without skipping; skipping all of them leaves only the broken
@@ -59,15 +61,36 @@ pub fn check(data: &[u8]) {
         ControlFlow::Continue(())
     })
     .expect("input in memory does not fail");
-    let read = Reader::new(input)
+    let read: Vec<_> = Reader::new(input)
         .lenient(options.lenient)
         .games(&mut Replayer::new())
-        .count();
+        .collect();
     assert_eq!(
         all.len(),
-        read,
+        read.len(),
         "the selector and a reader count other games"
     );
+    // Every game is replayed (no filter): a broken one is reported as the reader and the
+    // replayer of `caissa pgn check` report it, with the same place; unless its variations
+    // are stripped, which the reader then skips rather than reads (a variation's first fault,
+    // inside it, may then be found later, or not at all).
+    let compared = if options.strip.variations {
+        0
+    } else {
+        all.len()
+    };
+    for (i, (game, replayed)) in all.iter().zip(&read).take(compared).enumerate() {
+        match (&game.selection, replayed) {
+            (Selection::Broken(broken), Err(error)) => {
+                assert_eq!(&broken.error, error, "game {i}: another error");
+            }
+            (Selection::Broken(broken), Ok(_)) => {
+                panic!("game {i}: broken for the selector only: {}", broken.error);
+            }
+            (_, Err(error)) => panic!("game {i}: broken for the replayer only: {error}"),
+            _ => {}
+        }
+    }
 
     // Only games read whole are skipped, as dedupe skips them (a broken game ends where its
     // error leaves it, which a reading that does not replay does not see).
