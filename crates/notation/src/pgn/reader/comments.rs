@@ -3,7 +3,7 @@
 
 use std::io::{self, Read};
 
-use super::bytes::find_any;
+use super::bytes::{find_any, find_any_near};
 use super::tags::looks_like_tag_line;
 use super::{GameStep, Reader, Step, TAG_PROBE, step};
 use crate::pgn::error::PgnErrorKind;
@@ -161,6 +161,16 @@ impl<R: Read> Reader<R> {
     /// Skips the `{` comment at `pos`. Returns whether it was closed; if not, `pos` is where the
     /// movetext ends (the end of the input, or the next game's tags).
     pub(super) fn skip_brace_comment(&mut self) -> io::Result<bool> {
+        // Most comments end on their line, within what is buffered, and soon (a clock's at 16):
+        // as `read_brace_comment` reads them.
+        let rest = &self.buf[self.pos + 1..self.end];
+        if self.takes_shortcuts()
+            && let Some(i) = find_any_near(rest, [b'}', b'\n'])
+            && rest[i] == b'}'
+        {
+            self.pos += i + 2;
+            return Ok(true);
+        }
         Ok(
             match self.find_comment_end(SearchFrom::Within(1), Text::Drop)? {
                 CommentEnd::Closed(i) => {
@@ -238,7 +248,6 @@ pub(super) fn clock_comment_len(rest: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::bytes::find_any_near;
     use super::*;
 
     #[test]

@@ -498,15 +498,25 @@ mod tests {
                 .games(&mut Replayer::new())
                 .map(|g| format!("{g:?}"))
                 .collect::<Vec<_>>();
+            // Where the games start when each movetext is skipped, not read.
+            let mut starts = Starts {
+                skip: false,
+                skip_movetext: true,
+                seen: Vec::new(),
+            };
+            let skipped = reader().games(&mut starts).count();
             games.extend(built);
             games.extend(replayed);
+            games.push(format!("{skipped} games skipped from {:?}", starts.seen));
         }
         games
     }
 
-    /// Notes where each game starts, and skips it there when `skip`.
+    /// Notes where each game starts, and skips it there when `skip`, or its movetext when
+    /// `skip_movetext`.
     struct Starts {
         skip: bool,
+        skip_movetext: bool,
         seen: Vec<Location>,
     }
 
@@ -526,7 +536,11 @@ mod tests {
         }
 
         fn begin_movetext(&mut self, (): ()) -> Flow<Self, ()> {
-            ControlFlow::Continue(())
+            if self.skip_movetext {
+                ControlFlow::Break(Ok(()))
+            } else {
+                ControlFlow::Continue(())
+            }
         }
 
         fn end_game(&mut self, (): ()) -> Result<(), PgnError> {
@@ -550,6 +564,7 @@ mod tests {
         let starts = |input: &[u8], skip: bool| {
             let mut starts = Starts {
                 skip,
+                skip_movetext: false,
                 seen: Vec::new(),
             };
             let games = Reader::new(input).games(&mut starts).count();
@@ -576,6 +591,7 @@ mod tests {
         ] {
             let mut starts = Starts {
                 skip: false,
+                skip_movetext: false,
                 seen: Vec::new(),
             };
             let games = Reader::new(input).games(&mut starts).count();
@@ -589,9 +605,9 @@ mod tests {
     }
 
     /// The shortcuts (the usual tag pair, the tokens of a movetext line, a comment on one line,
-    /// the newline between tag pairs) read exactly what the general path reads: the same
-    /// games, errors and locations, on the sample files and on inputs made to reach their
-    /// edges.
+    /// read or skipped, the newline between tag pairs) read exactly what the general path
+    /// reads: the same games, errors and locations, and the same game starts when movetext is
+    /// skipped, on the sample files and on inputs made to reach their edges.
     #[test]
     fn the_shortcuts_read_what_the_general_path_reads() {
         let inputs: &[&[u8]] = &[

@@ -3,6 +3,7 @@
 
 use std::io::{self, Read};
 
+use super::bytes::find_any;
 use super::{LOOKAHEAD, Reader};
 
 impl<R: Read> Reader<R> {
@@ -144,10 +145,7 @@ impl<R: Read> Reader<R> {
     fn skip_to_parenthesis(&mut self) -> io::Result<Option<u8>> {
         loop {
             let hay = &self.buf[self.pos..self.end];
-            match hay
-                .iter()
-                .position(|&b| matches!(b, b'\n' | b'{' | b';' | b'(' | b')'))
-            {
+            match find_any(hay, [b'\n', b'{', b';', b'(', b')']) {
                 None => {
                     if self.eof {
                         self.pos = self.end;
