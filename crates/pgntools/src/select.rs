@@ -780,7 +780,10 @@ impl Visitor for Selector<'_> {
         what: Tolerated,
         at: Location,
     ) -> Flow<Self> {
-        self.tolerated.push((at, what));
+        // A game skipped is not looked at, whether it is cut out unread or read to its end.
+        if !self.skimming {
+            self.tolerated.push((at, what));
+        }
         ControlFlow::Continue(())
     }
 

@@ -1,6 +1,6 @@
 //! Fuzz target `pgn_chunks`: any bytes read as PGN cut into chunks at game boundaries, and by
 //! the parallel reader over a stream that arrives in pieces: the same games, errors and places
-//! as one reader of the whole input.
+//! as one reader of the whole input; and `is_boundary` true exactly where the cuts fall.
 //!
 //! The first two bytes choose the chunk size (1 to 64) and the stream's piece size (1 to 16, or
 //! the stream limit past which a stream is no longer cut); the rest is the input.
@@ -9,7 +9,7 @@ use core::ops::ControlFlow;
 use std::io::Read;
 use std::num::NonZeroUsize;
 
-use caissa_notation::pgn::{ParallelReader, Reader, Replayer, chunks};
+use caissa_notation::pgn::{ParallelReader, Reader, Replayer, chunks, is_boundary};
 
 /// A stream that gives at most `step` bytes a read.
 struct Pieces<'a> {
@@ -67,6 +67,17 @@ pub fn check(data: &[u8]) {
     }
     assert_eq!(offset, input.len(), "the chunks end early");
     assert_eq!(cut, expected, "chunks of {size}");
+
+    // `is_boundary` says yes exactly where chunks of one byte are cut, and at the ends.
+    let boundaries: Vec<usize> = chunks(input, 1).map(|c| c.offset() as usize).collect();
+    for at in 0..=input.len() {
+        let cut_here = at == input.len() || boundaries.binary_search(&at).is_ok();
+        assert_eq!(
+            is_boundary(input, at, true),
+            cut_here,
+            "is_boundary at {at}"
+        );
+    }
 
     let reader = ParallelReader::new()
         .threads(NonZeroUsize::MIN.saturating_add(1))
