@@ -73,6 +73,8 @@ impl Openings {
             max_plies: 0,
             unreadable: 0,
         };
+        // The position after each line read: most lines are an earlier one and a move or two.
+        let mut known = HashMap::new();
         for line in files.into_iter().flat_map(str::lines) {
             let mut fields = line.split('\t');
             let (Some(eco), Some(name), Some(moves), None) =
@@ -84,7 +86,7 @@ impl Openings {
             if eco == "eco" {
                 continue;
             }
-            match replay(moves) {
+            match replay_after_known(moves, &mut known) {
                 Some((position, plies)) => {
                     let opening = Opening { eco, name, plies };
                     openings.max_plies = openings.max_plies.max(plies);
@@ -149,10 +151,37 @@ impl Openings {
 }
 
 /// The position at the end of a line of SAN moves with move numbers (`1. e4 c5 2. Nf3`), and
-/// its length in plies.
-fn replay(moves: &str) -> Option<(Position, usize)> {
-    let mut position = Position::standard();
-    let mut plies = 0;
+/// its length in plies: replayed from the end of the longest start of the line that `known`
+/// holds (by its text), and noted there in turn.
+fn replay_after_known<'a>(
+    moves: &'a str,
+    known: &mut HashMap<&'a str, (Position, usize)>,
+) -> Option<(Position, usize)> {
+    let moves = moves.trim();
+    let bytes = moves.as_bytes();
+    // Where each move but the last ends (before an ASCII blank, so on a character boundary; a
+    // move number ends in `.`): the starts the table may hold, tried longest first.
+    let start = (1..bytes.len())
+        .rev()
+        .filter(|&end| {
+            bytes[end].is_ascii_whitespace()
+                && !bytes[end - 1].is_ascii_whitespace()
+                && bytes[end - 1] != b'.'
+        })
+        .find_map(|end| {
+            known
+                .get(&moves[..end])
+                .map(|&(position, plies)| (position, plies, end))
+        });
+    let (position, plies, from) = start.unwrap_or((Position::standard(), 0, 0));
+    let (position, plies) = replay_from(position, plies, &moves[from..])?;
+    known.insert(moves, (position, plies));
+    Some((position, plies))
+}
+
+/// The position at the end of a line of SAN moves with move numbers (`1. e4 c5 2. Nf3`) played
+/// from `position`, reached after `plies` plies, and the plies in all.
+fn replay_from(mut position: Position, mut plies: usize, moves: &str) -> Option<(Position, usize)> {
     for word in moves.split_ascii_whitespace() {
         let word = word.rsplit('.').next().unwrap_or(word);
         if word.is_empty() {
@@ -171,7 +200,9 @@ mod tests {
     use super::*;
 
     fn after(moves: &str) -> Position {
-        replay(moves).expect("legal moves").0
+        replay_from(Position::standard(), 0, moves)
+            .expect("legal moves")
+            .0
     }
 
     #[test]
@@ -180,6 +211,27 @@ mod tests {
         assert_eq!(openings.unreadable(), 0);
         assert!(openings.len() > 3000, "{}", openings.len());
         assert!((20..=60).contains(&openings.max_plies()));
+    }
+
+    /// Each line replayed from the end of an earlier line it starts with reaches the position
+    /// and the plies it reaches replayed alone; and the table knows that position by a line of
+    /// at most those plies.
+    #[test]
+    fn lines_replayed_from_known_ones_reach_what_they_reach_alone() {
+        let openings = Openings::builtin();
+        let mut known = HashMap::new();
+        for line in TABLE.into_iter().flat_map(str::lines).skip(1) {
+            let Some(moves) = line.split('\t').nth(2) else {
+                continue;
+            };
+            let from_known = replay_after_known(moves, &mut known);
+            let alone = replay_from(Position::standard(), 0, moves);
+            assert_eq!(from_known, alone, "{moves}");
+            if let Some((position, plies)) = alone {
+                let named = openings.get(&position).expect("named");
+                assert!(named.plies <= plies, "{moves}");
+            }
+        }
     }
 
     #[test]
