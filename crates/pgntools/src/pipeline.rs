@@ -227,8 +227,9 @@ pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
         if start < piece.start {
             continue;
         }
+        // The piece's start is a boundary already: the chunk's, or the end of a game cut out.
         if end <= start
-            || !is_boundary(bytes, start, begins_input)
+            || (start > piece.start && !is_boundary(bytes, start, begins_input))
             || !is_boundary(bytes, end, begins_input)
         {
             skims.push(start - piece.start);

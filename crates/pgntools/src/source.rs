@@ -20,7 +20,9 @@ use core::ops::{ControlFlow, Range};
 use std::io::{self, Cursor, Read};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use caissa_notation::pgn::{BoundaryScan, Flow, Location, PgnError, PgnErrorKind, Reader, Visitor};
+use caissa_notation::pgn::{
+    BoundaryScan, Flow, Location, PgnError, PgnErrorKind, Reader, Visitor, line_ends_in,
+};
 
 /// About how many bytes a chunk holds: it ends at the first game start past this.
 pub(crate) const CHUNK_BYTES: usize = 1 << 17;
@@ -116,21 +118,11 @@ impl LineCursor {
     }
 
     /// The location of `offset`, a line start in `bytes` at or after the cursor's line, where
-    /// the cursor moves: the line ends between counted a vector of bytes at a time, as the
-    /// reader counts them.
+    /// the cursor moves: the line ends between counted by [`line_ends_in`] (a CR that ends the
+    /// span is a lone CR, since `offset` starts a line).
     pub(crate) fn line_start_at(&mut self, bytes: &[u8], offset: usize) -> Location {
         let offset = offset.max(self.offset);
-        let span = &bytes[self.offset..offset];
-        let lfs = memchr::memchr_iter(b'\n', span).count();
-        // A CR not followed by a LF ends a line too (rare: the search finds none).
-        let lone_crs = if memchr::memchr(b'\r', span).is_none() {
-            0
-        } else {
-            memchr::memchr_iter(b'\r', span)
-                .filter(|&i| bytes.get(self.offset + i + 1) != Some(&b'\n'))
-                .count()
-        };
-        self.line += (lfs + lone_crs) as u64;
+        self.line += line_ends_in(&bytes[self.offset..offset]);
         self.offset = offset;
         Location {
             line: self.line,

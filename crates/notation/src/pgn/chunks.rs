@@ -306,19 +306,33 @@ pub fn is_boundary(bytes: &[u8], at: usize, begins_input: bool) -> bool {
     if !ends_line(bytes[at - 1], bytes[at]) {
         return false;
     }
-    // The line before `at`: its text ends before its line end (a CRLF's CR aside, which the
-    // scan reads as a blank), and starts after the line end before it, or at the piece's start.
-    let text_end = at - 1;
+    // The line before `at` starts after the line end before it, or at the piece's start; its
+    // own line end is the byte before `at`, with the CR before it if they are a CRLF.
+    let crlf = at >= 2 && bytes[at - 2..at] == *b"\r\n";
+    let text_end = at - 1 - usize::from(crlf);
     let line = memchr::memrchr2(b'\n', b'\r', &bytes[..text_end]).map_or(0, |i| i + 1);
-    let line = if line == text_end && bytes[text_end] == b'\n' && text_end > 0 {
-        // The CR found is the CRLF's own: look before it.
-        memchr::memrchr2(b'\n', b'\r', &bytes[..text_end - 1]).map_or(0, |i| i + 1)
-    } else {
-        line
-    };
     let end = bytes.len().min(at + TAG_PAIR_PREFIX);
     let mut scan = BoundaryScan::new(begins_input && line == 0);
     scan.next(&bytes[line..end], at - line, true) == Some(at - line)
+}
+
+/// The line ends in `text` as a reader of `text` alone counts them: every LF, every CR not
+/// followed by a LF (a CRLF counts once), a CR at the end too. Counted a vector of bytes at a
+/// time.
+///
+/// ```
+/// use caissa_notation::pgn::line_ends_in;
+///
+/// assert_eq!(line_ends_in(b"a\nb\r\nc\rd"), 3);
+/// assert_eq!(line_ends_in(b"a\r"), 1);
+/// assert_eq!(line_ends_in(b""), 0);
+/// ```
+#[must_use]
+pub fn line_ends_in(text: &[u8]) -> u64 {
+    match text.last() {
+        None => 0,
+        Some(&last) => line_ends(text) + u64::from(matches!(last, b'\n' | b'\r')),
+    }
 }
 
 /// Whether `byte`, followed by `next`, ends a line: a LF, or a CR not followed by a LF (the

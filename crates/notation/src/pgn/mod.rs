@@ -124,7 +124,7 @@ mod types;
 mod visitor;
 mod writer;
 
-pub use chunks::{BoundaryScan, Chunk, Chunks, chunks, is_boundary};
+pub use chunks::{BoundaryScan, Chunk, Chunks, chunks, is_boundary, line_ends_in};
 pub use convert::ToGameError;
 pub use error::{Excerpt, IoFailure, PgnError, PgnErrorKind};
 pub use parallel::{MAX_THREADS, ParallelReader};
