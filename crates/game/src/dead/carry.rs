@@ -12,10 +12,10 @@
 //! - **A mating line is repaired.** When the moves played are the line's first moves, the rest
 //!   of the line stands. After a single quiet move, the line is kept behind a *take-back* of
 //!   it (a quiet move there and back by the other side around the move played backwards):
-//!   when the take-back comes back to the very position the line starts from (same men,
-//!   castling rights and en passant possibility), the line holds move for move, as it was
-//!   checked from there, and only the three moves in front are new; otherwise the whole is
-//!   replayed. Failing that, the line is replayed from the new position with its first moves
+//!   when the take-back comes back to the position the line starts from (same men, side to
+//!   move and en passant possibility; castling rights too if the line castles), the line holds
+//!   move for move, as it was checked from there, and only the three moves in front are new;
+//!   otherwise the whole is replayed. Failing that, the line is replayed from the new position with its first moves
 //!   dropped (the moves played stood in for them), skipping the moves that have become illegal
 //!   and letting a side that has the move out of turn spend a *tempo* (a quiet move of a man
 //!   the line does not use, away from the squares it uses); or whole, the same way. (On the
@@ -241,9 +241,9 @@ fn carry(
 
 /// `line` from `from`, the position before `m`, the single move played, by taking it back: the
 /// side to move spends a quiet move, `m` is played backwards, the quiet move too, and `line`
-/// follows. When the take-back comes back to `from` itself (the same position, castling rights
-/// and en passant possibility included), `line` holds as it was found, move for move;
-/// otherwise (a castling right lost, say) it is replayed, checking every move.
+/// follows. When the take-back comes back to `from` (see [`holds_after_take_back`]), `line`
+/// holds as it was found, move for move; otherwise (a capture not undone, a castling right
+/// lost that the line needs) it is replayed, checking every move.
 fn undone(
     pos: &Position,
     line: &[Move],
@@ -280,10 +280,25 @@ fn undone(
     let mut candidate = Vec::with_capacity(line.len() + 3);
     candidate.extend_from_slice(&[t, back, t_back]);
     candidate.extend_from_slice(line);
-    if back_at == *from && candidate.len() <= MAX_CARRIED {
+    if holds_after_take_back(&back_at, from, line) && candidate.len() <= MAX_CARRIED {
         return Some(candidate);
     }
     replay(pos, &candidate, winner)
+}
+
+/// Whether `line`, a mating line checked from `from`, holds move for move from `back_at`, where
+/// a take-back came back to: the same men, side to move and en passant possibility, and the
+/// same castling rights if the line castles. A take-back only ever loses castling rights (its
+/// quiet move may be a king's or a rook's), and they decide nothing but castling: no other
+/// move's legality, and no mate, as a king in check cannot castle. So without castling in the
+/// line, every move of it is legal from `back_at` exactly where it was from `from`, and its
+/// last position is the same mate.
+fn holds_after_take_back(back_at: &Position, from: &Position, line: &[Move]) -> bool {
+    back_at.board() == from.board()
+        && back_at.turn() == from.turn()
+        && back_at.legal_ep_square() == from.legal_ep_square()
+        && (back_at.castling_rights() == from.castling_rights()
+            || !line.iter().any(|m| m.is_castle()))
 }
 
 /// Replays `line` from `pos`, skipping illegal moves and inserting tempo moves where the side
@@ -412,6 +427,29 @@ mod tests {
             assert_eq!(&line[3..], &old[..], "the old line, unchanged");
         }
         assert!(!lines(&carried).is_empty());
+    }
+
+    /// A take-back whose quiet move is a king's or a rook's loses castling rights, which a
+    /// line that never castles does not need: it holds as it was found. A line that castles,
+    /// or a board that differs, needs the replay.
+    #[test]
+    fn a_lost_castling_right_matters_only_to_a_line_that_castles() {
+        use Square::{A1, A8, E1, G8, H8};
+        let from = position("6k1/5ppp/8/7n/8/8/8/R3K3 b Q - 0 1");
+        let back_at = position("6k1/5ppp/8/7n/8/8/8/R3K3 b - - 0 1");
+        // 1... Kh8 2. Ra8#
+        let line = [Move::normal(G8, H8), Move::normal(A1, A8)];
+        assert!(mates(&from, &line, Color::White));
+        assert!(mates(&back_at, &line, Color::White));
+        assert!(holds_after_take_back(&back_at, &from, &line));
+        assert!(holds_after_take_back(&from, &from, &line));
+        let castles = [Move::normal(G8, H8), Move::castle(E1, A1)];
+        assert!(!holds_after_take_back(&back_at, &from, &castles));
+        assert!(holds_after_take_back(&from, &from, &castles));
+        let moved = position("6k1/5ppp/8/8/5n2/8/8/R3K3 b Q - 0 1");
+        assert!(!holds_after_take_back(&moved, &from, &line));
+        let other_turn = position("6k1/5ppp/8/7n/8/8/8/R3K3 w Q - 0 1");
+        assert!(!holds_after_take_back(&other_turn, &from, &line));
     }
 
     /// A take-back that cannot restore what the move lost (here the castling right the line
