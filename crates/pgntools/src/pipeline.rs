@@ -422,7 +422,8 @@ mod tests {
     /// Games whose parts come in every order the readers allow: comments before, between and
     /// after the moves, glyphs, variations (nested, empty, with comments at their start and
     /// after them), null moves, commands, `;` comments, comments too long for a line, a
-    /// start position with Black to move, a game without moves, and broken games.
+    /// start position with Black to move, a game without moves, broken games, and lichess's
+    /// clock comments (copied whole) beside others like them.
     const SHAPES: &[u8] = b"[Event \"shapes\"]\n[Result \"1-0\"]\n\n\
         {Before} {the moves} 1. e4 $1 $14 {after e4} (1. d4 {queen} d5 (1... Nf6 2. c4) 2. c4) \
         (1. c4) 1... e5 2. Nf3 -- 3. Bc4 {[%clk 0:03:00] [%eval 0.17]} Nc6 \
@@ -440,7 +441,9 @@ mod tests {
         [Event \"illegal\"]\n\n1. e4 e5 2. Ke3 *\n\n\
         [Event \"unterminated\"]\n\n1. e4 (1. d4 *\n\n\
         [Event \"checkmate\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
-        [Event \"lenient\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2\n";
+        [Event \"lenient\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2\n\n\
+        [Event \"clocks\"]\n\n1. e4 { [%clk 0:05:00] } ( { [%clk 0:04:59] } 1. d4 ) 1... e5 \
+        ; [%clk 0:05:00] \n2. Nf3 {[%clk 0:05:00]}{ [%clk 0:04:58] } { [%clk 0:4:5] } *\n";
 
     /// Every game the selector writes as it reads is the text of its tree, byte for byte, on
     /// the samples and on [`SHAPES`], whatever is stripped or added; the pipeline gives the

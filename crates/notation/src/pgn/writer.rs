@@ -9,7 +9,7 @@ use core::ops::Range;
 
 use smallvec::SmallVec;
 
-use super::reader::looks_like_tag_line;
+use super::reader::{is_clock_text, looks_like_tag_line};
 use super::tree::{GameTree, NodeId, Tags, normalize_words_into, plain_comment};
 use super::types::{Nag, RawComment, TerminationMarker};
 use crate::san::{SanPlus, SanText};
@@ -95,6 +95,17 @@ impl Tokens {
         self.out.extend_from_slice(b"{ ");
         self.out.extend_from_slice(text);
         self.out.extend_from_slice(b" }");
+    }
+
+    /// Appends a clock comment, its text padded as read (` [%clk 0:05:00] `, [`is_clock_text`]),
+    /// as `{ [%clk 0:05:00] }`: [`Tokens::comment`] gives the same (a comment of one word never
+    /// breaks), in one copy of a constant size.
+    fn push_clock(&mut self, padded: &[u8; 16]) {
+        self.separate(padded.len() + 2, true);
+        let mut braced = [b'}'; 18];
+        braced[0] = b'{';
+        braced[1..17].copy_from_slice(padded);
+        self.out.extend_from_slice(&braced);
     }
 
     /// Starts a token `width` characters wide: a space before it, or a line break where the
@@ -411,6 +422,15 @@ impl MovetextWriter {
     /// Writes a comment, its whitespace normalized as [`GameTree`] keeps it; one left empty
     /// is dropped. A comment before the first move of a variation waits for that move.
     pub fn comment(&mut self, comment: RawComment<'_>) {
+        // The commonest comment by far, lichess's clock, is told by its shape and copied whole.
+        if let Ok(padded) = <&[u8; 16]>::try_from(comment.as_bytes())
+            && is_clock_text(padded)
+        {
+            if self.comment_goes_now(&padded[1..15], false) {
+                self.tokens.push_clock(padded);
+            }
+            return;
+        }
         // A plain comment is written from where it was read.
         if let Some(plain) = plain_comment(comment.as_bytes()) {
             if !plain.is_empty() {
@@ -433,22 +453,31 @@ impl MovetextWriter {
     ///
     /// [`Node::comments_before`]: super::Node::comments_before
     fn comment_text(&mut self, text: &[u8], before_move: bool, braceless: bool) {
+        if self.comment_goes_now(text, before_move) {
+            self.tokens.comment(text, braceless);
+        }
+    }
+
+    /// Whether a comment of this normalized text, placed as [`MovetextWriter::comment_text`]
+    /// says, is to be written now. Not if the parts come out of order, nor at the start of a
+    /// variation, where the text is kept to be written before the variation's first move.
+    fn comment_goes_now(&mut self, text: &[u8], before_move: bool) -> bool {
         if !self.in_order {
-            return;
+            return false;
         }
         let (&mut Line { moves, .. }, variation) = self.line();
         if moves == 0 && variation {
             self.pending.extend_from_slice(text);
             self.pending_ends.push(self.pending.len());
-            return;
+            return false;
         }
         if moves > 0 && !before_move && !self.follows(Since::Comment) {
-            return;
+            return false;
         }
         // Before the main line's first move, or after a move: the next one is numbered.
         let (line, _) = self.line();
         line.since = line.since.max(Since::Comment);
-        self.tokens.comment(text, braceless);
+        true
     }
 
     /// Opens a variation: an alternative to the innermost line's last move.
@@ -837,6 +866,47 @@ mod tests {
             token.push_san(&"Qh4xe1#".parse::<SanPlus>().expect("a SAN").text());
             assert_eq!(token.as_bytes(), format!("x{n}... Qh4xe1#").as_bytes());
         }
+    }
+
+    /// A clock comment copied whole is written as the same text handed over trimmed, which
+    /// takes the general way: at every column up to the line's end and past it, after a
+    /// comment with a character of two bytes, and at the start of a variation.
+    #[test]
+    fn clock_comments_copied_whole_are_written_as_the_general_way_writes_them() {
+        let san = |text: &str| text.parse::<SanPlus>().expect("a SAN");
+        let write = |layout: Layout, before: &[u8], clock: &[u8]| {
+            let mut writer = MovetextWriter::new(layout, 0);
+            writer.san(san("e4"));
+            writer.comment(RawComment::braced(before));
+            writer.comment(RawComment::braced(clock));
+            writer.begin_variation();
+            writer.comment(RawComment::line(clock));
+            writer.san(san("d4"));
+            writer.comment(RawComment::braced(clock));
+            writer.end_variation();
+            writer.san(san("e5"));
+            writer.comment(RawComment::braced(clock));
+            let text = writer.finish(TerminationMarker::Unknown).map(str::to_owned);
+            text.expect("in order")
+        };
+        for layout in [Layout::Export, Layout::Compact] {
+            for width in 1..=80 {
+                for filler in ["x", "é"] {
+                    let before = filler.repeat(width);
+                    let copied = write(layout, before.as_bytes(), b" [%clk 0:05:00] ");
+                    let general = write(layout, before.as_bytes(), b"[%clk 0:05:00]");
+                    assert_eq!(copied, general, "{layout:?}, {width}");
+                }
+            }
+        }
+        assert_eq!(
+            write(Layout::Export, &[b'x'; 60], b" [%clk 1:02:03] "),
+            format!(
+                "1. e4 {{ {} }}\n{{ [%clk 1:02:03] }} ( {{ [%clk 1:02:03] }} 1. d4 \
+                 {{ [%clk 1:02:03] }} ) 1... e5\n{{ [%clk 1:02:03] }} *\n",
+                "x".repeat(60)
+            )
+        );
     }
 
     #[test]

@@ -82,6 +82,28 @@ pub(in crate::pgn) fn is_plain_text(text: &[u8]) -> bool {
     !unplain
 }
 
+/// Whether `padded` is a clock comment's text as lichess writes one after every move,
+/// ` [%clk 0:05:00] ` (with less than ten hours left, a space on each side): one masked
+/// comparison against that shape, where each digit may be any byte from `0x30` to `0x3F`. Such
+/// a text is plain ([`is_plain_text`] once trimmed), and it holds no `}` or newline.
+#[inline(always)]
+pub(in crate::pgn) fn is_clock_text(padded: &[u8; 16]) -> bool {
+    const SHAPE: &[u8; 16] = b" [%clk 0:00:00] ";
+    const DIGIT: u8 = 0xF0;
+    const MASK: [u8; 16] = {
+        let mut mask = [0xFF; 16];
+        let mut i = 0;
+        while i < 16 {
+            if SHAPE[i] == b'0' {
+                mask[i] = DIGIT;
+            }
+            i += 1;
+        }
+        mask
+    };
+    u128::from_le_bytes(*padded) & u128::from_le_bytes(MASK) == u128::from_le_bytes(*SHAPE)
+}
+
 /// Whether `b` may be part of a tag name.
 const fn is_tag_name_byte_slow(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'

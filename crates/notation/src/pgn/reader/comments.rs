@@ -3,7 +3,7 @@
 
 use std::io::{self, Read};
 
-use super::bytes::{find_any, find_any_near};
+use super::bytes::{find_any, find_any_near, is_clock_text};
 use super::tags::looks_like_tag_line;
 use super::{GameStep, Reader, Step, TAG_PROBE, step};
 use crate::pgn::error::PgnErrorKind;
@@ -221,29 +221,14 @@ fn trim_cr(text: &[u8]) -> &[u8] {
 }
 
 /// Where the comment `rest` (after its `{`) ends when it is a clock comment as lichess writes one
-/// after every move, ` [%clk 0:05:00] }` (with less than ten hours left): the index of its `}`,
-/// 16. One masked comparison of the first 16 bytes against that shape, where each digit may be
-/// any byte from `0x30` to `0x3F` (none is a `}` or a newline, so the index is right, whatever
-/// the clock says), and the `}`. `None` for any other comment, and when fewer than 17 bytes are
-/// at hand (near the end of the input).
+/// after every move, ` [%clk 0:05:00] }` ([`is_clock_text`], then the `}`): the index of its
+/// `}`, 16. A digit's byte is never a `}` or a newline, so the index is right, whatever the
+/// clock says. `None` for any other comment, and when fewer than 17 bytes are at hand (near
+/// the end of the input).
 #[inline(always)]
 pub(super) fn clock_comment_len(rest: &[u8]) -> Option<usize> {
-    const SHAPE: &[u8; 16] = b" [%clk 0:00:00] ";
-    const DIGIT: u8 = 0xF0;
-    const MASK: [u8; 16] = {
-        let mut mask = [0xFF; 16];
-        let mut i = 0;
-        while i < 16 {
-            if SHAPE[i] == b'0' {
-                mask[i] = DIGIT;
-            }
-            i += 1;
-        }
-        mask
-    };
     let (head, after) = rest.split_first_chunk::<16>()?;
-    let text = u128::from_le_bytes(*head) & u128::from_le_bytes(MASK);
-    (text == u128::from_le_bytes(*SHAPE) && after.first() == Some(&b'}')).then_some(16)
+    (is_clock_text(head) && after.first() == Some(&b'}')).then_some(16)
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use super::types::Location;
 use super::visitor::Visitor;
 use bytes::settle_line_ends;
 
-pub(super) use bytes::is_plain_text;
+pub(super) use bytes::{is_clock_text, is_plain_text};
 pub(super) use tags::looks_like_tag_line;
 
 /// The buffer size of [`Reader::new`]: 64 KiB.
