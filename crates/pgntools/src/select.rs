@@ -881,7 +881,7 @@ impl Visitor for Selector<'_> {
         let format = self.options.format;
         // The canonical SAN (its `+` and `#` found on the board) for the whole game and LAN only.
         let canonical = (format.writes_tree() || format == Format::Lan)
-            .then(|| played.map_or(san, |m| SanPlus::from_played(before, m, after)));
+            .then(|| played.map_or(san, |m| SanPlus::from_resolved(san.san, before, m, after)));
         if game.depth == 0 {
             let suffix = canonical.and_then(|san| san.suffix);
             write_ply(&mut game.text, format, before, played, suffix, after);

@@ -1,6 +1,7 @@
 //! Writing: the SAN of a legal move ([`San::from_move`], [`SanPlus::from_move`]), naming the
-//! origin only as far as another legal move requires, and writing it out ([`Display`],
-//! `append_to`).
+//! origin only as far as another legal move requires, also from the SAN that a replay resolved
+//! to it ([`SanPlus::from_resolved`], which need not look for the other moves when the text
+//! named no origin), and writing it out ([`Display`], `append_to`).
 //!
 //! [`Display`]: core::fmt::Display
 
@@ -61,6 +62,12 @@ impl San {
     /// without a panic, but not a meaningful one.
     #[must_use]
     pub fn from_move(pos: &Position, m: Move) -> San {
+        San::from_move_alone(pos, m, false)
+    }
+
+    /// [`San::from_move`], where `alone` says that `m` is known to be the only legal move of
+    /// its kind of piece onto its square, so that no other is looked for.
+    fn from_move_alone(pos: &Position, m: Move, alone: bool) -> San {
         if let Some(side) = m.castling_side() {
             return San::Castle(side);
         }
@@ -71,6 +78,7 @@ impl San {
             Role::Pawn => (capture.then_some(from.file()), None),
             // There is one king.
             Role::King => (None, None),
+            _ if alone => (None, None),
             _ => disambiguation(pos, role, from, to),
         };
         San::Normal {
@@ -193,6 +201,49 @@ impl SanPlus {
     pub fn from_played(before: &Position, m: Move, after: &Position) -> SanPlus {
         SanPlus {
             san: San::from_move(before, m),
+            suffix: Suffix::from_position(after),
+        }
+    }
+
+    /// [`SanPlus::from_played`] for the move `m` that `written` stands for in `before`
+    /// ([`San::to_move`] gave it), as a replay has it: quicker when `written` names no
+    /// origin. Its piece's move was then found among all of that kind's moves onto the square,
+    /// and alone, the very question that naming the origin asks, so the canonical SAN names
+    /// none either.
+    ///
+    /// ```
+    /// use caissa_notation::Position;
+    /// use caissa_notation::san::{San, SanPlus};
+    ///
+    /// let before: Position = "6k1/5ppp/8/8/8/8/8/R3R1K1 w - - 0 1".parse()?;
+    /// let spellings = [("Ra2", "Ra2"), ("Ra1a2", "Ra2"), ("Rad1", "Rad1"), ("Ra1-d1", "Rad1")];
+    /// for (text, canonical) in spellings {
+    ///     let written: San = text.parse()?;
+    ///     let m = written.to_move(&before)?;
+    ///     let after = before.play(m)?;
+    ///     let san = SanPlus::from_resolved(written, &before, m, &after);
+    ///     assert_eq!(san, SanPlus::from_played(&before, m, &after));
+    ///     assert_eq!(san.to_string(), canonical);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// May panic if `m` is not a legal move of `before`. A wrong `after` gives a wrong suffix,
+    /// and a `written` that does not stand for `m` may give a SAN that names too little.
+    #[must_use]
+    pub fn from_resolved(written: San, before: &Position, m: Move, after: &Position) -> SanPlus {
+        let alone = matches!(
+            written,
+            San::Normal {
+                file: None,
+                rank: None,
+                ..
+            }
+        );
+        SanPlus {
+            san: San::from_move_alone(before, m, alone),
             suffix: Suffix::from_position(after),
         }
     }

@@ -37,7 +37,8 @@ fn check_san_syntax(text: &[u8]) -> Result<SanPlus, ParseSanError> {
 }
 
 /// Matches `text` against `pos` with the lenient and the strict reader. A lenient match is a
-/// legal move whose SAN reads back strictly as the same move; an ambiguity names at least two
+/// legal move whose SAN reads back strictly as the same move, and is the SAN written from what
+/// was read ([`SanPlus::from_resolved`]); an ambiguity names at least two
 /// legal moves; a legal move whose SAN is exactly the text is the one found; the strict reader
 /// accepts exactly the text [`SanPlus::from_move`] writes and otherwise agrees with the
 /// lenient one on the move and its spelling.
@@ -56,6 +57,13 @@ fn check_san_in(text: &[u8], parsed: Result<SanPlus, ParseSanError>, pos: &Posit
     match lenient {
         Ok(m) => {
             assert!(pos.is_legal(m), "{fen}: {san} matched the illegal {m:?}");
+            let mut after = *pos;
+            after.play_unchecked(m);
+            assert_eq!(
+                SanPlus::from_resolved(san, pos, m, &after),
+                SanPlus::from_move(pos, m),
+                "{fen}: {san} is {m:?}, written otherwise from what was read"
+            );
             let written = SanPlus::from_move(pos, m).to_string();
             assert_eq!(
                 San::parse_strict(written.as_bytes(), pos),

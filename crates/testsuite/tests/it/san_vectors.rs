@@ -85,7 +85,19 @@ fn strict_spellings_are_accepted_in_both_modes() {
             .unwrap();
         assert_eq!(lenient, strict, "lenient {text} in {fen}");
         assert_eq!(SanPlus::from_move(&pos, strict).to_string(), text);
+        assert_eq!(resolved(text, &pos).to_string(), text, "{fen}");
     }
+}
+
+/// The SAN that a replay writes for `text` ([`SanPlus::from_resolved`]), checked against the
+/// SAN of the move it stands for ([`SanPlus::from_move`]).
+fn resolved(text: &str, pos: &Position) -> SanPlus {
+    let written = SanPlus::from_ascii(text.as_bytes()).unwrap().san;
+    let m = written.to_move(pos).unwrap();
+    let after = pos.play(m).unwrap();
+    let san = SanPlus::from_resolved(written, pos, m, &after);
+    assert_eq!(san, SanPlus::from_move(pos, m), "{text} resolved");
+    san
 }
 
 #[test]
@@ -211,6 +223,7 @@ fn lenient_spellings_are_read_and_refused_strictly() {
             .unwrap_or_else(|e| panic!("lenient {text} in {fen}: {e}"));
         assert_eq!(uci(m), expected, "lenient {text} in {fen}");
         let strict = SanPlus::from_move(&pos, m);
+        assert_eq!(resolved(text, &pos), strict, "{fen}");
         assert_eq!(
             San::parse_strict(text.as_bytes(), &pos),
             Err(StrictSanError::NotStrict {
