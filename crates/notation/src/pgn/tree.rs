@@ -122,9 +122,11 @@ impl Tags {
 
     /// The tags in order, as `(name, value)`.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        (0..self.ends.len()).map(|i| {
-            let (name, value) = self.spans(i);
-            (&self.text[name], &self.text[value])
+        let mut start = 0;
+        self.ends.iter().map(move |&(name_end, value_end)| {
+            let (name, value) = self.text[start..value_end].split_at(name_end - start);
+            start = value_end;
+            (name, value)
         })
     }
 

@@ -617,10 +617,10 @@ fn write_tag(out: &mut String, layout: Layout, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
     out.push_str(" \"");
-    if !value
-        .bytes()
-        .any(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))
-    {
+    // Without a branch a byte: values are short, and nearly none needs escaping.
+    if !value.bytes().fold(false, |escape, b| {
+        escape | matches!(b, b'\\' | b'"' | b'\n' | b'\r')
+    }) {
         out.push_str(value);
     } else {
         write_escaped(out, value);
