@@ -62,12 +62,6 @@ impl San {
     /// without a panic, but not a meaningful one.
     #[must_use]
     pub fn from_move(pos: &Position, m: Move) -> San {
-        San::from_move_alone(pos, m, false)
-    }
-
-    /// [`San::from_move`], where `alone` says that `m` is known to be the only legal move of
-    /// its kind of piece onto its square, so that no other is looked for.
-    fn from_move_alone(pos: &Position, m: Move, alone: bool) -> San {
         if let Some(side) = m.castling_side() {
             return San::Castle(side);
         }
@@ -78,7 +72,6 @@ impl San {
             Role::Pawn => (capture.then_some(from.file()), None),
             // There is one king.
             Role::King => (None, None),
-            _ if alone => (None, None),
             _ => disambiguation(pos, role, from, to),
         };
         San::Normal {
@@ -207,9 +200,9 @@ impl SanPlus {
 
     /// [`SanPlus::from_played`] for the move `m` that `written` stands for in `before`
     /// ([`San::to_move`] gave it), as a replay has it: quicker when `written` names no
-    /// origin. Its piece's move was then found among all of that kind's moves onto the square,
-    /// and alone, the very question that naming the origin asks, so the canonical SAN names
-    /// none either.
+    /// origin. The move of the piece written was then found among all of that kind's moves
+    /// onto the square, and alone, the very question that naming the origin asks: the
+    /// canonical SAN is the written one but for the capture, read off the board.
     ///
     /// ```
     /// use caissa_notation::Position;
@@ -231,19 +224,30 @@ impl SanPlus {
     /// # Panics
     ///
     /// May panic if `m` is not a legal move of `before`. A wrong `after` gives a wrong suffix,
-    /// and a `written` that does not stand for `m` may give a SAN that names too little.
+    /// and a `written` that does not stand for `m` a wrong SAN.
     #[must_use]
     pub fn from_resolved(written: San, before: &Position, m: Move, after: &Position) -> SanPlus {
-        let alone = matches!(
-            written,
+        let san = match written {
+            // Castling written as a king move aside. (A pawn found without its file was
+            // looked for on the square's file: it moves straight, and names no file.)
             San::Normal {
+                role,
                 file: None,
                 rank: None,
+                to,
                 ..
-            }
-        );
+            } if !m.is_castle() => San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: before.captured_role(m).is_some(),
+                to,
+                promotion: m.promotion_role(),
+            },
+            _ => San::from_move(before, m),
+        };
         SanPlus {
-            san: San::from_move_alone(before, m, alone),
+            san,
             suffix: Suffix::from_position(after),
         }
     }
