@@ -267,10 +267,10 @@ fn comment_words(text: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
 #[derive(Debug)]
 pub struct MovetextWriter {
     tokens: Tokens,
-    /// The main line.
-    main: Line,
-    /// The open variations, innermost last.
-    variations: SmallVec<[Line; 4]>,
+    /// The innermost line: the innermost open variation, else the main line.
+    line: Line,
+    /// The lines that the open variations interrupt, the main line first.
+    interrupted: SmallVec<[Line; 4]>,
     /// The comments read at the start of the innermost variation, before its first move,
     /// one after the other; `pending_ends` says where each ends.
     pending: Vec<u8>,
@@ -345,8 +345,8 @@ impl MovetextWriter {
                 layout,
                 column,
             },
-            main: Line::first(first_ply),
-            variations: SmallVec::new(),
+            line: Line::first(first_ply),
+            interrupted: SmallVec::new(),
             pending: Vec::new(),
             pending_ends: Vec::new(),
             comment: String::new(),
@@ -355,12 +355,9 @@ impl MovetextWriter {
         }
     }
 
-    /// The innermost line, and whether it is a variation.
-    fn line(&mut self) -> (&mut Line, bool) {
-        match self.variations.last_mut() {
-            Some(line) => (line, true),
-            None => (&mut self.main, false),
-        }
+    /// Whether the innermost line is a variation.
+    fn in_variation(&self) -> bool {
+        !self.interrupted.is_empty()
     }
 
     /// Writes a move of the innermost line (the variation's `(` first, and the comments at
@@ -369,8 +366,8 @@ impl MovetextWriter {
         if !self.in_order {
             return;
         }
-        let (&mut line, variation) = self.line();
-        if variation && line.moves == 0 {
+        let line = self.line;
+        if line.moves == 0 && self.in_variation() {
             self.tokens.push_ascii("(");
             let mut start = 0;
             for &end in &self.pending_ends {
@@ -381,7 +378,7 @@ impl MovetextWriter {
             self.pending_ends.clear();
         }
         // The move number and the move form one token, so that no line break parts them.
-        let white = line.ply % 2 == 0;
+        let white = line.ply.is_multiple_of(2);
         let token = &mut self.token;
         token.len = 0;
         if white || line.numbered() {
@@ -390,7 +387,7 @@ impl MovetextWriter {
         }
         token.push_san(&san.text());
         self.tokens.push_token(token);
-        *self.line().0 = Line {
+        self.line = Line {
             ply: line.ply + 1,
             moves: line.moves.saturating_add(1).min(2),
             since: Since::Move,
@@ -413,7 +410,7 @@ impl MovetextWriter {
     /// innermost line has a move, and nothing written since it comes later in the tree.
     /// Otherwise the writer stops.
     fn follows(&mut self, since: Since) -> bool {
-        let (line, _) = self.line();
+        let line = self.line;
         let fits = line.moves > 0 && line.since <= since;
         self.in_order &= fits;
         self.in_order
@@ -465,8 +462,8 @@ impl MovetextWriter {
         if !self.in_order {
             return false;
         }
-        let (&mut Line { moves, .. }, variation) = self.line();
-        if moves == 0 && variation {
+        let moves = self.line.moves;
+        if moves == 0 && self.in_variation() {
             self.pending.extend_from_slice(text);
             self.pending_ends.push(self.pending.len());
             return false;
@@ -475,8 +472,7 @@ impl MovetextWriter {
             return false;
         }
         // Before the main line's first move, or after a move: the next one is numbered.
-        let (line, _) = self.line();
-        line.since = line.since.max(Since::Comment);
+        self.line.since = self.line.since.max(Since::Comment);
         true
     }
 
@@ -485,11 +481,13 @@ impl MovetextWriter {
         if !self.in_order {
             return;
         }
-        let (&mut Line { moves, ply, .. }, variation) = self.line();
+        let Line { moves, ply, .. } = self.line;
         // On a variation's first move, the tree holds the new one beside it.
-        self.in_order = moves > 1 || (moves == 1 && !variation);
+        self.in_order = moves > 1 || (moves == 1 && !self.in_variation());
         if self.in_order {
-            self.variations.push(Line::first(ply.saturating_sub(1)));
+            let variation = Line::first(ply.saturating_sub(1));
+            self.interrupted
+                .push(core::mem::replace(&mut self.line, variation));
         }
     }
 
@@ -498,15 +496,16 @@ impl MovetextWriter {
         if !self.in_order {
             return;
         }
-        let Some(ended) = self.variations.pop() else {
+        let Some(interrupted) = self.interrupted.pop() else {
             self.in_order = false;
             return;
         };
+        let ended = core::mem::replace(&mut self.line, interrupted);
         self.pending.clear();
         self.pending_ends.clear();
         if ended.moves > 0 {
             self.tokens.push_ascii(")");
-            self.line().0.since = Since::Variation;
+            self.line.since = Since::Variation;
         }
     }
 
@@ -535,8 +534,8 @@ impl MovetextWriter {
         self.tokens.out.clear();
         self.tokens.layout = layout;
         self.tokens.column = Some(0);
-        self.main = Line::first(first_ply);
-        self.variations.clear();
+        self.line = Line::first(first_ply);
+        self.interrupted.clear();
         self.pending.clear();
         self.pending_ends.clear();
         self.in_order = true;
