@@ -68,25 +68,32 @@ impl Openings {
     /// A table of `eco<TAB>name<TAB>moves` lines (a first line `eco...` is a header). A line
     /// whose moves do not replay is left out and counted ([`Openings::unreadable`]).
     fn from_tsv(files: impl IntoIterator<Item = &'static str>) -> Openings {
-        let mut openings = Openings {
-            by_position: HashMap::default(),
-            max_plies: 0,
-            unreadable: 0,
-        };
-        // The position after each line read: most lines are an earlier one and a move or two.
-        let mut known = HashMap::new();
+        let mut unreadable = 0;
+        // Each line's ECO code, name and moves, in the table's order.
+        let mut lines = Vec::new();
         for line in files.into_iter().flat_map(str::lines) {
             let mut fields = line.split('\t');
             let (Some(eco), Some(name), Some(moves), None) =
                 (fields.next(), fields.next(), fields.next(), fields.next())
             else {
-                openings.unreadable += usize::from(!line.trim().is_empty());
+                unreadable += usize::from(!line.trim().is_empty());
                 continue;
             };
-            if eco == "eco" {
-                continue;
+            if eco != "eco" {
+                lines.push((eco, name, moves.trim()));
             }
-            match replay_after_known(moves, &mut known) {
+        }
+        let reached = replay_lines(&lines.iter().map(|&(.., moves)| moves).collect::<Vec<_>>());
+        let mut openings = Openings {
+            by_position: HashMap::with_capacity_and_hasher(
+                lines.len(),
+                BuildZobristHasher::default(),
+            ),
+            max_plies: 0,
+            unreadable,
+        };
+        for ((eco, name, _), reached) in lines.into_iter().zip(reached) {
+            match reached {
                 Some((position, plies)) => {
                     let opening = Opening { eco, name, plies };
                     openings.max_plies = openings.max_plies.max(plies);
@@ -150,40 +157,57 @@ impl Openings {
     }
 }
 
-/// The position at the end of a line of SAN moves with move numbers (`1. e4 c5 2. Nf3`), and
-/// its length in plies: replayed from the end of the longest start of the line that `known`
-/// holds (by its text), and noted there in turn.
-fn replay_after_known<'a>(
-    moves: &'a str,
-    known: &mut HashMap<&'a str, (Position, usize)>,
-) -> Option<(Position, usize)> {
-    let moves = moves.trim();
-    let bytes = moves.as_bytes();
-    // Where each move but the last ends (before an ASCII blank, so on a character boundary; a
-    // move number ends in `.`): the starts the table may hold, tried longest first.
-    let start = (1..bytes.len())
-        .rev()
-        .filter(|&end| {
-            bytes[end].is_ascii_whitespace()
-                && !bytes[end - 1].is_ascii_whitespace()
-                && bytes[end - 1] != b'.'
-        })
-        .find_map(|end| {
-            known
-                .get(&moves[..end])
-                .map(|&(position, plies)| (position, plies, end))
-        });
-    let (position, plies, from) = start.unwrap_or((Position::standard(), 0, 0));
-    let (position, plies) = replay_from(position, plies, &moves[from..])?;
-    known.insert(moves, (position, plies));
-    Some((position, plies))
+/// Where each line of SAN moves with move numbers (`1. e4 c5 2. Nf3`) leads from the
+/// standard start: the position and the plies, `None` for a line that does not replay. Most
+/// lines are an earlier one and a move or two: each is replayed from the end of the longest
+/// other line it starts with, found by taking the lines in the order of their text, where
+/// such lines come first, and every line between starts with them too.
+fn replay_lines(lines: &[&str]) -> Vec<Option<(Position, usize)>> {
+    let mut order: Vec<(&str, usize)> = lines.iter().copied().zip(0..).collect();
+    order.sort_unstable_by_key(|&(moves, _)| moves);
+    let mut reached = vec![None; lines.len()];
+    // The lines that the next one may go on from, each going on from the one before, with
+    // where they lead.
+    let mut path: Vec<(&str, Position, usize)> = Vec::new();
+    for (moves, i) in order {
+        while path
+            .last()
+            .is_some_and(|&(known, ..)| !goes_on_from(moves, known))
+        {
+            path.pop();
+        }
+        let (from, position, plies) = path
+            .last()
+            .map_or((0, Position::standard(), 0), |&(known, position, plies)| {
+                (known.len(), position, plies)
+            });
+        reached[i] = replay_from(position, plies, &moves[from..]);
+        if let Some((position, plies)) = reached[i] {
+            path.push((moves, position, plies));
+        }
+    }
+    reached
+}
+
+/// Whether the line `moves` is the line `known` and more moves: it starts with it, and a
+/// blank follows.
+fn goes_on_from(moves: &str, known: &str) -> bool {
+    moves.starts_with(known)
+        && moves
+            .as_bytes()
+            .get(known.len())
+            .is_some_and(u8::is_ascii_whitespace)
 }
 
 /// The position at the end of a line of SAN moves with move numbers (`1. e4 c5 2. Nf3`) played
 /// from `position`, reached after `plies` plies, and the plies in all.
 fn replay_from(mut position: Position, mut plies: usize, moves: &str) -> Option<(Position, usize)> {
     for word in moves.split_ascii_whitespace() {
-        let word = word.rsplit('.').next().unwrap_or(word);
+        // A move number is dropped, whether or not a blank parts it from the move.
+        let word = word
+            .bytes()
+            .rposition(|b| b == b'.')
+            .map_or(word, |dot| &word[dot + 1..]);
         if word.is_empty() {
             continue;
         }
@@ -213,25 +237,50 @@ mod tests {
         assert!((20..=60).contains(&openings.max_plies()));
     }
 
-    /// Each line replayed from the end of an earlier line it starts with reaches the position
+    /// Each line replayed from the end of another line it starts with reaches the position
     /// and the plies it reaches replayed alone; and the table knows that position by a line of
     /// at most those plies.
     #[test]
-    fn lines_replayed_from_known_ones_reach_what_they_reach_alone() {
+    fn lines_replayed_from_others_reach_what_they_reach_alone() {
         let openings = Openings::builtin();
-        let mut known = HashMap::new();
-        for line in TABLE.into_iter().flat_map(str::lines).skip(1) {
-            let Some(moves) = line.split('\t').nth(2) else {
-                continue;
-            };
-            let from_known = replay_after_known(moves, &mut known);
+        let lines: Vec<&str> = TABLE
+            .into_iter()
+            .flat_map(str::lines)
+            .filter_map(|line| line.split('\t').nth(2))
+            .filter(|&moves| moves != "pgn")
+            .map(str::trim)
+            .collect();
+        for (moves, reached) in lines.iter().zip(replay_lines(&lines)) {
             let alone = replay_from(Position::standard(), 0, moves);
-            assert_eq!(from_known, alone, "{moves}");
+            assert_eq!(reached, alone, "{moves}");
             if let Some((position, plies)) = alone {
                 let named = openings.get(&position).expect("named");
                 assert!(named.plies <= plies, "{moves}");
             }
         }
+    }
+
+    /// A line goes on from the longest other line it starts with wherever that line stands, a
+    /// line that does not replay is counted and no other goes on from it, and of the lines of
+    /// one length that reach one position the first names it.
+    #[test]
+    fn lines_are_replayed_whatever_their_order() {
+        let table = "eco\tname\tpgn\n\
+                     C20\tKing's Pawn\t1. e4 e5 2. Nf3 Nc6\n\
+                     C50\tItalian\t1. e4 e5 2. Nf3 Nc6 3. Bc4\n\
+                     C44\tTransposed\t1. Nf3 Nc6 2. e4 e5\n\
+                     C40\tOpen\t1. e4 e5\n\
+                     C40\tOpen again\t1. e4 e5\n\
+                     X00\tBroken\t1. e4 e5 2. Ke3\n\
+                     X01\tAfter broken\t1. e4 e5 2. Ke3 Nc6\n\
+                     C41\tNot a move on\t1. e4 e5x\n";
+        let openings = Openings::from_tsv([table]);
+        assert_eq!(openings.unreadable(), 3);
+        let name = |moves: &str| openings.get(&after(moves)).map(|o| o.name);
+        assert_eq!(name("1. e4 e5 2. Nf3 Nc6"), Some("King's Pawn"));
+        assert_eq!(name("1. e4 e5 2. Nf3 Nc6 3. Bc4"), Some("Italian"));
+        assert_eq!(name("1. e4 e5"), Some("Open"));
+        assert_eq!(openings.max_plies(), 5);
     }
 
     #[test]
