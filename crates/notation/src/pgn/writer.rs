@@ -112,24 +112,22 @@ impl Tokens {
     /// export layout's line would grow too long (if `breakable`) or where a `;` comment ended
     /// the line; the column then counts the token as written.
     fn separate(&mut self, width: usize, breakable: bool) {
-        match self.column {
-            None => {
+        let column = match self.column {
+            Some(0) => 0,
+            Some(column)
+                if column + 1 + width <= EXPORT_WIDTH
+                    || !breakable
+                    || self.layout == Layout::Compact =>
+            {
+                self.out.push(b' ');
+                column + 1
+            }
+            _ => {
                 self.out.push(b'\n');
-                self.column = Some(0);
+                0
             }
-            Some(0) => {}
-            Some(column) => {
-                let fits = column + 1 + width <= EXPORT_WIDTH;
-                if self.layout == Layout::Export && breakable && !fits {
-                    self.out.push(b'\n');
-                    self.column = Some(0);
-                } else {
-                    self.out.push(b' ');
-                    self.column = Some(column + 1);
-                }
-            }
-        }
-        self.column = self.column.map(|c| c + width);
+        };
+        self.column = Some(column + width);
     }
 
     /// Appends a comment's text (UTF-8, its words separated by single spaces) as `{ words }`,
