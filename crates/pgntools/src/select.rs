@@ -24,8 +24,8 @@ use caissa_notation::fen::{EnPassantMode, Fen};
 use caissa_notation::pgn::commands::{Command, Score};
 use caissa_notation::pgn::{
     Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, MovetextWriter, Nag,
-    PgnError, PgnReplayError, RawComment, RawTag, Replay, StartTags, Tags, TerminationMarker,
-    Tolerated, VariationChoice, Visitor,
+    PgnError, PgnReplayError, RawComment, RawTag, Replay, StartTags, TagBytes, Tags,
+    TerminationMarker, Tolerated, VariationChoice, Visitor,
 };
 use caissa_notation::san::{San, SanPlus, Suffix};
 
@@ -447,7 +447,7 @@ pub(crate) struct Selector<'a> {
     pub(crate) tag_value: Option<String>,
     /// The tags of a game done with, emptied for the next game's: reading tags allocates only
     /// while games come with more of them.
-    spare_tags: Tags,
+    spare_tags: TagBytes,
     /// Where the games to skip start, the last first: each is read to its end, its tags and
     /// moves left aside, not replayed, and given as [`Selected::Skipped`].
     pub(crate) skip: Vec<Location>,
@@ -705,7 +705,7 @@ impl Selector<'_> {
             start: Location::default(),
             tolerated: Vec::new(),
             tag_value: None,
-            spare_tags: Tags::new(),
+            spare_tags: TagBytes::new(),
             skip: Vec::new(),
             skimming: false,
             start_tags: StartTags::default(),
@@ -747,13 +747,13 @@ fn built<T>(flow: Flow<GameTreeBuilder, T>) -> Flow<Selector<'static>, T> {
 }
 
 impl Visitor for Selector<'_> {
-    type Tags = Tags;
+    type Tags = TagBytes;
     /// `None` for a game skimmed (see [`Selector::skip`]).
     type Movetext = Option<InProgress>;
     type Output = Selected;
     type Error = PgnReplayError;
 
-    fn begin_game(&mut self, at: Location) -> Flow<Self, Tags> {
+    fn begin_game(&mut self, at: Location) -> Flow<Self, TagBytes> {
         self.start = at;
         self.tolerated.clear();
         self.tag_value = None;
@@ -787,7 +787,13 @@ impl Visitor for Selector<'_> {
         ControlFlow::Continue(())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>, at: Location) -> Flow<Self> {
+    fn tag(
+        &mut self,
+        tags: &mut TagBytes,
+        name: &[u8],
+        value: RawTag<'_>,
+        at: Location,
+    ) -> Flow<Self> {
         if self.skimming {
             return ControlFlow::Continue(());
         }
@@ -800,13 +806,14 @@ impl Visitor for Selector<'_> {
         built(self.builder.tag(tags, name, value, at))
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> Flow<Self, Option<InProgress>> {
+    fn begin_movetext(&mut self, tags: TagBytes) -> Flow<Self, Option<InProgress>> {
         if self.skimming {
             self.spare_tags = tags;
             return ControlFlow::Continue(None);
         }
+        let tags = tags.into_tags();
         if !self.options.filter.matches(&tags) {
-            self.spare_tags = tags;
+            self.spare_tags = TagBytes::reusing(tags);
             return ControlFlow::Break(Ok(Selected::Unmatched));
         }
         let start_tags = core::mem::take(&mut self.start_tags);
@@ -836,7 +843,7 @@ impl Visitor for Selector<'_> {
                 marker: None,
             }
         } else {
-            Written::Tree(built(self.builder.begin_movetext(tags))?)
+            Written::Tree(GameTreeInProgress::new(tags))
         };
         let game = &self.options.game;
         ControlFlow::Continue(Some(InProgress {
@@ -1125,7 +1132,7 @@ impl Visitor for Selector<'_> {
                 })
             }
         };
-        self.spare_tags = tags;
+        self.spare_tags = TagBytes::reusing(tags);
         Ok(selected)
     }
 

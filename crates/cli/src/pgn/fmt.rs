@@ -19,7 +19,7 @@ use std::io::Write;
 
 use caissa::notation::pgn::{
     Flow, GameTree, GameTreeBuilder, GameTreeInProgress, Layout, Location, Nag, PgnError,
-    PgnErrorKind, RawComment, RawTag, Reader, StartTags, Tags, TerminationMarker, Tolerated,
+    PgnErrorKind, RawComment, RawTag, Reader, StartTags, TagBytes, TerminationMarker, Tolerated,
     VariationChoice, Visitor,
 };
 use caissa::notation::san::SanPlus;
@@ -52,7 +52,7 @@ struct Fmt {
 /// The tags of a game being read: for the tree, for the start position, and the text so far.
 #[derive(Debug)]
 struct FmtTags {
-    tags: Tags,
+    tags: TagBytes,
     start: StartTags,
     text: usize,
 }

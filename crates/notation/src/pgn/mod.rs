@@ -136,8 +136,8 @@ pub use replay::{
 };
 pub use start::{StartError, StartErrorKind, StartTags};
 pub use tree::{
-    GameTree, GameTreeBuilder, GameTreeInProgress, MainlineMove, MainlineMoves, Node, NodeId, Tags,
-    TreeReplayError,
+    GameTree, GameTreeBuilder, GameTreeInProgress, MainlineMove, MainlineMoves, Node, NodeId,
+    TagBytes, Tags, TreeReplayError,
 };
 pub use types::{
     Location, Nag, ParseTerminationMarkerError, RawComment, RawTag, TerminationMarker, Tolerated,

@@ -90,15 +90,6 @@ impl Tags {
         self.ends.push((name_end, self.text.len()));
     }
 
-    /// Adds a tag as read: its name, and its value decoded ([`RawTag::decode`]), bytes that are
-    /// not UTF-8 becoming `U+FFFD`, each copied once, straight into the one string.
-    pub(crate) fn push_read(&mut self, name: &[u8], value: RawTag<'_>) {
-        push_utf8_lossy(&mut self.text, name);
-        let name_end = self.text.len();
-        push_utf8_lossy(&mut self.text, &value.decode());
-        self.ends.push((name_end, self.text.len()));
-    }
-
     /// Removes every tag, keeping the memory: tags read into it again allocate only when a
     /// game has more than any before.
     pub fn clear(&mut self) {
@@ -557,6 +548,98 @@ impl fmt::Display for GameTree {
     }
 }
 
+/// Tag pairs as a reader hands them over ([`Visitor::tag`]), before they are [`Tags`]: the
+/// names and decoded values one after the other as bytes, checked as UTF-8 all at once when
+/// they become [`Tags`] ([`TagBytes::into_tags`]). (A check of a few bytes costs about ten
+/// instructions a byte, and one of a game's tags a fraction of one.) The tags of
+/// [`GameTreeBuilder`].
+///
+/// ```
+/// use caissa_notation::pgn::{RawTag, TagBytes};
+///
+/// let mut read = TagBytes::new();
+/// read.push(b"White", RawTag::new(b"Caf\xc3\xa9 \\\"Le R\xc3\xa9gence\\\""));
+/// read.push(b"Black", RawTag::new(b"Caf\xc3"));
+/// let tags = read.into_tags();
+/// assert_eq!(tags.get("White"), Some("Caf\u{e9} \"Le R\u{e9}gence\""));
+/// assert_eq!(tags.get("Black"), Some("Caf\u{fffd}"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagBytes {
+    /// Every tag's name and then its decoded value, in order.
+    text: Vec<u8>,
+    /// Where each tag's name ends and then its value ends in `text`; the next tag begins there.
+    ends: Vec<(usize, usize)>,
+}
+
+impl TagBytes {
+    /// No tags.
+    #[must_use]
+    pub const fn new() -> TagBytes {
+        TagBytes {
+            text: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// No tags, in the memory of `tags`: tags read into it again allocate only when a game has
+    /// more than any before.
+    #[must_use]
+    pub fn reusing(tags: Tags) -> TagBytes {
+        let Tags { text, mut ends } = tags;
+        let mut text = text.into_bytes();
+        text.clear();
+        ends.clear();
+        TagBytes { text, ends }
+    }
+
+    /// Adds a tag as read: its name, and its value decoded ([`RawTag::decode`]).
+    pub fn push(&mut self, name: &[u8], value: RawTag<'_>) {
+        self.text.extend_from_slice(name);
+        let name_end = self.text.len();
+        self.text.extend_from_slice(&value.decode());
+        self.ends.push((name_end, self.text.len()));
+    }
+
+    /// Removes every tag, keeping the memory.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
+    /// The tags, each name and value with its bytes that are not UTF-8 as `U+FFFD`. The text is
+    /// checked whole, and only when it is not UTF-8 throughout, or a character spans a name and
+    /// a value, each name and value alone.
+    #[must_use]
+    pub fn into_tags(self) -> Tags {
+        let TagBytes { text, ends } = self;
+        let text = match String::from_utf8(text) {
+            Ok(text)
+                if ends.iter().all(|&(name_end, value_end)| {
+                    text.is_char_boundary(name_end) && text.is_char_boundary(value_end)
+                }) =>
+            {
+                return Tags { text, ends };
+            }
+            Ok(text) => text.into_bytes(),
+            Err(error) => error.into_bytes(),
+        };
+        let mut tags = Tags {
+            text: String::with_capacity(text.len()),
+            ends: Vec::with_capacity(ends.len()),
+        };
+        let mut start = 0;
+        for (name_end, value_end) in ends {
+            push_utf8_lossy(&mut tags.text, &text[start..name_end]);
+            let name_written = tags.text.len();
+            push_utf8_lossy(&mut tags.text, &text[name_end..value_end]);
+            tags.ends.push((name_written, tags.text.len()));
+            start = value_end;
+        }
+        tags
+    }
+}
+
 /// A [`Visitor`] that builds a [`GameTree`] for each game read.
 ///
 /// ```
@@ -586,6 +669,24 @@ pub struct GameTreeInProgress {
     stack: Vec<Option<NodeId>>,
     /// Comments waiting for the first move of a variation.
     pending: Vec<String>,
+}
+
+impl GameTreeInProgress {
+    /// A tree with these tags and no move yet, to build as [`GameTreeBuilder`] does: for a
+    /// visitor that has made the tags [`Tags`] already.
+    #[must_use]
+    pub fn new(tags: Tags) -> GameTreeInProgress {
+        GameTreeInProgress {
+            tree: GameTree {
+                tags,
+                ..GameTree::default()
+            },
+            current: None,
+            line_started: false,
+            stack: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
 }
 
 /// Appends `bytes` to `out`, bytes that are not UTF-8 as `U+FFFD`: checked as UTF-8 first,
@@ -633,37 +734,28 @@ pub(crate) fn normalize_words_into(text: &[u8], out: &mut String) {
 }
 
 impl Visitor for GameTreeBuilder {
-    type Tags = Tags;
+    type Tags = TagBytes;
     type Movetext = GameTreeInProgress;
     type Output = GameTree;
     type Error = PgnError;
 
-    fn begin_game(&mut self, _at: Location) -> Flow<Self, Tags> {
-        ControlFlow::Continue(Tags::new())
+    fn begin_game(&mut self, _at: Location) -> Flow<Self, TagBytes> {
+        ControlFlow::Continue(TagBytes::new())
     }
 
     fn tag(
         &mut self,
-        tags: &mut Tags,
+        tags: &mut TagBytes,
         name: &[u8],
         value: RawTag<'_>,
         _at: Location,
     ) -> Flow<Self> {
-        tags.push_read(name, value);
+        tags.push(name, value);
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> Flow<Self, GameTreeInProgress> {
-        ControlFlow::Continue(GameTreeInProgress {
-            tree: GameTree {
-                tags,
-                ..GameTree::default()
-            },
-            current: None,
-            line_started: false,
-            stack: Vec::new(),
-            pending: Vec::new(),
-        })
+    fn begin_movetext(&mut self, tags: TagBytes) -> Flow<Self, GameTreeInProgress> {
+        ControlFlow::Continue(GameTreeInProgress::new(tags.into_tags()))
     }
 
     fn san(&mut self, state: &mut GameTreeInProgress, san: SanPlus, _at: Location) -> Flow<Self> {
@@ -795,6 +887,42 @@ mod tests {
             format!("{again:?}"),
             r#"Tags([("White", "A"), ("Date", "?")])"#
         );
+    }
+
+    /// Tags read as bytes and checked whole are the tags of each name and value made text
+    /// alone: invalid bytes, a character cut between a name and its value or between two tags,
+    /// escapes, and memory reused from tags with more.
+    #[test]
+    fn tags_checked_whole_are_their_names_and_values_checked_alone() {
+        let pairs: [(&[u8], &[u8]); 6] = [
+            (b"Event", b"Rated \\\"Blitz\\\" game"),
+            (b"White", "Caf\u{e9} \u{265a}".as_bytes()),
+            (b"Black\xc3", b"\xa9t\xe9"),
+            (b"Round\xe2\x99", b"\x9a"),
+            (b"", b"\xff"),
+            (b"Site", b"line\r\nend"),
+        ];
+        let mut read = TagBytes::new();
+        let mut alone = Tags::new();
+        for (i, &(name, value)) in pairs.iter().enumerate() {
+            let value = RawTag::new(value);
+            let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+            let (name_text, value_text) = (text(name), text(&value.decode()));
+            // The pair alone, then after the others.
+            let mut one = TagBytes::new();
+            one.push(name, value);
+            assert_eq!(
+                one.into_tags().iter().next(),
+                Some((&*name_text, &*value_text))
+            );
+            read.push(name, value);
+            alone.push(&name_text, &value_text);
+            assert_eq!(read.clone().into_tags(), alone, "{i}");
+        }
+        let mut reused = TagBytes::reusing(alone);
+        assert_eq!(reused, TagBytes::new());
+        reused.push(b"Event", RawTag::new(b"x"));
+        assert_eq!(reused.into_tags().get("Event"), Some("x"));
     }
 
     #[test]
