@@ -803,7 +803,8 @@ impl Visitor for Selector<'_> {
         {
             return ControlFlow::Continue(());
         }
-        built(self.builder.tag(tags, name, value, at))
+        tags.push(name, value);
+        ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: TagBytes) -> Flow<Self, Option<InProgress>> {
