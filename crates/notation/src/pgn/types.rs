@@ -194,17 +194,45 @@ impl fmt::Display for Nag {
 
 /// A tag value as it stands between the quotes, escapes not yet undone: whole, as the reader
 /// hands over nothing cut (a tag pair longer than its buffer is an error,
-/// [`PgnErrorKind::TagTooLong`](super::PgnErrorKind::TagTooLong)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// [`PgnErrorKind::TagTooLong`](super::PgnErrorKind::TagTooLong)). Two are equal when their
+/// bytes are.
+#[derive(Clone, Copy, Debug)]
 pub struct RawTag<'a> {
     bytes: &'a [u8],
+    /// Whether the bytes are known to hold no `\\`, carriage return or line feed, as the
+    /// reader's shortcut finds them: [`RawTag::decode`] then gives them as they are, unlooked at.
+    plain: bool,
+}
+
+impl PartialEq for RawTag<'_> {
+    fn eq(&self, other: &RawTag<'_>) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for RawTag<'_> {}
+
+impl core::hash::Hash for RawTag<'_> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+    }
 }
 
 impl<'a> RawTag<'a> {
     /// A tag value from the bytes between the quotes.
     #[must_use]
     pub const fn new(bytes: &'a [u8]) -> RawTag<'a> {
-        RawTag { bytes }
+        RawTag {
+            bytes,
+            plain: false,
+        }
+    }
+
+    /// A tag value from the bytes between the quotes, which hold no `\\`, carriage return or
+    /// line feed.
+    pub(crate) fn plain(bytes: &'a [u8]) -> RawTag<'a> {
+        debug_assert!(!needs_decoding(bytes));
+        RawTag { bytes, plain: true }
     }
 
     /// The bytes between the quotes, escapes included.
@@ -219,10 +247,7 @@ impl<'a> RawTag<'a> {
     /// only when there is an escape or such a byte.
     #[must_use]
     pub fn decode(&self) -> Cow<'a, [u8]> {
-        // Without a branch a byte: values are short, and nearly none has such a byte.
-        if !self.bytes.iter().fold(false, |decoded, &b| {
-            decoded | matches!(b, b'\\' | b'\r' | b'\n')
-        }) {
+        if self.plain || !needs_decoding(self.bytes) {
             return Cow::Borrowed(self.bytes);
         }
         let mut out = Vec::with_capacity(self.bytes.len());
@@ -248,6 +273,15 @@ impl<'a> RawTag<'a> {
             Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
         }
     }
+}
+
+/// Whether a tag value's `bytes` hold a `\\`, carriage return or line feed, which
+/// [`RawTag::decode`] undoes or replaces. Without a branch a byte: values are short, and
+/// nearly none has such a byte.
+fn needs_decoding(bytes: &[u8]) -> bool {
+    bytes.iter().fold(false, |found, &b| {
+        found | matches!(b, b'\\' | b'\r' | b'\n')
+    })
 }
 
 /// The text of a comment: what stands between `{` and `}`, or after `;` up to the end of the

@@ -197,10 +197,12 @@ impl<R: Read> Reader<R> {
         if data[close] != b'"' || data.get(close + 1) != Some(&b']') {
             return None;
         }
+        // The search stopped at no `\\` nor line end, and a carriage return is settled into
+        // a line feed unless one follows it.
         let flow = visitor.tag(
             tags,
             &data[1..=name_len],
-            RawTag::new(&data[value_start..close]),
+            RawTag::plain(&data[value_start..close]),
             at,
         );
         self.pos += close + 2;
