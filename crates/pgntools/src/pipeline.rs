@@ -122,7 +122,7 @@ where
     };
     if second.is_none() {
         if let Some(chunk) = first {
-            for game in games(options, &chunk?) {
+            for game in Worker::new(options).games(&chunk?) {
                 if each(game).is_break() {
                     break;
                 }
@@ -192,83 +192,12 @@ fn work(
     chunks: &Receiver<io::Result<Chunk>>,
     done: &SyncSender<io::Result<Vec<InputGame>>>,
 ) {
+    let mut worker = Worker::new(options);
     while let Ok(chunk) = chunks.recv() {
-        if done
-            .send(chunk.map(|chunk| games(options, &chunk)))
-            .is_err()
-        {
+        if done.send(chunk.map(|chunk| worker.games(&chunk))).is_err() {
             return;
         }
     }
-}
-
-/// What becomes of each game of a chunk.
-///
-/// A game to skip whose start and end (the next game's start) are both boundaries
-/// ([`is_boundary`]) is cut out of the chunk unread: the pieces before and after it read alone
-/// as they read in place. Any other is read to its end without being replayed
-/// ([`Selected::Skipped`]).
-pub(crate) fn games(options: &SelectOptions, chunk: &Chunk) -> Vec<InputGame> {
-    let bytes = &chunk.bytes[..];
-    let begins_input = chunk.offset == 0;
-    let mut games = Vec::new();
-    let mut selectors = (Selector::new(options), Selector::trees(options));
-    // Finds the lines of the pieces' starts, in order.
-    let mut lines = LineCursor::new(bytes);
-    let mut piece = Piece {
-        start: 0,
-        at: Location { line: 1, column: 1 },
-    };
-    // The games to skip in the piece that cannot be cut out, by their offset in it.
-    let mut skims = Vec::new();
-    for range in &chunk.skip {
-        let start = chunk_offset(chunk, range.start);
-        let end = chunk_offset(chunk, range.end);
-        if start < piece.start {
-            continue;
-        }
-        // The piece's start is a boundary already: the chunk's, or the end of a game cut out.
-        if end <= start
-            || (start > piece.start && !is_boundary(bytes, start, begins_input))
-            || !is_boundary(bytes, end, begins_input)
-        {
-            skims.push(start - piece.start);
-            continue;
-        }
-        let before = &bytes[piece.start..start];
-        read_piece(
-            options,
-            &mut selectors,
-            chunk,
-            before,
-            piece,
-            &skims,
-            &mut games,
-        );
-        skims.clear();
-        games.push(InputGame {
-            offset: chunk.offset + start as u64,
-            location: chunk.input_location(lines.line_start_at(bytes, start)),
-            selection: Selection::Skipped,
-            tolerated: Vec::new(),
-            tag_value: None,
-        });
-        piece = Piece {
-            start: end,
-            at: lines.line_start_at(bytes, end),
-        };
-    }
-    let rest = &bytes[piece.start..];
-    read_piece(
-        options,
-        &mut selectors,
-        chunk,
-        rest,
-        piece,
-        &skims,
-        &mut games,
-    );
-    games
 }
 
 /// Where `offset` (an offset in the input) is in `chunk`, or its end if past it.
@@ -286,92 +215,176 @@ struct Piece {
     at: Location,
 }
 
-/// Reads the games of `bytes`, the `piece` of `chunk`, into `games` with the selector (and
-/// the tree writer, for the games read again); the games that start at `skims` (offsets in
-/// the piece) are read to their end, not replayed.
-fn read_piece(
-    options: &SelectOptions,
-    (selector, trees): &mut (Selector<'_>, Selector<'_>),
-    chunk: &Chunk,
-    bytes: &[u8],
-    piece: Piece,
-    skims: &[usize],
-    games: &mut Vec<InputGame>,
-) {
-    if bytes.is_empty() {
-        return;
-    }
-    // The places to skip as the reader of the piece sees them (found in order), the last
-    // first.
-    let mut cursor = LineCursor::new(bytes);
-    selector.skip.clear();
-    for &offset in skims {
-        selector.skip.push(cursor.location_of(bytes, offset));
-    }
-    selector.skip.reverse();
-    let input_location = |at: Location| chunk.input_location(within(piece.at, at));
-    // A buffer larger than the piece never fills up, as the default one does not for a
-    // smaller piece: a piece of a game or two gets a small one (it is zeroed when made).
-    let capacity = (bytes.len() + 1).min(DEFAULT_CAPACITY);
-    let mut reader = Reader::with_capacity(bytes, capacity).lenient(options.lenient);
-    let mut read = Vec::new();
-    while let Some(mut result) = reader.read_game(selector) {
-        let start = usize::try_from(reader.game_offset()).unwrap_or(usize::MAX);
-        let mut tag_value = selector.tag_value.take();
-        if let Ok(Selected::OutOfOrder) = result {
-            // Read again from its first byte and written from its tree. The same bytes give
-            // the same game; were they to give none, the game would count as not selected.
-            result = Reader::new(&bytes[start..])
-                .lenient(options.lenient)
-                .read_game(trees)
-                .unwrap_or(Ok(Selected::Unmatched));
-            tag_value = trees.tag_value.take();
+/// What a worker keeps from one chunk to the next: its selectors, and the buffer of the
+/// readers of its pieces, made (and zeroed) once, not for each piece.
+struct Worker<'a> {
+    options: &'a SelectOptions,
+    selector: Selector<'a>,
+    /// The selector of the games read again, written from their trees.
+    trees: Selector<'a>,
+    buffer: Box<[u8]>,
+}
+
+impl Worker<'_> {
+    fn new(options: &SelectOptions) -> Worker<'_> {
+        Worker {
+            options,
+            selector: Selector::new(options),
+            trees: Selector::trees(options),
+            buffer: Box::default(),
         }
-        read.push(ReadGame {
-            start,
-            at: selector.start,
-            tolerated: std::mem::take(&mut selector.tolerated),
-            tag_value,
-            result,
-        });
     }
-    let ends: Vec<usize> = read
-        .iter()
-        .skip(1)
-        .map(|game| game.start)
-        .chain([bytes.len()])
-        .collect();
-    let offset = chunk.offset + piece.start as u64;
-    games.extend(read.into_iter().zip(ends).map(|(game, end)| {
-        let selection = match game.result {
-            Ok(Selected::Unmatched | Selected::OutOfOrder) => Selection::Unmatched,
-            Ok(Selected::Matched(text)) => Selection::Matched(text),
-            Ok(Selected::Row(row)) => Selection::Row(row),
-            Ok(Selected::Key(key)) => Selection::Key(key),
-            Ok(Selected::Skipped) => Selection::Skipped,
-            Err(mut error) => {
-                let at =
-                    LineCursor::at(bytes, game.start, game.at).offset_of(bytes, error.location);
-                error.location = input_location(error.location);
-                Selection::Broken(BrokenGame {
-                    error,
-                    offset: offset + at as u64,
-                    bytes: bytes[game.start..end].to_vec(),
-                })
-            }
+
+    /// What becomes of each game of a chunk.
+    ///
+    /// A game to skip whose start and end (the next game's start) are both boundaries
+    /// ([`is_boundary`]) is cut out of the chunk unread: the pieces before and after it read
+    /// alone as they read in place. Any other is read to its end without being replayed
+    /// ([`Selected::Skipped`]).
+    fn games(&mut self, chunk: &Chunk) -> Vec<InputGame> {
+        let bytes = &chunk.bytes[..];
+        let begins_input = chunk.offset == 0;
+        let mut games = Vec::new();
+        // Finds the lines of the pieces' starts, in order.
+        let mut lines = LineCursor::new(bytes);
+        let mut piece = Piece {
+            start: 0,
+            at: Location { line: 1, column: 1 },
         };
-        InputGame {
-            offset: offset + game.start as u64,
-            location: input_location(game.at),
-            selection,
-            tolerated: game
-                .tolerated
-                .into_iter()
-                .map(|(at, what)| (input_location(at), what))
-                .collect(),
-            tag_value: game.tag_value,
+        // The games to skip in the piece that cannot be cut out, by their offset in it.
+        let mut skims = Vec::new();
+        for range in &chunk.skip {
+            let start = chunk_offset(chunk, range.start);
+            let end = chunk_offset(chunk, range.end);
+            if start < piece.start {
+                continue;
+            }
+            // The piece's start is a boundary already: the chunk's, or the end of a game cut out.
+            if end <= start
+                || (start > piece.start && !is_boundary(bytes, start, begins_input))
+                || !is_boundary(bytes, end, begins_input)
+            {
+                skims.push(start - piece.start);
+                continue;
+            }
+            let before = &bytes[piece.start..start];
+            self.read_piece(chunk, before, piece, &skims, &mut games);
+            skims.clear();
+            games.push(InputGame {
+                offset: chunk.offset + start as u64,
+                location: chunk.input_location(lines.line_start_at(bytes, start)),
+                selection: Selection::Skipped,
+                tolerated: Vec::new(),
+                tag_value: None,
+            });
+            piece = Piece {
+                start: end,
+                at: lines.line_start_at(bytes, end),
+            };
         }
-    }));
+        let rest = &bytes[piece.start..];
+        self.read_piece(chunk, rest, piece, &skims, &mut games);
+        games
+    }
+
+    /// Reads the games of `bytes`, the `piece` of `chunk`, into `games` with the selector (and
+    /// the tree writer, for the games read again); the games that start at `skims` (offsets
+    /// in the piece) are read to their end, not replayed.
+    fn read_piece(
+        &mut self,
+        chunk: &Chunk,
+        bytes: &[u8],
+        piece: Piece,
+        skims: &[usize],
+        games: &mut Vec<InputGame>,
+    ) {
+        if bytes.is_empty() {
+            return;
+        }
+        let Worker {
+            options,
+            selector,
+            trees,
+            buffer,
+        } = self;
+        // The places to skip as the reader of the piece sees them (found in order), the last
+        // first.
+        let mut cursor = LineCursor::new(bytes);
+        selector.skip.clear();
+        for &offset in skims {
+            selector.skip.push(cursor.location_of(bytes, offset));
+        }
+        selector.skip.reverse();
+        let input_location = |at: Location| chunk.input_location(within(piece.at, at));
+        // A buffer larger than the piece never fills up, as the default one does not for a
+        // smaller piece: a piece of a game or two needs no more than itself (a buffer is zeroed
+        // when made).
+        let capacity = (bytes.len() + 1).min(DEFAULT_CAPACITY);
+        if buffer.len() < capacity {
+            *buffer = vec![0; capacity].into_boxed_slice();
+        }
+        let mut reader =
+            Reader::with_buffer(bytes, core::mem::take(buffer)).lenient(options.lenient);
+        let mut read = Vec::new();
+        while let Some(mut result) = reader.read_game(selector) {
+            let start = usize::try_from(reader.game_offset()).unwrap_or(usize::MAX);
+            let mut tag_value = selector.tag_value.take();
+            if let Ok(Selected::OutOfOrder) = result {
+                // Read again from its first byte and written from its tree. The same bytes give
+                // the same game; were they to give none, the game would count as not selected.
+                result = Reader::new(&bytes[start..])
+                    .lenient(options.lenient)
+                    .read_game(trees)
+                    .unwrap_or(Ok(Selected::Unmatched));
+                tag_value = trees.tag_value.take();
+            }
+            read.push(ReadGame {
+                start,
+                at: selector.start,
+                tolerated: std::mem::take(&mut selector.tolerated),
+                tag_value,
+                result,
+            });
+        }
+        *buffer = reader.into_buffer();
+        let ends: Vec<usize> = read
+            .iter()
+            .skip(1)
+            .map(|game| game.start)
+            .chain([bytes.len()])
+            .collect();
+        let offset = chunk.offset + piece.start as u64;
+        games.extend(read.into_iter().zip(ends).map(|(game, end)| {
+            let selection = match game.result {
+                Ok(Selected::Unmatched | Selected::OutOfOrder) => Selection::Unmatched,
+                Ok(Selected::Matched(text)) => Selection::Matched(text),
+                Ok(Selected::Row(row)) => Selection::Row(row),
+                Ok(Selected::Key(key)) => Selection::Key(key),
+                Ok(Selected::Skipped) => Selection::Skipped,
+                Err(mut error) => {
+                    let at =
+                        LineCursor::at(bytes, game.start, game.at).offset_of(bytes, error.location);
+                    error.location = input_location(error.location);
+                    Selection::Broken(BrokenGame {
+                        error,
+                        offset: offset + at as u64,
+                        bytes: bytes[game.start..end].to_vec(),
+                    })
+                }
+            };
+            InputGame {
+                offset: offset + game.start as u64,
+                location: input_location(game.at),
+                selection,
+                tolerated: game
+                    .tolerated
+                    .into_iter()
+                    .map(|(at, what)| (input_location(at), what))
+                    .collect(),
+                tag_value: game.tag_value,
+            }
+        }));
+    }
 }
 
 /// A game of a piece as the selector left it, before its end in the piece is known.

@@ -164,9 +164,36 @@ impl<R: Read> Reader<R> {
     /// A reader with a buffer of `capacity` bytes (at least [`MIN_CAPACITY`]): a tag pair or a
     /// comment must fit in it.
     pub fn with_capacity(inner: R, capacity: usize) -> Reader<R> {
+        Reader::with_buffer(
+            inner,
+            vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
+        )
+    }
+
+    /// A reader that reads into `buffer`, whatever it holds, as a reader of
+    /// [`Reader::with_capacity`] its length does (a buffer shorter than [`MIN_CAPACITY`] is
+    /// replaced by one that long): a caller that reads one input after another can give each
+    /// reader the buffer of the one before ([`Reader::into_buffer`]), made and zeroed once.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{Reader, Replayer};
+    ///
+    /// let mut buffer = Box::default();
+    /// for input in [&b"1. e4 e5 *\n"[..], b"1. d4 *\n"] {
+    ///     let mut reader = Reader::with_buffer(input, buffer);
+    ///     assert!(reader.read_game(&mut Replayer::new()).expect("a game").is_ok());
+    ///     buffer = reader.into_buffer();
+    /// }
+    /// ```
+    pub fn with_buffer(inner: R, buffer: Box<[u8]>) -> Reader<R> {
+        let buf = if buffer.len() < MIN_CAPACITY {
+            vec![0; MIN_CAPACITY].into_boxed_slice()
+        } else {
+            buffer
+        };
         Reader {
             inner,
-            buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
+            buf,
             pos: 0,
             end: 0,
             held: false,
@@ -236,6 +263,12 @@ impl<R: Read> Reader<R> {
     /// The input, given back.
     pub fn into_inner(self) -> R {
         self.inner
+    }
+
+    /// The buffer, for another reader ([`Reader::with_buffer`]).
+    #[must_use]
+    pub fn into_buffer(self) -> Box<[u8]> {
+        self.buf
     }
 
     /// Reads the next game and gives what the visitor made of it: `None` at the end of the
