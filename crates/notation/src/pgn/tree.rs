@@ -1,5 +1,5 @@
 //! A game as a tree, [`GameTree`]: tags, main line, variations, comments and glyphs.
-//! [`GameTreeBuilder`] reads one.
+//! [`GameTreeBuilder`] reads one, its tags as [`TagBytes`] until its movetext begins.
 
 use core::fmt;
 use core::hash::{Hash, Hasher};
