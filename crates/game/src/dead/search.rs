@@ -538,80 +538,74 @@ impl Search {
         let base = self.moves.len();
         let mut stored = None;
         let mut result = Sub::CLOSED;
-        let groups = role_order(pos, self.winner).iter().flat_map(|&role| {
-            let men = board.by_role(role) & ours;
+        'groups: for &role in role_order(pos, self.winner) {
+            let mut men = board.by_role(role) & ours;
             // Each pawn is a group of its own, each other role one group.
-            let (whole, each) = if role == Role::Pawn {
-                (Bitboard::EMPTY, men)
-            } else {
-                (men, Bitboard::EMPTY)
-            };
-            std::iter::once((role, whole)).chain(
-                each.into_iter()
-                    .map(move |sq| (role, Bitboard::from_square(sq))),
-            )
-        });
-        'groups: for (role, men) in groups {
-            if men.is_empty() {
-                continue;
-            }
-            let start = self.moves.len();
-            pos.for_each_legal_move_from(men, |m| self.moves.push(m));
-            let end = self.moves.len();
-            if end == start {
-                continue;
-            }
-            if end - start > 1 && role == Role::Pawn {
-                sort_pawn_moves(&mut self.moves[start..]);
-            }
-            // Stored (once the position has a move) before any child is searched, so that a
-            // line coming back to it is seen as a repetition.
-            if stored.is_none() {
-                stored = Some(self.store(key, left, height));
-            }
-            for i in start..end {
-                let m = self.moves[i];
-                self.iteration_nodes += 1;
-                if self.limit_reached() {
-                    self.interrupted = true;
-                    result = Sub::OPEN;
-                    break 'groups;
-                }
-                self.budget -= 1;
-                self.phase_nodes -= 1;
-                let step = self.guide.classify(pos, m, role);
-                let cost = match step {
-                    Step::Reward => 0,
-                    Step::Normal => u32::from(!self.past_progress),
-                    Step::Punish => 4,
+            while let Some(first) = men.first() {
+                let group = if role == Role::Pawn {
+                    Bitboard::from_square(first)
+                } else {
+                    men
                 };
-                // A child at the depth limit is a leaf, cut unless it is a mate: a quiet move
-                // that mates nobody (see `quiet_leaf`) need not even be played. (A table entry
-                // might have closed that leaf; cutting it instead only costs an iteration its
-                // proof.)
-                if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
-                    && quiet_leaf(pos, m, role, self.winner)
-                {
-                    self.interrupted = true;
-                    result.clean = false;
+                men = men - group;
+                let start = self.moves.len();
+                pos.for_each_legal_move_from(group, |m| self.moves.push(m));
+                let end = self.moves.len();
+                if end == start {
                     continue;
                 }
-                let mut child = *pos;
-                child.play_unchecked_by(m, role);
-                self.line.push(m);
-                let saved = self.past_progress;
-                self.past_progress = step == Step::Reward;
-                let sub = self.node(&child, depth + cost);
-                if sub.mate {
-                    self.moves.truncate(base);
-                    return sub;
+                if end - start > 1 && role == Role::Pawn {
+                    sort_pawn_moves(&mut self.moves[start..]);
                 }
-                self.past_progress = saved;
-                self.line.pop();
-                result.clean &= sub.clean;
-                result.low = result.low.min(sub.low);
+                // Stored (once the position has a move) before any child is searched, so that a
+                // line coming back to it is seen as a repetition.
+                if stored.is_none() {
+                    stored = Some(self.store(key, left, height));
+                }
+                for i in start..end {
+                    let m = self.moves[i];
+                    self.iteration_nodes += 1;
+                    if self.limit_reached() {
+                        self.interrupted = true;
+                        result = Sub::OPEN;
+                        break 'groups;
+                    }
+                    self.budget -= 1;
+                    self.phase_nodes -= 1;
+                    let step = self.guide.classify(pos, m, role);
+                    let cost = match step {
+                        Step::Reward => 0,
+                        Step::Normal => u32::from(!self.past_progress),
+                        Step::Punish => 4,
+                    };
+                    // A child at the depth limit is a leaf, cut unless it is a mate: a quiet move
+                    // that mates nobody (see `quiet_leaf`) need not even be played. (A table entry
+                    // might have closed that leaf; cutting it instead only costs an iteration its
+                    // proof.)
+                    if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
+                        && quiet_leaf(pos, m, role, self.winner)
+                    {
+                        self.interrupted = true;
+                        result.clean = false;
+                        continue;
+                    }
+                    let mut child = *pos;
+                    child.play_unchecked_by(m, role);
+                    self.line.push(m);
+                    let saved = self.past_progress;
+                    self.past_progress = step == Step::Reward;
+                    let sub = self.node(&child, depth + cost);
+                    if sub.mate {
+                        self.moves.truncate(base);
+                        return sub;
+                    }
+                    self.past_progress = saved;
+                    self.line.pop();
+                    result.clean &= sub.clean;
+                    result.low = result.low.min(sub.low);
+                }
+                self.moves.truncate(start);
             }
-            self.moves.truncate(start);
         }
         self.moves.truncate(base);
         let Some(stored) = stored else {
