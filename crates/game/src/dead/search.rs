@@ -548,6 +548,9 @@ impl Search {
                     men
                 };
                 men = men - group;
+                if role == Role::Pawn && stuck(pos, first) {
+                    continue;
+                }
                 let start = self.moves.len();
                 pos.for_each_legal_move_from(group, |m| self.moves.push(m));
                 let end = self.moves.len();
@@ -681,6 +684,20 @@ fn role_order(pos: &Position, winner: Color) -> &'static [Role; 6] {
     } else {
         &PAWNS_FIRST
     }
+}
+
+/// Whether the side to move's pawn on `sq` has no move for certain: the square ahead is taken
+/// and no man of the opponent (nor the en passant square) stands diagonally ahead. The search
+/// skips such pawns without asking the generator: about a third of the groups it would list.
+fn stuck(pos: &Position, sq: Square) -> bool {
+    let us = pos.turn();
+    let board = pos.board();
+    let mut targets = board.by_color(!us);
+    if let Some(ep) = pos.ep_square() {
+        targets = targets.with(ep);
+    }
+    let ahead = Bitboard::from_square(sq).forward(us);
+    board.occupied().intersects(ahead) && !attacks::pawn(us, sq).intersects(targets)
 }
 
 /// Whether playing `m` leads to a position that is no mate of the loser and in which the
