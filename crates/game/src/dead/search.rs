@@ -118,21 +118,14 @@ impl Guide {
         self.bishop_distance = Some(distance);
     }
 
-    /// Judges `m`, a move of a man of `role`, in `pos`.
-    fn classify(&self, pos: &Position, m: Move, role: Role) -> Step {
+    /// Judges `m`, a move of a man of `role` in `pos` that captures when `capture` is set.
+    fn classify(&self, pos: &Position, m: Move, role: Role, capture: bool) -> Step {
         if self.punished.contains(&m) {
             return Step::Punish;
         }
         let board = pos.board();
         let from = m.from();
         let to = m.to();
-        let captured = if m.is_castle() {
-            None
-        } else if m.is_en_passant() {
-            Some(Role::Pawn)
-        } else {
-            board.role_at(to)
-        };
         let closer = |target: Square| -> bool {
             match role {
                 Role::King => to.distance(target) < from.distance(target),
@@ -141,7 +134,7 @@ impl Guide {
             }
         };
         if pos.turn() == self.winner {
-            if role == Role::Pawn || captured.is_some() {
+            if role == Role::Pawn || capture {
                 return Step::Reward;
             }
             let target = match role {
@@ -162,9 +155,9 @@ impl Guide {
             Step::Normal
         } else {
             if let Some(dist) = &self.bishop_distance {
-                if captured.is_some()
+                if capture
                     && board.occupied().count() > 5
-                    && (role == Role::Pawn || captured == Some(Role::Pawn))
+                    && (role == Role::Pawn || pos.captured_role(m) == Some(Role::Pawn))
                 {
                     return Step::Reward;
                 }
@@ -179,7 +172,7 @@ impl Guide {
             if closer(target) {
                 return Step::Reward;
             }
-            if captured.is_some() {
+            if capture {
                 return Step::Punish;
             }
             Step::Normal
@@ -575,7 +568,8 @@ impl Search {
                     }
                     self.budget -= 1;
                     self.phase_nodes -= 1;
-                    let step = self.guide.classify(pos, m, role);
+                    let capture = pos.is_capture(m);
+                    let step = self.guide.classify(pos, m, role, capture);
                     let cost = match step {
                         Step::Reward => 0,
                         Step::Normal => u32::from(!self.past_progress),
@@ -586,7 +580,7 @@ impl Search {
                     // might have closed that leaf; cutting it instead only costs an iteration its
                     // proof.)
                     if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
-                        && quiet_leaf(pos, m, role, self.winner)
+                        && quiet_leaf(pos, m, role, capture, self.winner)
                     {
                         self.interrupted = true;
                         result.clean = false;
@@ -700,30 +694,24 @@ fn stuck(pos: &Position, sq: Square) -> bool {
     board.occupied().intersects(ahead) && !attacks::pawn(us, sq).intersects(targets)
 }
 
-/// Whether playing `m` leads to a position that is no mate of the loser and in which the
-/// winner's material is the same, so that as a leaf it is simply cut: a move that captures
-/// nothing, is no promotion, castling or en passant capture, and (by the winner) gives no check.
-fn quiet_leaf(pos: &Position, m: Move, role: Role, winner: Color) -> bool {
-    if !plain(m) || pos.board().occupied().contains(m.to()) {
+/// Whether playing `m` (a capture when `capture` is set) leads to a position that is no mate
+/// of the loser and in which the winner's material is the same, so that as a leaf it is simply
+/// cut: a move that captures nothing, is no promotion or castling, and (by the winner) gives no
+/// check.
+fn quiet_leaf(pos: &Position, m: Move, role: Role, capture: bool, winner: Color) -> bool {
+    if capture || m.is_promotion() || m.is_castle() {
         return false;
     }
     pos.turn() != winner || !gives_check(pos, m, role)
 }
 
-/// Whether `m` is neither castling, nor en passant, nor a promotion.
-fn plain(m: Move) -> bool {
-    !(m.is_castle() || m.is_en_passant() || m.promotion_role().is_some())
-}
-
-/// Whether the plain move `m` (see [`plain`]) checks the opponent, directly or by uncovering
-/// a slider.
+/// Whether `m`, which is neither castling, nor en passant, nor a promotion, checks the
+/// opponent, directly or by uncovering a slider.
 fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
     let board = pos.board();
     let us = pos.turn();
     let (from, to) = (m.from(), m.to());
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
+    let king = pos.king(!us);
     let occupied = board.occupied().without(from).with(to);
     let direct = match role {
         Role::Pawn => attacks::pawn(us, to).contains(king),
@@ -733,10 +721,14 @@ fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
         Role::Queen => attacks::queen(to, occupied).contains(king),
         Role::King => false,
     };
-    let ours = board.by_color(us).without(from);
+    // Leaving `from` opens only the line through it and the king (empty when they are not
+    // aligned): without a slider of ours on it, nothing is uncovered.
+    let sliders = (board.diagonal_sliders() | board.straight_sliders()) & board.by_color(us);
+    let behind = attacks::line(king, from) & sliders.without(from);
     direct
-        || (attacks::bishop(king, occupied) & board.diagonal_sliders() & ours).any()
-        || (attacks::rook(king, occupied) & board.straight_sliders() & ours).any()
+        || (behind.any()
+            && ((attacks::bishop(king, occupied) & board.diagonal_sliders() & behind).any()
+                || (attacks::rook(king, occupied) & board.straight_sliders() & behind).any()))
 }
 
 /// Sorts one pawn's moves (which the generator gives by kind: push, double push, captures) by
