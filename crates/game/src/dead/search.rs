@@ -126,13 +126,6 @@ impl Guide {
         let board = pos.board();
         let from = m.from();
         let to = m.to();
-        let closer = |target: Square| -> bool {
-            match role {
-                Role::King => to.distance(target) < from.distance(target),
-                Role::Knight => knight_distance(to, target) < knight_distance(from, target),
-                _ => false,
-            }
-        };
         if pos.turn() == self.winner {
             if role == Role::Pawn || capture {
                 return Step::Reward;
@@ -141,7 +134,7 @@ impl Guide {
                 Role::Knight => self.winner_knight,
                 _ => self.winner_king,
             };
-            if closer(target) {
+            if closer(role, from, to, target) {
                 return Step::Reward;
             }
             if let (Some(dist), Role::Bishop) = (&self.bishop_distance, role) {
@@ -169,7 +162,7 @@ impl Guide {
                 Role::Knight => self.loser_knight,
                 _ => self.loser_king,
             };
-            if closer(target) {
+            if closer(role, from, to, target) {
                 return Step::Reward;
             }
             if capture {
@@ -177,6 +170,16 @@ impl Guide {
             }
             Step::Normal
         }
+    }
+}
+
+/// Whether a king or a knight going from `from` to `to` comes closer to `target`, counted in
+/// its own moves (other men are not steered).
+fn closer(role: Role, from: Square, to: Square, target: Square) -> bool {
+    match role {
+        Role::King => to.distance(target) < from.distance(target),
+        Role::Knight => knight_distance(to, target) < knight_distance(from, target),
+        _ => false,
     }
 }
 
