@@ -192,7 +192,8 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
         full.extend(line);
         Winnability::Winnable(full)
     };
-    if !start.has_legal_moves() {
+    // Without a forced move, `start` is `pos`, which has moves.
+    if !forced.is_empty() && !start.has_legal_moves() {
         return if start.turn() != color && start.is_check() {
             winnable(Vec::new())
         } else {

@@ -781,8 +781,13 @@ pub(super) fn play_forced(pos: &Position, limit: usize) -> (Position, Vec<Move>,
     let mut line = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
     while line.len() < limit {
-        let moves = pos.legal_moves();
-        let [m] = moves[..] else { break };
+        // The only move, if there is one: counted, not listed.
+        let (mut count, mut only) = (0, None);
+        pos.for_each_legal_move(|m| {
+            count += 1;
+            only = Some(m);
+        });
+        let (1, Some(m)) = (count, only) else { break };
         seen.push(pos);
         pos.play_unchecked(m);
         line.push(m);
