@@ -351,7 +351,7 @@ pub(super) enum Found {
 /// A helpmate search for one winner.
 pub(super) struct Search {
     winner: Color,
-    /// Nodes (moves tried) left in the whole analysis.
+    /// Nodes (moves tried) left in the whole analysis, charged after each iteration.
     pub(super) budget: u64,
     /// Whether the whole analysis's budget ran out.
     pub(super) exhausted: bool,
@@ -360,7 +360,11 @@ pub(super) struct Search {
     /// Nodes left for the current phase.
     phase_nodes: u64,
     max_depth: u32,
-    iteration_nodes: u64,
+    /// Moves the current iteration may still try before the budget, the phase's nodes or its
+    /// own limit stop it: the tightest of the three, counted down as moves are tried.
+    allowance: u64,
+    /// The iteration's allowance at its start: the difference is what it tried.
+    allowed: u64,
     interrupted: bool,
     /// The current iteration, to tell its table entries from older ones.
     generation: u32,
@@ -385,7 +389,8 @@ impl Search {
             depth_node_limit: None,
             phase_nodes: 0,
             max_depth: 0,
-            iteration_nodes: 0,
+            allowance: 0,
+            allowed: 0,
             interrupted: false,
             generation: 0,
             trust_old: false,
@@ -427,7 +432,11 @@ impl Search {
                     return Found::Open;
                 }
                 self.max_depth = depth;
-                self.iteration_nodes = 0;
+                let limit = self
+                    .depth_node_limit
+                    .map_or(u64::MAX, |limit| u64::from(depth) * limit);
+                self.allowed = self.budget.min(self.phase_nodes).min(limit);
+                self.allowance = self.allowed;
                 self.interrupted = false;
                 self.used_old = false;
                 self.trust_old = trust_old;
@@ -435,6 +444,10 @@ impl Search {
                 self.line.clear();
                 self.generation += 1;
                 let root = self.node(pos, 0);
+                // `node` counts only the allowance down: the iteration's moves are charged here.
+                let tried = self.allowed - self.allowance;
+                self.budget -= tried;
+                self.phase_nodes -= tried;
                 if root.mate {
                     return Found::Mate(std::mem::take(&mut self.line));
                 }
@@ -455,17 +468,6 @@ impl Search {
     /// Whether the whole analysis's budget is spent.
     pub(super) fn spent(&self) -> bool {
         self.exhausted || self.budget == 0
-    }
-
-    fn limit_reached(&mut self) -> bool {
-        if self.budget == 0 {
-            self.exhausted = true;
-            return true;
-        }
-        self.phase_nodes == 0
-            || self
-                .depth_node_limit
-                .is_some_and(|limit| self.iteration_nodes > u64::from(self.max_depth) * limit)
     }
 
     /// Enters the position of `key` in the table (when the search has one and it has room),
@@ -568,14 +570,15 @@ impl Search {
                 }
                 for i in start..end {
                     let m = self.moves[i];
-                    self.iteration_nodes += 1;
-                    if self.limit_reached() {
+                    if self.allowance == 0 {
+                        // A limit stops the iteration; when the budget was the tightest, the
+                        // whole analysis.
+                        self.exhausted |= self.budget == self.allowed;
                         self.interrupted = true;
                         result = Sub::OPEN;
                         break 'groups;
                     }
-                    self.budget -= 1;
-                    self.phase_nodes -= 1;
+                    self.allowance -= 1;
                     let capture = is_capture(pos, m);
                     let step = self.guide.classify(pos, m, role, capture);
                     let cost = match step {
