@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::LazyLock;
 
-use caissa_board::{Bitboard, CastlingSide, Color, Role, Square};
+use caissa_board::{Bitboard, Board, CastlingSide, Color, Role, Square};
 use caissa_movegen::{Move, Position, attacks};
 
 use super::material::insufficient;
@@ -148,11 +148,8 @@ impl Guide {
             Step::Normal
         } else {
             if let Some(dist) = &self.bishop_distance {
-                // More than five men: walking to the sixth is a loop, which the compiler does
-                // not hoist to every node as it did a popcount (a dozen instructions without
-                // the instruction, in a portable build).
                 if capture
-                    && board.occupied().into_iter().nth(5).is_some()
+                    && more_than_five_men(board)
                     && (role == Role::Pawn || pos.captured_role(m) == Some(Role::Pawn))
                 {
                     return Step::Reward;
@@ -174,6 +171,14 @@ impl Guide {
             Step::Normal
         }
     }
+}
+
+/// Whether more than five men stand on `board`. Out of line, as only the guided search asks:
+/// inlined into [`Search::node`], even walked to the sixth square, it was worked out at every
+/// node.
+#[inline(never)]
+fn more_than_five_men(board: &Board) -> bool {
+    board.occupied().count() > 5
 }
 
 /// Whether a king or a knight going from `from` to `to` comes closer to `target`, counted in
