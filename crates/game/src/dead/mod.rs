@@ -272,14 +272,16 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
     if search.spent() {
         return Winnability::Unknown;
     }
-    search.guide.punished = moves
-        .into_iter()
-        .filter(|&m| {
-            let mut child = start;
-            child.play_unchecked(m);
-            reach::statically_unwinnable(&child, color)
-        })
-        .collect();
+    search.guide.punish(
+        moves
+            .into_iter()
+            .filter(|&m| {
+                let mut child = start;
+                child.play_unchecked(m);
+                reach::statically_unwinnable(&child, color)
+            })
+            .collect(),
+    );
     let found = search.deepen(&start, 2.., None, u64::MAX, true);
     decided(found, winnable).unwrap_or(Winnability::Unknown)
 }

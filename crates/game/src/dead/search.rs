@@ -64,7 +64,9 @@ pub(super) struct Guide {
     /// move (`u8::MAX`: unreachable).
     pub(super) bishop_distance: Option<[u8; 64]>,
     /// Moves of the start position after which the winner provably cannot mate.
-    pub(super) punished: Vec<Move>,
+    punished: Vec<Move>,
+    /// The squares they start from: most moves are told apart from them with one test.
+    punished_from: Bitboard,
 }
 
 impl Guide {
@@ -93,7 +95,15 @@ impl Guide {
             winner_knight: at(3, 3),
             bishop_distance: None,
             punished: Vec::new(),
+            punished_from: Bitboard::EMPTY,
         }
+    }
+
+    /// Punishes `moves`, moves of the start position after which the winner provably cannot
+    /// mate.
+    pub(super) fn punish(&mut self, moves: Vec<Move>) {
+        self.punished_from = moves.iter().map(|m| m.from()).collect();
+        self.punished = moves;
     }
 
     /// Steers the bishops too: `distance` holds, per square, the bishop moves to the mating
@@ -120,7 +130,7 @@ impl Guide {
 
     /// Judges `m`, a move of a man of `role` in `pos` that captures when `capture` is set.
     fn classify(&self, pos: &Position, m: Move, role: Role, capture: bool) -> Step {
-        if self.punished.contains(&m) {
+        if self.punished_from.contains(m.from()) && self.punished.contains(&m) {
             return Step::Punish;
         }
         let board = pos.board();
