@@ -197,7 +197,7 @@ fn more_than_five_men(board: &Board) -> bool {
 #[inline(always)]
 fn closer(role: Role, from: Square, to: Square, target: Square) -> bool {
     match role {
-        Role::King => to.distance(target) < from.distance(target),
+        Role::King => king_distance(to, target) < king_distance(from, target),
         Role::Knight => knight_distance(to, target) < knight_distance(from, target),
         _ => false,
     }
@@ -225,6 +225,29 @@ pub(super) fn mating_corner(pos: &Position, winner: Color) -> Square {
     } else {
         a
     }
+}
+
+/// King moves between two squares on an empty board: [`Square::distance`], looked up (worked
+/// out, it reads a table for each square's file and rank).
+fn king_distance(a: Square, b: Square) -> u8 {
+    KING_DISTANCE[a.index()][b.index()]
+}
+
+static KING_DISTANCE: [[u8; 64]; 64] = king_distances();
+
+/// [`Square::distance`] between every two squares, at compile time.
+const fn king_distances() -> [[u8; 64]; 64] {
+    let mut table = [[0; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            table[a][b] = Square::ALL[a].distance(Square::ALL[b]) as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
 }
 
 /// Knight moves between two squares on an empty board.
