@@ -782,12 +782,18 @@ fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
     let (from, to) = (m.from(), m.to());
     let king = pos.king(!us);
     let occupied = board.occupied().without(from).with(to);
+    // A slider checks only along its lines on the empty board: looked at first, as most moves
+    // are not on them.
+    let diagonal =
+        || attacks::bishop_rays(to).contains(king) && attacks::bishop(to, occupied).contains(king);
+    let straight =
+        || attacks::rook_rays(to).contains(king) && attacks::rook(to, occupied).contains(king);
     let direct = match role {
         Role::Pawn => attacks::pawn(us, to).contains(king),
         Role::Knight => attacks::knight(to).contains(king),
-        Role::Bishop => attacks::bishop(to, occupied).contains(king),
-        Role::Rook => attacks::rook(to, occupied).contains(king),
-        Role::Queen => attacks::queen(to, occupied).contains(king),
+        Role::Bishop => diagonal(),
+        Role::Rook => straight(),
+        Role::Queen => diagonal() || straight(),
         Role::King => false,
     };
     // Leaving `from` opens only the line through it and the king (empty when they are not
