@@ -359,10 +359,13 @@ impl Square {
     }
 
     /// The larger of the file and rank distances (king moves needed on an empty board).
+    #[inline]
     #[must_use]
     pub const fn distance(self, other: Square) -> u32 {
-        let df = (self.file() as i32 - other.file() as i32).unsigned_abs();
-        let dr = (self.rank() as i32 - other.rank() as i32).unsigned_abs();
+        // The file and rank straight from the index (the low and high three bits).
+        let (a, b) = (self as i32, other as i32);
+        let df = ((a & 7) - (b & 7)).unsigned_abs();
+        let dr = ((a >> 3) - (b >> 3)).unsigned_abs();
         if df > dr { df } else { dr }
     }
 

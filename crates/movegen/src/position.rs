@@ -421,10 +421,12 @@ impl Position {
         }
     }
 
-    /// Whether `m` captures something (en passant included; castling never does).
+    /// Whether `m`, a move of this position, captures something: a man of the opponent stands
+    /// on its target, or it takes en passant (castling, a king onto its own rook, never does).
+    #[inline]
     #[must_use]
     pub fn is_capture(&self, m: Move) -> bool {
-        self.captured_role(m).is_some()
+        self.board.by_color(!self.turn).contains(m.to()) || m.is_en_passant()
     }
 
     /// Whether `m`, a move of this position, gives check. `false` for a move that is not legal

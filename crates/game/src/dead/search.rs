@@ -197,7 +197,7 @@ fn more_than_five_men(board: &Board) -> bool {
 #[inline(always)]
 fn closer(role: Role, from: Square, to: Square, target: Square) -> bool {
     match role {
-        Role::King => king_distance(to, target) < king_distance(from, target),
+        Role::King => to.distance(target) < from.distance(target),
         Role::Knight => knight_distance(to, target) < knight_distance(from, target),
         _ => false,
     }
@@ -225,29 +225,6 @@ pub(super) fn mating_corner(pos: &Position, winner: Color) -> Square {
     } else {
         a
     }
-}
-
-/// King moves between two squares on an empty board: [`Square::distance`], looked up (worked
-/// out, it reads a table for each square's file and rank).
-fn king_distance(a: Square, b: Square) -> u8 {
-    KING_DISTANCE[a.index()][b.index()]
-}
-
-static KING_DISTANCE: [[u8; 64]; 64] = king_distances();
-
-/// [`Square::distance`] between every two squares, at compile time.
-const fn king_distances() -> [[u8; 64]; 64] {
-    let mut table = [[0; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let mut b = 0;
-        while b < 64 {
-            table[a][b] = Square::ALL[a].distance(Square::ALL[b]) as u8;
-            b += 1;
-        }
-        a += 1;
-    }
-    table
 }
 
 /// Knight moves between two squares on an empty board.
@@ -617,7 +594,7 @@ impl Search {
                         break 'groups;
                     }
                     self.allowance -= 1;
-                    let capture = is_capture(pos, m);
+                    let capture = pos.is_capture(m);
                     let step = self.guide.classify(pos, m, role, capture);
                     let cost = match step {
                         Step::Reward => 0,
@@ -760,13 +737,6 @@ fn stuck(pos: &Position, sq: Square) -> bool {
     }
     let ahead = Bitboard::from_square(sq).forward(us);
     board.occupied().intersects(ahead) && !attacks::pawn(us, sq).intersects(targets)
-}
-
-/// Whether `m` captures: a man of the opponent stands on its target, or it takes en passant.
-/// ([`Position::is_capture`] answers the same, but it is not marked `#[inline]`: from another
-/// crate it is a call, without link-time optimisation.)
-fn is_capture(pos: &Position, m: Move) -> bool {
-    pos.board().by_color(!pos.turn()).contains(m.to()) || m.is_en_passant()
 }
 
 /// Whether playing `m` (a capture when `capture` is set) leads to a position that is no mate

@@ -240,7 +240,7 @@ impl SanPlus {
                 role,
                 file: None,
                 rank: None,
-                capture: before.captured_role(m).is_some(),
+                capture: before.is_capture(m),
                 to,
                 promotion: m.promotion_role(),
             },
