@@ -153,17 +153,45 @@ pub fn can_win(pos: &Position, color: Color) -> Winnability {
 /// tuned for.
 #[must_use]
 pub fn can_win_with(pos: &Position, color: Color, budget: Budget) -> Winnability {
+    can_win_in_steps(pos, color, budget, Steps::All)
+}
+
+/// Which steps of the analysis run. [`can_win_with`] runs them all; the dead-position check
+/// after each move (`carry`) first runs the quick search alone for each side, as most positions
+/// of a game have a short mate for one side or the other that it finds, and only then the
+/// rest, without running the quick search again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Steps {
+    /// Every step.
+    All,
+    /// The steps up to the quick search (tier 4): [`Winnability::Unknown`] where they leave the
+    /// question open.
+    Quick,
+    /// Every step but the quick search, which ran before and left the question open.
+    AfterQuick,
+    /// Every step but the quick search and the reachability test that follows it when no
+    /// queen, rook or knight is left (tier 5), which ran before and left the question open.
+    AfterReach,
+}
+
+/// [`can_win_with`], running only `steps`.
+pub(crate) fn can_win_in_steps(
+    pos: &Position,
+    color: Color,
+    budget: Budget,
+    steps: Steps,
+) -> Winnability {
     if color == Color::Black
         && let Some(mirrored) = mirror(pos)
     {
-        return match analyse(&mirrored, Color::White, budget) {
+        return match analyse(&mirrored, Color::White, budget, steps) {
             Winnability::Winnable(line) => {
                 Winnability::Winnable(line.into_iter().map(Move::flip_vertical).collect())
             }
             other => other,
         };
     }
-    analyse(pos, color, budget)
+    analyse(pos, color, budget, steps)
 }
 
 /// `pos` mirrored top to bottom with the colours exchanged.
@@ -172,7 +200,7 @@ fn mirror(pos: &Position) -> Option<Position> {
 }
 
 /// The analysis behind [`can_win_with`], for either colour.
-fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
+fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnability {
     if !pos.has_legal_moves() {
         return if pos.turn() != color && pos.is_check() {
             Winnability::Winnable(Vec::new())
@@ -201,13 +229,18 @@ fn analyse(pos: &Position, color: Color, budget: Budget) -> Winnability {
         };
     }
     let mut search = Search::new(&start, color, budget.nodes);
-    let found = search.deepen(&start, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false);
-    if let Some(verdict) = decided(found, winnable) {
-        return verdict;
+    if steps == Steps::All || steps == Steps::Quick {
+        let found = search.deepen(&start, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false);
+        if let Some(verdict) = decided(found, winnable) {
+            return verdict;
+        }
+    }
+    if steps == Steps::Quick {
+        return Winnability::Unknown;
     }
     let board = start.board();
     let majors = (board.queens() | board.rooks() | board.knights()).any();
-    if !majors && reach::statically_unwinnable(&start, color) {
+    if !majors && steps != Steps::AfterReach && reach::statically_unwinnable(&start, color) {
         return Winnability::Unwinnable;
     }
     let found = search.deepen(
