@@ -527,6 +527,11 @@ impl Position {
     }
 
     /// Whether `m` is a legal move here.
+    ///
+    /// A plain move of a knight, bishop, rook or queen, or a pawn's push or capture short of
+    /// the last rank, is judged from the attack tables and the checks and pins the position
+    /// keeps (replaying a line of moves asks this for every move); the rest asks the generator
+    /// for the moves between the two squares.
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
         let from = m.from();
@@ -534,6 +539,61 @@ impl Position {
         if !ours.contains(from) {
             return false;
         }
+        if let Some(legal) = self.is_legal_plain(m) {
+            return legal;
+        }
+        self.is_legal_by_generator(m)
+    }
+
+    /// [`Position::is_legal`] for `m`, a move from a square of the side to move, when it is a
+    /// plain move of a knight, bishop, rook or queen or a pawn's move short of the last rank:
+    /// the generator's rules for them, one move at a time. `None` for any other move.
+    #[inline]
+    fn is_legal_plain(&self, m: Move) -> Option<bool> {
+        if m.is_promotion() || m.is_en_passant() || m.is_castle() {
+            return None;
+        }
+        let (from, to) = (m.from(), m.to());
+        let us = self.turn;
+        let board = &self.board;
+        let role = board.role_at(from)?;
+        if role == Role::King || (role == Role::Pawn && Bitboard::BACK_RANKS.contains(to)) {
+            return None;
+        }
+        let occupied = board.occupied();
+        let reaches = match role {
+            Role::Pawn => {
+                let theirs = board.by_color(!us);
+                let push = Bitboard::from_square(from).forward(us) - occupied;
+                let double = (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us)
+                    - occupied;
+                push | double | (attacks::pawn(us, from) & theirs)
+            }
+            Role::Knight => attacks::knight(from),
+            Role::Bishop => attacks::bishop(from, occupied),
+            Role::Rook => attacks::rook(from, occupied),
+            Role::Queen => attacks::bishop(from, occupied) | attacks::rook(from, occupied),
+            Role::King => return None,
+        };
+        if !reaches.contains(to) || board.by_color(us).contains(to) {
+            return Some(false);
+        }
+        let king = self.king(us);
+        if self.pinned.contains(from)
+            && (role == Role::Knight || !attacks::line(king, from).contains(to))
+        {
+            return Some(false);
+        }
+        Some(match self.checkers.first() {
+            None => true,
+            Some(_) if self.checkers.more_than_one() => false,
+            Some(checker) => attacks::between(king, checker).with(checker).contains(to),
+        })
+    }
+
+    /// [`Position::is_legal`] by asking the generator for the moves between `m`'s squares.
+    fn is_legal_by_generator(&self, m: Move) -> bool {
+        let from = m.from();
         let mut found = false;
         self.for_each_legal_move_between(from.into(), m.to().into(), |candidate| {
             found |= candidate == m;
@@ -863,6 +923,54 @@ impl Default for Position {
 mod tests {
     use crate::uci::UciMove;
     use crate::{Color, Move, Position, Role, Square};
+
+    /// The attack-table judgement of plain moves agrees with the generator on every move of
+    /// every kind from every square of the side to move, in positions with pins, checks,
+    /// double checks, en passant and promotions.
+    #[test]
+    fn is_legal_agrees_with_the_generator() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/1q2Pp2/8/8/3B4/R3K2R w KQ f6 0 2",
+            "3k4/8/8/8/1b6/8/3N4/r3K2n w - - 0 1",
+        ];
+        let mut positions = Vec::new();
+        for fen in fens {
+            let pos: Position = fen.parse().unwrap();
+            positions.push(pos);
+            for (i, m) in pos.legal_moves().into_iter().enumerate() {
+                let child = pos.play(m).unwrap();
+                positions.push(child);
+                for n in child.legal_moves().into_iter().skip(i % 5).step_by(5) {
+                    positions.push(child.play(n).unwrap());
+                }
+            }
+        }
+        for pos in positions {
+            for from in pos.board().by_color(pos.turn()) {
+                for to in Square::ALL {
+                    let mut moves = vec![
+                        Move::normal(from, to),
+                        Move::en_passant(from, to),
+                        Move::castle(from, to),
+                    ];
+                    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                        moves.push(Move::promotion(from, to, role));
+                    }
+                    for m in moves {
+                        assert_eq!(
+                            pos.is_legal(m),
+                            pos.is_legal_by_generator(m),
+                            "{m:?} in {pos:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn polyglot_keys_are_the_published_ones() {
