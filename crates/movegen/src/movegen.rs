@@ -104,6 +104,44 @@ impl<F: FnMut(Move)> MoveSink for Expand<F> {
 }
 
 impl Position {
+    /// The squares the pawn of the side to move on `from` can move to by a legal move: its
+    /// pushes and captures (a square on the last rank stands for the four promotions) and, when
+    /// that capture is legal, the en passant square. Empty if no pawn of the side to move
+    /// stands on `from`.
+    ///
+    /// The moves [`Position::for_each_legal_move_from`] gives for that square, as one bitboard
+    /// and without the generator's set-up for every kind of piece: a search that tries one
+    /// pawn's moves at a time asks this at nearly every node.
+    #[must_use]
+    pub fn pawn_targets(&self, from: Square) -> Bitboard {
+        let us = self.turn;
+        let board = &self.board;
+        if !(board.pawns() & board.by_color(us)).contains(from) || self.checkers.more_than_one() {
+            return Bitboard::EMPTY;
+        }
+        let occupied = board.occupied();
+        let push = Bitboard::from_square(from).forward(us) - occupied;
+        let double = (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
+        let mut targets = push | double | (attacks::pawn(us, from) & board.by_color(!us));
+        let king = self.king(us);
+        if self.pinned.contains(from) {
+            targets &= attacks::line(king, from);
+        }
+        if let Some(checker) = self.checkers.first() {
+            targets &= attacks::between(king, checker).with(checker);
+        }
+        if let Some(ep) = self.ep_square
+            && attacks::pawn(us, from).contains(ep)
+        {
+            let mut legal = false;
+            self.en_passant_moves_from(ep, Bitboard::from_square(from), &mut |_| legal = true);
+            if legal {
+                targets = targets.with(ep);
+            }
+        }
+        targets
+    }
+
     /// Calls `f` with every legal move.
     #[inline]
     pub fn for_each_legal_move(&self, f: impl FnMut(Move)) {

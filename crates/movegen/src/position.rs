@@ -926,7 +926,7 @@ mod tests {
 
     /// The attack-table judgement of plain moves agrees with the generator on every move of
     /// every kind from every square of the side to move, in positions with pins, checks,
-    /// double checks, en passant and promotions.
+    /// double checks, en passant and promotions; so do each pawn's targets.
     #[test]
     fn is_legal_agrees_with_the_generator() {
         let fens = [
@@ -968,6 +968,14 @@ mod tests {
                         );
                     }
                 }
+                let mut targets = crate::Bitboard::EMPTY;
+                pos.for_each_legal_move_from(from.into(), |m| targets = targets.with(m.to()));
+                let pawn = pos.board().pawns().contains(from);
+                assert_eq!(
+                    pos.pawn_targets(from),
+                    if pawn { targets } else { crate::Bitboard::EMPTY },
+                    "{from:?} in {pos:?}"
+                );
             }
         }
     }

@@ -570,13 +570,14 @@ impl Search {
                     continue;
                 }
                 let start = self.moves.len();
-                list_moves(pos, group, &mut self.moves);
+                if role == Role::Pawn {
+                    push_pawn_moves(pos, first, &mut self.moves);
+                } else {
+                    list_moves(pos, group, &mut self.moves);
+                }
                 let end = self.moves.len();
                 if end == start {
                     continue;
-                }
-                if end - start > 1 && role == Role::Pawn {
-                    sort_pawn_moves(&mut self.moves[start..]);
                 }
                 // Stored (once the position has a move) before any child is searched, so that a
                 // line coming back to it is seen as a repetition.
@@ -782,30 +783,23 @@ fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
                 || (attacks::rook(king, occupied) & board.straight_sliders() & behind).any()))
 }
 
-/// Sorts one pawn's moves (which the generator gives by kind: push, double push, captures) by
-/// target and promotion (queen, knight, rook, bishop), in place: an insertion sort, as there
-/// are at most twelve, which works out the key of the move it places once. (Out of line, like
-/// the standard library's: inlined into [`Search::node`] it cost more than it saved.)
-#[inline(never)]
-fn sort_pawn_moves(moves: &mut [Move]) {
-    let key = |m: Move| {
-        let promotion = match m.promotion_role() {
-            None | Some(Role::Queen) => 0,
-            Some(Role::Knight) => 1,
-            Some(Role::Rook) => 2,
-            Some(_) => 3,
-        };
-        (m.to().index() << 2) | promotion
-    };
-    for i in 1..moves.len() {
-        let m = moves[i];
-        let k = key(m);
-        let mut j = i;
-        while j > 0 && key(moves[j - 1]) > k {
-            moves[j] = moves[j - 1];
-            j -= 1;
+/// Appends the legal moves of the pawn on `from` to `moves`, by target from `a1` on and, on
+/// the last rank, by promotion: queen, knight, rook, bishop. (From the pawn's targets as one
+/// bitboard, [`Position::pawn_targets`]: the generator gives them by kind, push, double push,
+/// captures, which then needed sorting; asking for the targets instead cut a round of
+/// `outcome_times` by 3 %.)
+fn push_pawn_moves(pos: &Position, from: Square, moves: &mut Vec<Move>) {
+    let ep = pos.ep_square();
+    for to in pos.pawn_targets(from) {
+        if Bitboard::BACK_RANKS.contains(to) {
+            for role in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
+                moves.push(Move::promotion(from, to, role));
+            }
+        } else if Some(to) == ep && from.file() != to.file() {
+            moves.push(Move::en_passant(from, to));
+        } else {
+            moves.push(Move::normal(from, to));
         }
-        moves[j] = m;
     }
 }
 
