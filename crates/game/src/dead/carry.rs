@@ -279,23 +279,39 @@ fn undone(
     if board.role_at(m.to()) == Some(Role::Pawn) {
         return None;
     }
-    let mut found = None;
-    pos.for_each_legal_move_from(board.by_color(pos.turn()) - board.pawns(), |t| {
-        if found.is_some() || t.is_castle() || board.occupied().contains(t.to()) {
-            return;
+    let take_back = |t: Move| {
+        if t.is_castle() || board.occupied().contains(t.to()) {
+            return None;
         }
         let mut at = *pos;
         at.play_unchecked(t);
         if !at.is_legal(back) {
-            return;
+            return None;
         }
         at.play_unchecked(back);
         let t_back = Move::normal(t.to(), t.from());
-        if at.is_legal(t_back) {
+        at.is_legal(t_back).then(|| {
             at.play_unchecked(t_back);
-            found = Some((t, t_back, at));
+            (t, t_back, at)
+        })
+    };
+    // The king's moves first, as the generator lists them: most often one of them does, and
+    // the other men's moves are not even listed.
+    let mut found = None;
+    let king = board.kings() & board.by_color(pos.turn());
+    pos.for_each_legal_move_from(king, |t| {
+        if found.is_none() {
+            found = take_back(t);
         }
     });
+    if found.is_none() {
+        let others = board.by_color(pos.turn()) - board.pawns() - king;
+        pos.for_each_legal_move_from(others, |t| {
+            if found.is_none() {
+                found = take_back(t);
+            }
+        });
+    }
     let (t, t_back, back_at) = found?;
     let mut candidate = Vec::with_capacity(line.len() + 3);
     candidate.extend_from_slice(&[t, back, t_back]);
