@@ -605,9 +605,14 @@ impl Search {
                     // A child at the depth limit is a leaf, cut unless it is a mate: a quiet move
                     // that mates nobody (see `quiet_leaf`) need not even be played. (A table entry
                     // might have closed that leaf; cutting it instead only costs an iteration its
-                    // proof.)
+                    // proof.) Nor need any other move of the loser's, which mates nobody either,
+                    // when the search keeps no table: the leaf is closed only where the winner is
+                    // left without mating material, which the board after the move tells.
                     if (depth + cost >= self.max_depth || self.line.len() + 1 >= MAX_LINE)
-                        && quiet_leaf(pos, m, role, capture, self.winner)
+                        && (quiet_leaf(pos, m, role, capture, self.winner)
+                            || (self.table.is_none()
+                                && pos.turn() != self.winner
+                                && !insufficient_after(pos, m, role, self.winner)))
                     {
                         self.interrupted = true;
                         result.clean = false;
@@ -749,6 +754,29 @@ fn quiet_leaf(pos: &Position, m: Move, role: Role, capture: bool, winner: Color)
         return false;
     }
     pos.turn() != winner || !gives_check(pos, m, role)
+}
+
+/// Whether `winner` lacks mating material (see [`insufficient`]) once `m`, a move of a man of
+/// `role` in `pos`, is played: worked out on the board alone, without playing the move.
+fn insufficient_after(pos: &Position, m: Move, role: Role, winner: Color) -> bool {
+    let mut board = *pos.board();
+    if !m.is_castle() {
+        let (from, to) = (m.from(), m.to());
+        let captured = if m.is_en_passant() {
+            Square::from_coords(to.file(), from.rank())
+        } else {
+            to
+        };
+        // A queen, rook or pawn of the winner's that is not taken is mating material.
+        let heavy = board.queens() | board.rooks() | board.pawns();
+        if (heavy & board.by_color(winner)).without(captured).any() {
+            return false;
+        }
+        board.remove_piece_at(captured);
+        board.remove_piece_at(from);
+        board.set_piece_at(to, m.promotion_role().unwrap_or(role).of(pos.turn()));
+    }
+    insufficient(&board, winner)
 }
 
 /// Whether `m`, which is neither castling, nor en passant, nor a promotion, checks the
