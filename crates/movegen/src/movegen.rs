@@ -121,7 +121,8 @@ impl Position {
         }
         let occupied = board.occupied();
         let push = Bitboard::from_square(from).forward(us) - occupied;
-        let double = (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
+        let double =
+            (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
         let mut targets = push | double | (attacks::pawn(us, from) & board.by_color(!us));
         let king = self.king(us);
         if self.pinned.contains(from) {

@@ -973,7 +973,11 @@ mod tests {
                 let pawn = pos.board().pawns().contains(from);
                 assert_eq!(
                     pos.pawn_targets(from),
-                    if pawn { targets } else { crate::Bitboard::EMPTY },
+                    if pawn {
+                        targets
+                    } else {
+                        crate::Bitboard::EMPTY
+                    },
                     "{from:?} in {pos:?}"
                 );
             }
