@@ -844,13 +844,14 @@ pub(super) fn play_forced(pos: &Position, limit: usize) -> (Position, Vec<Move>,
     let mut line = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
     while line.len() < limit {
-        // The only move, if there is one: counted, not listed.
-        let (mut count, mut only) = (0, None);
-        pos.for_each_legal_move(|m| {
-            count += 1;
-            only = Some(m);
-        });
-        let (1, Some(m)) = (count, only) else { break };
+        // The only move, if there is one: the moves are counted by the generator's popcounts
+        // (most positions have many), and listed only when there is one.
+        if pos.count_legal_moves() != 1 {
+            break;
+        }
+        let mut only = None;
+        pos.for_each_legal_move(|m| only = Some(m));
+        let Some(m) = only else { break };
         seen.push(pos);
         pos.play_unchecked(m);
         line.push(m);
