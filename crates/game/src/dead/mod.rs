@@ -203,7 +203,9 @@ fn mirror(pos: &Position) -> Option<Position> {
 
 /// The analysis behind [`can_win_with`], for either colour.
 fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnability {
-    if !pos.has_legal_moves() {
+    // Counted once: whether there is a move, and whether there is only one to play first.
+    let moves = pos.count_legal_moves();
+    if moves == 0 {
         return if pos.turn() != color && pos.is_check() {
             Winnability::Winnable(Vec::new())
         } else {
@@ -213,7 +215,11 @@ fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnab
     if material::insufficient(pos.board(), color) {
         return Winnability::Unwinnable;
     }
-    let (start, forced, cycles) = search::play_forced(pos, FORCED_LIMIT);
+    let (start, forced, cycles) = if moves == 1 {
+        search::play_forced(pos, FORCED_LIMIT)
+    } else {
+        (*pos, Vec::new(), false)
+    };
     if cycles {
         return Winnability::Unwinnable;
     }
