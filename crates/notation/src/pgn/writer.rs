@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 use super::reader::{is_clock_text, looks_like_tag_line};
 use super::tree::{GameTree, NodeId, Tags, normalize_words_into, plain_comment};
 use super::types::{Nag, RawComment, TerminationMarker};
-use crate::san::{SanPlus, SanText};
+use crate::san::SanPlus;
 
 /// The line width of the export format.
 pub const EXPORT_WIDTH: usize = 80;
@@ -77,12 +77,16 @@ impl Tokens {
         }
     }
 
-    /// Appends a [`Token`]: [`Tokens::push_parts`] with the token's whole buffer copied and
-    /// the part past its end dropped, a copy of a constant size that needs no call.
-    fn push_token(&mut self, token: &Token) {
-        self.separate(token.len, true);
-        let end = self.out.len() + token.len;
-        self.out.extend_from_slice(&token.bytes);
+    /// Appends a [`Token`] as [`Tokens::push_parts`] would, in one copy of a constant size
+    /// (the separator, kept at the front of the token's buffer, then the token; the part past
+    /// its end dropped), which needs no call.
+    fn push_token(&mut self, token: &mut Token) {
+        let separator = self.separator(token.len, true);
+        let skip = usize::from(separator.is_none());
+        token.bytes[0] = separator.unwrap_or(b' ');
+        let end = self.out.len() + 1 - skip + token.len;
+        self.out
+            .extend_from_slice(&token.bytes[skip..skip + Token::COPIED]);
         self.out.truncate(end);
     }
 
@@ -112,22 +116,27 @@ impl Tokens {
     /// export layout's line would grow too long (if `breakable`) or where a `;` comment ended
     /// the line; the column then counts the token as written.
     fn separate(&mut self, width: usize, breakable: bool) {
-        let column = match self.column {
-            Some(0) => 0,
+        if let Some(separator) = self.separator(width, breakable) {
+            self.out.push(separator);
+        }
+    }
+
+    /// [`Tokens::separate`]'s separator, which the caller writes: none at the start of a line.
+    #[inline]
+    fn separator(&mut self, width: usize, breakable: bool) -> Option<u8> {
+        let (column, separator) = match self.column {
+            Some(0) => (0, None),
             Some(column)
                 if column + 1 + width <= EXPORT_WIDTH
                     || !breakable
                     || self.layout == Layout::Compact =>
             {
-                self.out.push(b' ');
-                column + 1
+                (column + 1, Some(b' '))
             }
-            _ => {
-                self.out.push(b'\n');
-                0
-            }
+            _ => (0, Some(b'\n')),
         };
         self.column = Some(column + width);
+        separator
     }
 
     /// Appends a comment's text (UTF-8, its words separated by single spaces) as `{ words }`,
@@ -383,7 +392,7 @@ impl MovetextWriter {
             token.push_number(line.ply / 2 + 1);
             token.push(if white { b". " } else { b"... " });
         }
-        token.push_san(&san.text());
+        san.bytes_to(|b| token.push_byte(b));
         self.tokens.push_token(token);
         self.line = Line {
             ply: line.ply + 1,
@@ -542,28 +551,42 @@ impl MovetextWriter {
 
 /// A token of ASCII built on the stack, without the formatting machinery (this runs once a
 /// move): a move with its number (`12... Nxe5+`: at most 20 digits, `... ` and 9 bytes of SAN)
-/// or a glyph (`$255`). Its width is its length.
+/// or a glyph (`$255`). Its width is its length. The buffer's first byte is left for the
+/// separator that [`Tokens::push_token`] writes before it.
 #[derive(Debug)]
 struct Token {
-    bytes: [u8; 40],
+    bytes: [u8; 64],
+    /// The token's length, from `bytes[1]`.
     len: usize,
 }
 
 impl Default for Token {
     fn default() -> Token {
         Token {
-            bytes: [0; 40],
+            bytes: [0; 64],
             len: 0,
         }
     }
 }
 
 impl Token {
-    /// Appends `bytes` (a token never outgrows the buffer).
+    /// The bytes [`Tokens::push_token`] copies, separator first: more than the longest
+    /// token's, fewer than the buffer's less the separator's place.
+    const COPIED: usize = 48;
+
+    /// Appends `b`. At most 33 bytes come after the separator's place: the index never wraps,
+    /// and the mask spares a bounds check.
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.bytes[(1 + self.len) % 64] = b;
+        self.len += 1;
+    }
+
+    /// Appends `bytes`.
+    #[inline]
     fn push(&mut self, bytes: &[u8]) {
-        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
-            to.copy_from_slice(bytes);
-            self.len += bytes.len();
+        for &b in bytes {
+            self.push_byte(b);
         }
     }
 
@@ -572,9 +595,10 @@ impl Token {
         let digit = |d: u64| b'0' + (d % 10) as u8;
         // Nearly every move number has one or two digits.
         if n < 10 {
-            self.push(&[digit(n)]);
+            self.push_byte(digit(n));
         } else if n < 100 {
-            self.push(&[digit(n / 10), digit(n)]);
+            self.push_byte(digit(n / 10));
+            self.push_byte(digit(n));
         } else {
             let mut digits = [0u8; 20];
             let mut at = digits.len();
@@ -591,19 +615,9 @@ impl Token {
         }
     }
 
-    /// Appends a SAN: all of its buffer, a copy of a constant size, of which the part past
-    /// its end is overwritten or dropped.
-    fn push_san(&mut self, san: &SanText) {
-        let (bytes, len) = san.buffer();
-        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
-            to.copy_from_slice(bytes);
-            self.len += len;
-        }
-    }
-
     #[cfg(test)]
     fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        &self.bytes[1..1 + self.len]
     }
 }
 
@@ -860,7 +874,8 @@ mod tests {
             token.push(b"x");
             token.push_number(n);
             token.push(b"... ");
-            token.push_san(&"Qh4xe1#".parse::<SanPlus>().expect("a SAN").text());
+            let san = "Qh4xe1#".parse::<SanPlus>().expect("a SAN");
+            san.bytes_to(|b| token.push_byte(b));
             assert_eq!(token.as_bytes(), format!("x{n}... Qh4xe1#").as_bytes());
         }
     }

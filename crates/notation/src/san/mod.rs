@@ -99,8 +99,6 @@ mod resolve;
 mod strict;
 mod write;
 
-pub(crate) use write::SanText;
-
 use core::fmt;
 
 use caissa_board::{CastlingSide, File, Rank, Role, Square};

@@ -89,9 +89,17 @@ impl San {
         out.extend(self.text().as_bytes().iter().map(|&b| char::from(b)));
     }
 
-    /// The SAN as ASCII bytes, laid out without `fmt`: the PGN writer writes one a move.
+    /// The SAN as ASCII bytes, laid out without `fmt`.
     pub(crate) fn text(&self) -> SanText {
         let mut text = SanText::default();
+        self.bytes_to(|b| text.push(b));
+        text
+    }
+
+    /// Hands the SAN's ASCII bytes to `push`, in order, at most 8 of them: what the PGN writer
+    /// does once a move, so without `fmt`, characters or a buffer between.
+    #[inline]
+    pub(crate) fn bytes_to(&self, mut push: impl FnMut(u8)) {
         match *self {
             San::Normal {
                 role,
@@ -102,61 +110,64 @@ impl San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    text.push(role.upper_char());
+                    push(ROLE_LETTERS[role.index()]);
                 }
                 if let Some(file) = file {
-                    text.push(file.char());
+                    push(b'a' + file as u8);
                 }
                 if let Some(rank) = rank {
-                    text.push(rank.char());
+                    push(b'1' + rank as u8);
                 }
                 if capture {
-                    text.push('x');
+                    push(b'x');
                 }
-                text.push(to.file().char());
-                text.push(to.rank().char());
+                push(b'a' + to.file() as u8);
+                push(b'1' + to.rank() as u8);
                 if let Some(role) = promotion {
-                    text.push('=');
-                    text.push(role.upper_char());
+                    push(b'=');
+                    push(ROLE_LETTERS[role.index()]);
                 }
             }
-            San::Castle(side) => side.san().chars().for_each(|c| text.push(c)),
+            San::Castle(side) => side.san().bytes().for_each(push),
             San::Null => {
-                text.push('-');
-                text.push('-');
+                push(b'-');
+                push(b'-');
             }
         }
-        text
     }
 }
+
+/// The uppercase letter of each role, by [`Role::index`].
+const ROLE_LETTERS: [u8; 6] = {
+    let mut letters = [0; 6];
+    let mut i = 0;
+    while i < Role::ALL.len() {
+        letters[i] = Role::ALL[i].upper_char() as u8;
+        i += 1;
+    }
+    letters
+};
 
 /// A SAN with its suffix as ASCII bytes, on the stack. Room for 9: a letter, the origin's file
 /// and rank, `x`, the target, `=` and a letter, and `+` or `#` (a legal move needs at most 7,
 /// as `Qh4xe1#` or `exd8=Q#`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SanText {
-    bytes: [u8; 9],
+    bytes: [u8; 16],
     len: usize,
 }
 
 impl SanText {
-    /// Appends `c`, an ASCII character of a SAN.
-    fn push(&mut self, c: char) {
-        if let (Some(byte), Ok(b)) = (self.bytes.get_mut(self.len), u8::try_from(c)) {
-            *byte = b;
-            self.len += 1;
-        }
+    /// Appends `b`, an ASCII byte of a SAN.
+    fn push(&mut self, b: u8) {
+        // At most 9 bytes come: the index never wraps, and the mask spares a bounds check.
+        self.bytes[self.len % 16] = b;
+        self.len += 1;
     }
 
     /// The bytes.
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
-    }
-
-    /// The whole buffer and how many of its bytes are the SAN's, for a copy of a constant
-    /// size.
-    pub(crate) fn buffer(&self) -> (&[u8; 9], usize) {
-        (&self.bytes, self.len)
     }
 }
 
@@ -274,11 +285,20 @@ impl SanPlus {
 
     /// The SAN and its suffix as ASCII bytes ([`San::text`]).
     pub(crate) fn text(&self) -> SanText {
-        let mut text = self.san.text();
-        if let Some(suffix) = self.suffix {
-            text.push(suffix.char());
-        }
+        let mut text = SanText::default();
+        self.bytes_to(|b| text.push(b));
         text
+    }
+
+    /// Hands the SAN's ASCII bytes and its suffix's to `push` ([`San::bytes_to`]), at most 9.
+    #[inline]
+    pub(crate) fn bytes_to(&self, mut push: impl FnMut(u8)) {
+        self.san.bytes_to(&mut push);
+        match self.suffix {
+            Some(Suffix::Check) => push(b'+'),
+            Some(Suffix::Checkmate) => push(b'#'),
+            None => {}
+        }
     }
 }
 
