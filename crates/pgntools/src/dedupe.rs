@@ -82,12 +82,16 @@ pub(crate) struct KeyHasher {
 }
 
 impl KeyHasher {
-    /// Starts the key of a game from `start`, with its tags when `same` asks for them.
-    pub(crate) fn new(same: Same, start: &Position, tags: &Tags) -> KeyHasher {
+    /// Starts the key of a game from `start`, with its tags when `same` asks for them; `moves`
+    /// is memory for the moves (what [`KeyHasher::finish`] gave back for an earlier game, say),
+    /// emptied first.
+    pub(crate) fn new(same: Same, start: &Position, tags: &Tags, mut moves: Vec<u8>) -> KeyHasher {
+        moves.clear();
+        moves.reserve(512);
         let mut hasher = KeyHasher {
             high: DefaultHasher::new(),
             low: DefaultHasher::new(),
-            moves: Vec::with_capacity(512),
+            moves,
         };
         hasher.high.write_u8(1);
         hasher.each(|h| start.hash(h));
@@ -120,14 +124,15 @@ impl KeyHasher {
         self.moves.extend_from_slice(&bits.to_le_bytes());
     }
 
-    /// The key.
-    pub(crate) fn finish(mut self) -> GameKey {
+    /// The key, and the memory of the moves, for the next game's.
+    pub(crate) fn finish(mut self) -> (GameKey, Vec<u8>) {
         let moves = core::mem::take(&mut self.moves);
         self.each(|h| h.write(&moves));
-        GameKey {
+        let key = GameKey {
             high: self.high.finish(),
             low: self.low.finish(),
-        }
+        };
+        (key, moves)
     }
 }
 

@@ -459,6 +459,11 @@ pub(crate) struct Selector<'a> {
     /// The only tags kept, when the games' tags are not written (the start position's, the
     /// filter's, [`SelectOptions::tag_value`]'s); `None`: every tag.
     kept_tags: Option<Vec<&'a str>>,
+    /// Whether anything is done with comments: they are written, or give a row's clocks or
+    /// evaluations. Told once, so that the formats that take none pass them at no cost.
+    takes_comments: bool,
+    /// The moves of the game keyed last ([`KeyHasher`]), emptied for the next game's.
+    spare_moves: Vec<u8>,
 }
 
 /// A selected game while it is read.
@@ -607,6 +612,12 @@ fn kept_tags(options: &SelectOptions) -> Option<Vec<&str>> {
     })
 }
 
+/// Whether a selector does anything with comments ([`Selector::takes_comments`]).
+fn takes_comments(options: &SelectOptions) -> bool {
+    let columns = options.format.ply_columns();
+    (options.format.writes_tree() && !options.strip.comments) || columns.clocks || columns.evals
+}
+
 /// The bytes reserved for a game's moves in UCI or LAN: about 150 plies.
 const MOVE_LINE_CAPACITY: usize = 1024;
 
@@ -710,6 +721,8 @@ impl Selector<'_> {
             skimming: false,
             start_tags: StartTags::default(),
             kept_tags: kept_tags(options),
+            takes_comments: takes_comments(options),
+            spare_moves: Vec::new(),
         }
     }
 
@@ -718,6 +731,39 @@ impl Selector<'_> {
         Selector {
             trees: true,
             ..Selector::new(options)
+        }
+    }
+
+    /// [`Visitor::comment`] for a selector that [takes comments](Selector::takes_comments).
+    fn take_comment(
+        &mut self,
+        game: &mut Option<InProgress>,
+        comment: RawComment<'_>,
+        at: Location,
+    ) -> Flow<Self> {
+        let Some(game) = game else {
+            return ControlFlow::Continue(());
+        };
+        if game.depth == 0 {
+            game.note_commands(&comment);
+        }
+        let strip = self.options.strip;
+        if strip.comments || !self.options.format.writes_tree() {
+            return ControlFlow::Continue(());
+        }
+        let without_commands = strip
+            .commands
+            .then(|| comment.commands().text_without_commands());
+        let comment = match &without_commands {
+            Some(text) => comment.with_bytes(text.as_bytes()),
+            None => comment,
+        };
+        match &mut game.written {
+            Written::Movetext { writer, .. } => {
+                writer.comment(comment);
+                ControlFlow::Continue(())
+            }
+            Written::Tree(tree) => built(self.builder.comment(tree, comment, at)),
         }
     }
 
@@ -824,7 +870,12 @@ impl Visitor for Selector<'_> {
         };
         let format = self.options.format;
         let key = match format {
-            Format::Key(same) => Some(KeyHasher::new(same, &start, &tags)),
+            Format::Key(same) => Some(KeyHasher::new(
+                same,
+                &start,
+                &tags,
+                core::mem::take(&mut self.spare_moves),
+            )),
             _ => None,
         };
         let layout = match format {
@@ -941,36 +992,17 @@ impl Visitor for Selector<'_> {
         }
     }
 
+    #[inline]
     fn comment(
         &mut self,
         game: &mut Option<InProgress>,
         comment: RawComment<'_>,
         at: Location,
     ) -> Flow<Self> {
-        let Some(game) = game else {
-            return ControlFlow::Continue(());
-        };
-        if game.depth == 0 {
-            game.note_commands(&comment);
-        }
-        let strip = self.options.strip;
-        if strip.comments || !self.options.format.writes_tree() {
+        if !self.takes_comments {
             return ControlFlow::Continue(());
         }
-        let without_commands = strip
-            .commands
-            .then(|| comment.commands().text_without_commands());
-        let comment = match &without_commands {
-            Some(text) => comment.with_bytes(text.as_bytes()),
-            None => comment,
-        };
-        match &mut game.written {
-            Written::Movetext { writer, .. } => {
-                writer.comment(comment);
-                ControlFlow::Continue(())
-            }
-            Written::Tree(tree) => built(self.builder.comment(tree, comment, at)),
-        }
+        self.take_comment(game, comment, at)
     }
 
     fn begin_variation(
@@ -1062,7 +1094,9 @@ impl Visitor for Selector<'_> {
             return Ok(Selected::Unmatched);
         }
         if let Some(key) = key {
-            return Ok(Selected::Key(key.finish()));
+            let (key, moves) = key.finish();
+            self.spare_moves = moves;
+            return Ok(Selected::Key(key));
         }
         let (mut tags, mut marker, written) = match written {
             Written::Tree(tree) => {
