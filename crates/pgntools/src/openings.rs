@@ -53,6 +53,10 @@ pub struct Opening {
 #[derive(Debug)]
 pub struct Openings {
     by_position: HashMap<Position, Opening, BuildZobristHasher>,
+    /// A bit for each [`occupancy_slot`] that a named position's occupied squares fall in: a
+    /// position whose slot's bit is clear is named by none, told without a lookup (most
+    /// positions of a game are named by none).
+    occupancies: Box<[u64; OCCUPANCY_WORDS]>,
     max_plies: usize,
     /// The lines of the table that do not read (none in the table built in).
     unreadable: usize,
@@ -89,12 +93,15 @@ impl Openings {
                 lines.len(),
                 BuildZobristHasher::default(),
             ),
+            occupancies: Box::new([0; OCCUPANCY_WORDS]),
             max_plies: 0,
             unreadable,
         };
         for ((eco, name, _), reached) in lines.into_iter().zip(reached) {
             match reached {
                 Some((position, plies)) => {
+                    let slot = occupancy_slot(&position);
+                    openings.occupancies[slot / 64] |= 1 << (slot % 64);
                     let opening = Opening { eco, name, plies };
                     openings.max_plies = openings.max_plies.max(plies);
                     openings
@@ -116,6 +123,10 @@ impl Openings {
     /// The opening named by this position, if any.
     #[must_use]
     pub fn get(&self, position: &Position) -> Option<&Opening> {
+        let slot = occupancy_slot(position);
+        if self.occupancies[slot / 64] & (1 << (slot % 64)) == 0 {
+            return None;
+        }
         self.by_position.get(position)
     }
 
@@ -155,6 +166,18 @@ impl Openings {
             .filter_map(|position| self.get(position))
             .last()
     }
+}
+
+/// The words of [`Openings::occupancies`]: 2^16 bits, about twenty for each named position.
+const OCCUPANCY_WORDS: usize = 1 << 10;
+
+/// A number below 2^16 for the squares `position` occupies: the same for two same positions
+/// (FIDE's, [`Position`]'s `Eq`), seldom the same for two others.
+fn occupancy_slot(position: &Position) -> usize {
+    let occupied = position.board().occupied().0;
+    // The multiplier of Fibonacci hashing, 2^64 over the golden ratio: the top bits of the
+    // product depend on every bit of the squares.
+    (occupied.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48) as usize
 }
 
 /// Where each line of SAN moves with move numbers (`1. e4 c5 2. Nf3`) leads from the
