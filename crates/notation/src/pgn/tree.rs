@@ -54,15 +54,25 @@ impl Tags {
         (start..name_end, name_end..value_end)
     }
 
-    /// The index of the first tag named `name`.
+    /// The index of the first tag named `name`: names compared as bytes, so that the tags
+    /// that do not match are passed without slicing their text.
     fn position(&self, name: &str) -> Option<usize> {
-        self.iter().position(|(n, _)| n == name)
+        let text = self.text.as_bytes();
+        let mut start = 0;
+        for (i, &(name_end, value_end)) in self.ends.iter().enumerate() {
+            if text.get(start..name_end) == Some(name.as_bytes()) {
+                return Some(i);
+            }
+            start = value_end;
+        }
+        None
     }
 
     /// The value of the first tag named `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
+        let (_, value) = self.spans(self.position(name)?);
+        self.text.get(value)
     }
 
     /// Sets the first tag named `name`, or adds it at the end.
@@ -73,6 +83,9 @@ impl Tags {
         };
         let (_, old) = self.spans(i);
         let old_len = old.len();
+        if self.text.get(old.clone()) == Some(value) {
+            return;
+        }
         self.text.replace_range(old, value);
         // The value's end and every later tag's ends move by the change in length.
         self.ends[i].1 = self.ends[i].1 - old_len + value.len();
