@@ -454,6 +454,8 @@ mod tests {
         [Event \"illegal\"]\n\n1. e4 e5 2. Ke3 *\n\n\
         [Event \"unterminated\"]\n\n1. e4 (1. d4 *\n\n\
         [Event \"checkmate\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+        [Event \"checks and mates in lines\"]\n\n1. f3 e5 2. g4 Qh4+ (2... Qf6 3. Nc3 Qh4+) \
+        (2... Bc5 3. e3 Qh4#) 0-1\n\n\
         [Event \"lenient\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2\n\n\
         [Event \"clocks\"]\n\n1. e4 { [%clk 0:05:00] } ( { [%clk 0:04:59] } 1. d4 ) 1... e5 \
         ; [%clk 0:05:00] \n2. Nf3 {[%clk 0:05:00]}{ [%clk 0:04:58] } { [%clk 0:4:5] } *\n";

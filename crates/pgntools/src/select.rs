@@ -488,6 +488,10 @@ pub(crate) struct InProgress {
     opening: Option<&'static Opening>,
     /// The game's key so far, for [`Format::Key`]; the tree is then left empty.
     key: Option<KeyHasher>,
+    /// Whether the last move written gave check, and whether it mates is not known yet: the
+    /// current line's next move says it does not, and where the line ends, the position says
+    /// ([`InProgress::settle_check`]).
+    unsettled_check: bool,
 }
 
 /// How a selected game is written while it is read.
@@ -515,6 +519,17 @@ enum Body {
 }
 
 impl InProgress {
+    /// Makes the `+` of the last move written a `#` if the position the current line
+    /// reached is checkmate: at the line's end, where no next move says it is not.
+    fn settle_check(&mut self) {
+        if core::mem::take(&mut self.unsettled_check)
+            && let Written::Movetext { writer, .. } = &mut self.written
+            && self.replay.position().is_checkmate()
+        {
+            writer.checkmate();
+        }
+    }
+
     /// Takes the clock and the evaluation of a main-line comment, for the last ply's row values
     /// (a command that does not read is left out, as are those before the first move).
     fn note_commands(&mut self, comment: &RawComment<'_>) {
@@ -909,6 +924,7 @@ impl Visitor for Selector<'_> {
             plies: 0,
             opening: None,
             key,
+            unsettled_check: false,
         }))
     }
 
@@ -938,9 +954,19 @@ impl Visitor for Selector<'_> {
             game.evals.push(None);
         }
         let format = self.options.format;
-        // The canonical SAN (its `+` and `#` found on the board) for the whole game and LAN only.
-        let canonical = (format.writes_tree() || format == Format::Lan)
-            .then(|| played.map_or(san, |m| SanPlus::from_resolved(san.san, before, m, after)));
+        // The canonical SAN (its `+` and `#` found on the board) for the whole game and LAN
+        // only. A movetext writer is told of a mate later ([`InProgress::settle_check`]): the
+        // line's next move, if any, says there is none, and the mate test is spared.
+        let canonical = (format.writes_tree() || format == Format::Lan).then(|| {
+            played.map_or(san, |m| SanPlus {
+                san: San::from_resolved(san.san, before, m),
+                suffix: if matches!(game.written, Written::Movetext { .. }) {
+                    after.is_check().then_some(Suffix::Check)
+                } else {
+                    Suffix::from_position(after)
+                },
+            })
+        });
         if game.depth == 0 {
             let suffix = canonical.and_then(|san| san.suffix);
             write_ply(&mut game.text, format, before, played, suffix, after);
@@ -958,6 +984,7 @@ impl Visitor for Selector<'_> {
         let tree = match &mut game.written {
             Written::Movetext { writer, .. } => {
                 writer.san(canonical);
+                game.unsettled_check = canonical.suffix.is_some();
                 return ControlFlow::Continue(());
             }
             Written::Tree(tree) => tree,
@@ -1017,6 +1044,7 @@ impl Visitor for Selector<'_> {
         let Some(game) = game else {
             return ControlFlow::Continue(VariationChoice::Enter);
         };
+        game.settle_check();
         if let Err(error) = game.replay.begin_variation(at) {
             return ControlFlow::Break(Err(error));
         }
@@ -1037,6 +1065,7 @@ impl Visitor for Selector<'_> {
         let Some(game) = game else {
             return ControlFlow::Continue(());
         };
+        game.settle_check();
         game.replay.end_variation();
         game.depth -= 1;
         if !self.options.format.writes_tree() {
@@ -1073,9 +1102,10 @@ impl Visitor for Selector<'_> {
     }
 
     fn end_game(&mut self, game: Option<InProgress>) -> Result<Selected, PgnReplayError> {
-        let Some(game) = game else {
+        let Some(mut game) = game else {
             return Ok(Selected::Skipped);
         };
+        game.settle_check();
         let InProgress {
             written,
             replay,

@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 use super::reader::{is_clock_text, looks_like_tag_line};
 use super::tree::{GameTree, NodeId, Tags, normalize_words_into, plain_comment};
 use super::types::{Nag, RawComment, TerminationMarker};
-use crate::san::SanPlus;
+use crate::san::{SanPlus, Suffix};
 
 /// The line width of the export format.
 pub const EXPORT_WIDTH: usize = 80;
@@ -288,6 +288,9 @@ pub struct MovetextWriter {
     token: Token,
     /// Whether the parts so far came in the order they are written.
     in_order: bool,
+    /// Where the `+` of the last move written is in the text, if it gave check
+    /// ([`MovetextWriter::checkmate`]).
+    last_check: Option<usize>,
 }
 
 /// A line of moves as [`MovetextWriter`] writes it.
@@ -359,6 +362,7 @@ impl MovetextWriter {
             comment: String::new(),
             token: Token::default(),
             in_order: true,
+            last_check: None,
         }
     }
 
@@ -394,11 +398,22 @@ impl MovetextWriter {
         }
         san.bytes_to(|b| token.push_byte(b));
         self.tokens.push_token(token);
+        self.last_check = (san.suffix == Some(Suffix::Check)).then(|| self.tokens.out.len() - 1);
         self.line = Line {
             ply: line.ply + 1,
             moves: line.moves.saturating_add(1).min(2),
             since: Since::Move,
         };
+    }
+
+    /// Makes the `+` of the last move written a `#`, for a caller that wrote it before
+    /// knowing whether the check mates: a mate test costs a look for a legal move, which the
+    /// line's next move, if there is one, makes needless. The same width, so the lines stay as
+    /// they are.
+    pub fn checkmate(&mut self) {
+        if let Some(at) = self.last_check.take() {
+            self.tokens.out[at] = b'#';
+        }
     }
 
     /// Writes a glyph of the innermost line's last move.
@@ -546,6 +561,7 @@ impl MovetextWriter {
         self.pending.clear();
         self.pending_ends.clear();
         self.in_order = true;
+        self.last_check = None;
     }
 }
 

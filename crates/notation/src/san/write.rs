@@ -84,6 +84,37 @@ impl San {
         }
     }
 
+    /// [`SanPlus::from_resolved`] without the suffix: the SAN of `m`, a legal move of `before`
+    /// that `written` stands for, for a caller that finds the suffix itself (a writer that
+    /// puts the mate test after a check off, say).
+    ///
+    /// # Panics
+    ///
+    /// May panic if `m` is not a legal move of `before`. A `written` that does not stand for
+    /// `m` gives a wrong SAN.
+    #[must_use]
+    pub fn from_resolved(written: San, before: &Position, m: Move) -> San {
+        match written {
+            // Castling written as a king move aside. (A pawn found without its file was
+            // looked for on the square's file: it moves straight, and names no file.)
+            San::Normal {
+                role,
+                file: None,
+                rank: None,
+                to,
+                ..
+            } if !m.is_castle() => San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: before.is_capture(m),
+                to,
+                promotion: m.promotion_role(),
+            },
+            _ => San::from_move(before, m),
+        }
+    }
+
     /// Appends the SAN to `out`.
     pub fn append_to(&self, out: &mut String) {
         out.extend(self.text().as_bytes().iter().map(|&b| char::from(b)));
@@ -238,27 +269,8 @@ impl SanPlus {
     /// and a `written` that does not stand for `m` a wrong SAN.
     #[must_use]
     pub fn from_resolved(written: San, before: &Position, m: Move, after: &Position) -> SanPlus {
-        let san = match written {
-            // Castling written as a king move aside. (A pawn found without its file was
-            // looked for on the square's file: it moves straight, and names no file.)
-            San::Normal {
-                role,
-                file: None,
-                rank: None,
-                to,
-                ..
-            } if !m.is_castle() => San::Normal {
-                role,
-                file: None,
-                rank: None,
-                capture: before.is_capture(m),
-                to,
-                promotion: m.promotion_role(),
-            },
-            _ => San::from_move(before, m),
-        };
         SanPlus {
-            san,
+            san: San::from_resolved(written, before, m),
             suffix: Suffix::from_position(after),
         }
     }
