@@ -134,6 +134,11 @@ impl Tags {
         })
     }
 
+    /// The bytes of all the names and values together.
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     /// How many tags there are.
     #[must_use]
     pub fn len(&self) -> usize {

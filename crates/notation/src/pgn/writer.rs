@@ -713,8 +713,8 @@ impl Tags {
     /// names and values as they are, and room for the roster's placeholders.
     #[must_use]
     pub fn written_size(&self) -> usize {
-        let tags: usize = self.iter().map(|(n, v)| n.len() + v.len() + 6).sum();
-        tags + 128
+        // Each name and value as they are, and `[`, ` "`, `"]` and a line end around them.
+        self.text_len() + 6 * self.len() + 128
     }
 
     /// The result a movetext ends with: `marker`, the movetext's, else the `Result` tag's,
