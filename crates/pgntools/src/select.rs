@@ -464,6 +464,35 @@ pub(crate) struct Selector<'a> {
     takes_comments: bool,
     /// The moves of the game keyed last ([`KeyHasher`]), emptied for the next game's.
     spare_moves: Vec<u8>,
+    /// What is done with each move.
+    move_work: MoveWork,
+}
+
+/// What a [`Selector`] does with each move, told once from its options.
+#[derive(Clone, Copy, Debug)]
+struct MoveWork {
+    /// Whether the canonical SAN is wanted: the whole game is written, or LAN.
+    canonical: bool,
+    /// Whether the whole game is written ([`Format::writes_tree`]).
+    tree: bool,
+    /// How the main line is written a ply at a time ([`write_ply`]), if it is.
+    line: Option<PlyText>,
+    /// Whether the main line's clocks and evaluations are wanted ([`Columns`]).
+    clocks: bool,
+    evals: bool,
+}
+
+impl MoveWork {
+    fn new(format: Format) -> MoveWork {
+        let columns = format.ply_columns();
+        MoveWork {
+            canonical: format.writes_tree() || format == Format::Lan,
+            tree: format.writes_tree(),
+            line: PlyText::of(format),
+            clocks: columns.clocks,
+            evals: columns.evals,
+        }
+    }
 }
 
 /// A selected game while it is read.
@@ -636,12 +665,35 @@ fn takes_comments(options: &SelectOptions) -> bool {
 /// The bytes reserved for a game's moves in UCI or LAN: about 150 plies.
 const MOVE_LINE_CAPACITY: usize = 1024;
 
-/// Appends a main-line ply to `text` as `format` writes it: `before` is the position it is
-/// played in, `played` the move (`None` for a null move), `suffix` its check or mate sign
-/// (wanted for LAN), `after` the position it leads to.
+/// How a line format writes each main-line ply ([`write_ply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlyText {
+    /// The move in UCI ([`Format::wants_uci`]).
+    Uci,
+    /// The move in LAN.
+    Lan,
+    /// The position reached, as [`Format::Fen`] or [`Format::Epd`] (this one) write it.
+    Position(Format),
+}
+
+impl PlyText {
+    /// How `format` writes each ply, if it writes the main line a ply at a time.
+    fn of(format: Format) -> Option<PlyText> {
+        match format {
+            Format::Fen | Format::Epd => Some(PlyText::Position(format)),
+            Format::Lan => Some(PlyText::Lan),
+            _ if format.wants_uci() => Some(PlyText::Uci),
+            _ => None,
+        }
+    }
+}
+
+/// Appends a main-line ply to `text` as `how` says: `before` is the position it is played
+/// in, `played` the move (`None` for a null move), `suffix` its check or mate sign (wanted
+/// for LAN), `after` the position it leads to.
 fn write_ply(
     text: &mut String,
-    format: Format,
+    how: PlyText,
     before: &Position,
     played: Option<Move>,
     suffix: Option<Suffix>,
@@ -652,25 +704,24 @@ fn write_ply(
             text.push(' ');
         }
     };
-    match (format, played) {
-        (Format::Fen | Format::Epd, _) => push_position_line(text, format, after),
-        (Format::Lan, Some(m)) => {
+    match (how, played) {
+        (PlyText::Position(format), _) => push_position_line(text, format, after),
+        (PlyText::Lan, Some(m)) => {
             word(text);
             append_lan(text, before, m, suffix);
         }
-        (Format::Lan, None) => {
+        (PlyText::Lan, None) => {
             word(text);
             text.push_str("--");
         }
-        (_, Some(m)) if format.wants_uci() => {
+        (PlyText::Uci, Some(m)) => {
             word(text);
             UciMove::from_move(before, m).append_to(text);
         }
-        (_, None) if format.wants_uci() => {
+        (PlyText::Uci, None) => {
             word(text);
             text.push_str("0000");
         }
-        _ => {}
     }
 }
 
@@ -738,6 +789,7 @@ impl Selector<'_> {
             kept_tags: kept_tags(options),
             takes_comments: takes_comments(options),
             spare_moves: Vec::new(),
+            move_work: MoveWork::new(options.format),
         }
     }
 
@@ -946,18 +998,11 @@ impl Visitor for Selector<'_> {
             }
             return ControlFlow::Continue(());
         }
-        let columns = self.options.format.ply_columns();
-        if game.depth == 0 && columns.clocks {
-            game.clocks.push(None);
-        }
-        if game.depth == 0 && columns.evals {
-            game.evals.push(None);
-        }
-        let format = self.options.format;
+        let work = self.move_work;
         // The canonical SAN (its `+` and `#` found on the board) for the whole game and LAN
         // only. A movetext writer is told of a mate later ([`InProgress::settle_check`]): the
         // line's next move, if any, says there is none, and the mate test is spared.
-        let canonical = (format.writes_tree() || format == Format::Lan).then(|| {
+        let canonical = work.canonical.then(|| {
             played.map_or(san, |m| SanPlus {
                 san: San::from_resolved(san.san, before, m),
                 suffix: if matches!(game.written, Written::Movetext { .. }) {
@@ -968,8 +1013,16 @@ impl Visitor for Selector<'_> {
             })
         });
         if game.depth == 0 {
-            let suffix = canonical.and_then(|san| san.suffix);
-            write_ply(&mut game.text, format, before, played, suffix, after);
+            if work.clocks {
+                game.clocks.push(None);
+            }
+            if work.evals {
+                game.evals.push(None);
+            }
+            if let Some(how) = work.line {
+                let suffix = canonical.and_then(|san| san.suffix);
+                write_ply(&mut game.text, how, before, played, suffix, after);
+            }
             if self.options.openings {
                 let openings = Openings::builtin();
                 if game.plies < openings.max_plies() {
@@ -978,7 +1031,7 @@ impl Visitor for Selector<'_> {
             }
             game.plies += 1;
         }
-        let Some(canonical) = canonical.filter(|_| format.writes_tree()) else {
+        let Some(canonical) = canonical.filter(|_| work.tree) else {
             return ControlFlow::Continue(());
         };
         let tree = match &mut game.written {
