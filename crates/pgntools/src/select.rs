@@ -462,6 +462,9 @@ pub(crate) struct Selector<'a> {
     /// Whether anything is done with comments: they are written, or give a row's clocks or
     /// evaluations. Told once, so that the formats that take none pass them at no cost.
     takes_comments: bool,
+    /// Whether comments are written as they are read, their commands kept, and give no
+    /// row's clocks or evaluations: then a game written as read hands each to its writer.
+    comments_as_read: bool,
     /// The moves of the game keyed last ([`KeyHasher`]), emptied for the next game's.
     spare_moves: Vec<u8>,
     /// What is done with each move.
@@ -662,6 +665,16 @@ fn takes_comments(options: &SelectOptions) -> bool {
     (options.format.writes_tree() && !options.strip.comments) || columns.clocks || columns.evals
 }
 
+/// Whether a selector hands comments to the writer as read ([`Selector::comments_as_read`]).
+fn comments_as_read(options: &SelectOptions) -> bool {
+    let columns = options.format.ply_columns();
+    options.format.writes_tree()
+        && !options.strip.comments
+        && !options.strip.commands
+        && !columns.clocks
+        && !columns.evals
+}
+
 /// The bytes reserved for a game's moves in UCI or LAN: about 150 plies.
 const MOVE_LINE_CAPACITY: usize = 1024;
 
@@ -788,6 +801,7 @@ impl Selector<'_> {
             start_tags: StartTags::default(),
             kept_tags: kept_tags(options),
             takes_comments: takes_comments(options),
+            comments_as_read: comments_as_read(options),
             spare_moves: Vec::new(),
             move_work: MoveWork::new(options.format),
         }
@@ -1080,6 +1094,16 @@ impl Visitor for Selector<'_> {
         at: Location,
     ) -> Flow<Self> {
         if !self.takes_comments {
+            return ControlFlow::Continue(());
+        }
+        // The usual way, a comment written as it is, in line.
+        if self.comments_as_read
+            && let Some(InProgress {
+                written: Written::Movetext { writer, .. },
+                ..
+            }) = game
+        {
+            writer.comment(comment);
             return ControlFlow::Continue(());
         }
         self.take_comment(game, comment, at)
