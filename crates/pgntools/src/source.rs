@@ -342,10 +342,7 @@ impl<R: Read> Iterator for Chunks<R> {
                 None
             } else {
                 let want = CHUNK_BYTES.saturating_sub(cut.pending.len()).max(SCAN_STEP);
-                match (&mut cut.input)
-                    .take(want as u64)
-                    .read_to_end(&mut cut.pending)
-                {
+                match read_up_to(&mut cut.input, &mut cut.pending, want) {
                     Ok(n) => {
                         cut.eof = n < want;
                         continue;
@@ -369,6 +366,29 @@ impl<R: Read> Iterator for Chunks<R> {
             return self.next();
         }
     }
+}
+
+/// Appends up to `want` bytes of `input` to `buf`, fewer only at the input's end, and gives
+/// how many: `input.take(want).read_to_end(buf)`, but in reads as large as the room left, not
+/// in reads that start small for each call (a few system calls a chunk instead of one). On an
+/// error, the bytes read before it are kept.
+fn read_up_to(input: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
+    let start = buf.len();
+    buf.resize(start + want, 0);
+    let mut filled = start;
+    let result = loop {
+        if filled == buf.len() {
+            break Ok(());
+        }
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break Ok(()),
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => break Err(error),
+        }
+    };
+    buf.truncate(filled);
+    result.map(|()| filled - start)
 }
 
 impl<R> Boundaries<R> {
