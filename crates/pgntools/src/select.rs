@@ -469,6 +469,9 @@ pub(crate) struct Selector<'a> {
     spare_moves: Vec<u8>,
     /// What is done with each move.
     move_work: MoveWork,
+    /// What the game filter needs of the game's main line; `None` without one. Here, not in
+    /// [`InProgress`], which is moved whole from call to call, so that a game moves fewer bytes.
+    line: Option<MainLine>,
 }
 
 /// What a [`Selector`] does with each move, told once from its options.
@@ -512,8 +515,6 @@ pub(crate) struct InProgress {
     clocks: Vec<Option<i32>>,
     /// The evaluation after each main-line ply, for [`Columns::evals`].
     evals: Vec<Option<Score>>,
-    /// What the game filter needs of the main line; `None` without one.
-    line: Option<MainLine>,
     /// The main line's plies so far.
     plies: usize,
     /// The deepest named position of the main line so far, for [`SelectOptions::openings`].
@@ -804,6 +805,7 @@ impl Selector<'_> {
             comments_as_read: comments_as_read(options),
             spare_moves: Vec::new(),
             move_work: MoveWork::new(options.format),
+            line: None,
         }
     }
 
@@ -979,9 +981,9 @@ impl Visitor for Selector<'_> {
             Written::Tree(GameTreeInProgress::new(tags))
         };
         let game = &self.options.game;
+        self.line = (!game.is_empty()).then(|| MainLine::new(game, &start));
         ControlFlow::Continue(Some(InProgress {
             written,
-            line: (!game.is_empty()).then(|| MainLine::new(game, &start)),
             replay: Replay::new(start),
             depth: 0,
             text: line_start(format, &start),
@@ -1003,7 +1005,7 @@ impl Visitor for Selector<'_> {
             Err(error) => return ControlFlow::Break(Err(error)),
         };
         let (before, after) = (game.replay.before(), game.replay.position());
-        if let (Some(line), 0) = (&mut game.line, game.depth) {
+        if let (Some(line), 0) = (&mut self.line, game.depth) {
             line.play(&self.options.game, before, played, after);
         }
         if let Some(key) = &mut game.key {
@@ -1187,7 +1189,6 @@ impl Visitor for Selector<'_> {
             written,
             replay,
             text: line_text,
-            line,
             clocks,
             evals,
             opening,
@@ -1195,7 +1196,7 @@ impl Visitor for Selector<'_> {
             ..
         } = game;
         let end = replay.finish();
-        if let Some(line) = line
+        if let Some(line) = self.line.take()
             && !line.passes(&self.options.game, &end.position)
         {
             return Ok(Selected::Unmatched);
