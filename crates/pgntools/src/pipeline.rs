@@ -16,7 +16,7 @@
 
 use core::ops::{ControlFlow, Range};
 use std::io::{self, Read};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::thread;
 
 use caissa_notation::pgn::{
@@ -113,7 +113,9 @@ where
     F: FnMut(InputGame) -> ControlFlow<()>,
 {
     let threads = threads.max(1);
-    let mut chunks = Chunks::new(input);
+    // The workers give each chunk's buffer back to the cutting thread, for a later chunk.
+    let (spare, spare_buffers) = channel();
+    let mut chunks = Chunks::new(input).recycling(spare_buffers);
     // An input of one chunk (a small file) is read here, without starting a thread.
     let first = chunks.next().map(|chunk| with_skips(chunk, &mut skip));
     let second = match &first {
@@ -140,7 +142,8 @@ where
         for _ in 0..threads {
             let (chunk_tx, chunk_rx) = sync_channel::<io::Result<Chunk>>(QUEUE);
             let (done_tx, done_rx) = sync_channel::<io::Result<Vec<InputGame>>>(QUEUE);
-            scope.spawn(move || work(options, &chunk_rx, &done_tx));
+            let spare = spare.clone();
+            scope.spawn(move || work(options, &chunk_rx, &done_tx, &spare));
             to_workers.push(chunk_tx);
             from_workers.push(done_rx);
         }
@@ -186,15 +189,23 @@ fn cut(chunks: impl Iterator<Item = io::Result<Chunk>>, workers: &[SyncSender<io
     }
 }
 
-/// A worker: selects the games of each chunk it is given.
+/// A worker: selects the games of each chunk it is given, and gives the chunk's buffer back
+/// to `spare`.
 fn work(
     options: &SelectOptions,
     chunks: &Receiver<io::Result<Chunk>>,
     done: &SyncSender<io::Result<Vec<InputGame>>>,
+    spare: &Sender<Vec<u8>>,
 ) {
     let mut worker = Worker::new(options);
     while let Ok(chunk) = chunks.recv() {
-        if done.send(chunk.map(|chunk| worker.games(&chunk))).is_err() {
+        let games = chunk.map(|chunk| {
+            let games = worker.games(&chunk);
+            // The cutting thread may be done: then the buffer is dropped here.
+            let _ = spare.send(chunk.bytes);
+            games
+        });
+        if done.send(games).is_err() {
             return;
         }
     }

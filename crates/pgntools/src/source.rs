@@ -18,6 +18,7 @@
 
 use core::ops::{ControlFlow, Range};
 use std::io::{self, Cursor, Read};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use caissa_notation::pgn::{
@@ -256,6 +257,8 @@ impl Visitor for Starts {
 #[derive(Debug)]
 pub(crate) struct Chunks<R> {
     cut: Cut<R>,
+    /// Buffers of chunks done with, given back ([`Chunks::recycling`]).
+    spare: Option<Receiver<Vec<u8>>>,
 }
 
 /// How [`Chunks`] cuts: at boundaries, or (for good, past a stretch without one or a failure)
@@ -272,8 +275,11 @@ enum Cut<R> {
 #[derive(Debug)]
 struct Boundaries<R> {
     input: R,
-    /// The bytes read from the last boundary (or the input's start) on.
+    /// The bytes read from the last boundary (or the input's start) on: `pending[..filled]`.
+    /// Past them, `pending` holds bytes of no meaning, whose room is read into without being
+    /// cleared first (a buffer given back is as long as its last chunk).
     pending: Vec<u8>,
+    filled: usize,
     /// Where `pending` starts: its offset and line in the input.
     offset: u64,
     line: u64,
@@ -307,11 +313,23 @@ impl<R: Read> Chunks<R> {
             cut: Cut::Boundaries(Boundaries {
                 input,
                 pending: Vec::with_capacity(CHUNK_BYTES + SCAN_STEP),
+                filled: 0,
                 offset: 0,
                 line: 1,
                 scan: BoundaryScan::new(true),
                 eof: false,
             }),
+            spare: None,
+        }
+    }
+
+    /// Chunks whose buffers are taken, where they can be, from those `spare` gives back (the
+    /// workers', once done with their chunks): no allocation, and no clearing of the room read
+    /// into, for a chunk.
+    pub(crate) fn recycling(self, spare: Receiver<Vec<u8>>) -> Chunks<R> {
+        Chunks {
+            spare: Some(spare),
+            ..self
         }
     }
 }
@@ -326,28 +344,41 @@ impl<R: Read> Iterator for Chunks<R> {
             Cut::Changing => return None,
         };
         loop {
-            if let Some(end) = cut.scan.next(&cut.pending, CHUNK_BYTES, cut.eof) {
-                let mut rest = Vec::with_capacity(CHUNK_BYTES + SCAN_STEP);
-                rest.extend_from_slice(&cut.pending[end..]);
+            let pending = &cut.pending[..cut.filled];
+            if let Some(end) = cut.scan.next(pending, CHUNK_BYTES, cut.eof) {
+                let spare = self.spare.as_ref().and_then(|spare| spare.try_recv().ok());
+                let mut rest = spare.unwrap_or_else(|| Vec::with_capacity(CHUNK_BYTES + SCAN_STEP));
+                let carried = cut.filled - end;
+                if rest.len() < carried {
+                    rest.resize(carried, 0);
+                }
+                rest[..carried].copy_from_slice(&cut.pending[end..cut.filled]);
                 let mut bytes = core::mem::replace(&mut cut.pending, rest);
                 bytes.truncate(end);
+                cut.filled = carried;
                 return Some(Ok(cut.chunk(bytes, end)));
             }
             if cut.eof {
-                let bytes = core::mem::take(&mut cut.pending);
+                let mut bytes = core::mem::take(&mut cut.pending);
+                bytes.truncate(cut.filled);
+                cut.filled = 0;
                 let end = bytes.len();
                 return (end > 0).then(|| Ok(cut.chunk(bytes, end)));
             }
-            let failure = if cut.pending.len() >= SCAN_LIMIT {
+            let failure = if cut.filled >= SCAN_LIMIT {
                 None
             } else {
-                let want = CHUNK_BYTES.saturating_sub(cut.pending.len()).max(SCAN_STEP);
-                match read_up_to(&mut cut.input, &mut cut.pending, want) {
+                let want = CHUNK_BYTES.saturating_sub(cut.filled).max(SCAN_STEP);
+                match read_up_to(&mut cut.input, &mut cut.pending, cut.filled, want) {
                     Ok(n) => {
+                        cut.filled += n;
                         cut.eof = n < want;
                         continue;
                     }
-                    Err(error) => Some(error),
+                    Err((error, n)) => {
+                        cut.filled += n;
+                        Some(error)
+                    }
                 }
             };
             // No boundary for long, or a failure: from the last boundary on, cut at game
@@ -355,8 +386,10 @@ impl<R: Read> Iterator for Chunks<R> {
             let Cut::Boundaries(cut) = core::mem::replace(&mut self.cut, Cut::Changing) else {
                 return None;
             };
+            let mut pending = cut.pending;
+            pending.truncate(cut.filled);
             let rest = Rest {
-                read: Cursor::new(cut.pending),
+                read: Cursor::new(pending),
                 input: match failure {
                     None => Ok(cut.input),
                     Some(error) => Err(Some(error)),
@@ -368,27 +401,31 @@ impl<R: Read> Iterator for Chunks<R> {
     }
 }
 
-/// Appends up to `want` bytes of `input` to `buf`, fewer only at the input's end, and gives
-/// how many: `input.take(want).read_to_end(buf)`, but in reads as large as the room left, not
-/// in reads that start small for each call (a few system calls a chunk instead of one). On an
-/// error, the bytes read before it are kept.
-fn read_up_to(input: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
-    let start = buf.len();
-    buf.resize(start + want, 0);
-    let mut filled = start;
-    let result = loop {
-        if filled == buf.len() {
-            break Ok(());
-        }
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break Ok(()),
-            Ok(n) => filled += n,
+/// Reads up to `want` bytes of `input` into `buf` from `filled` on, fewer only at the input's
+/// end, and gives how many: `input.take(want).read_to_end`, but in reads as large as the room
+/// left (a few system calls a chunk instead of reads that start small for each call), into
+/// room that is cleared only where `buf` is shorter than `filled + want`. On an error, also
+/// how many bytes were read before it.
+fn read_up_to(
+    input: &mut impl Read,
+    buf: &mut Vec<u8>,
+    filled: usize,
+    want: usize,
+) -> Result<usize, (io::Error, usize)> {
+    if buf.len() < filled + want {
+        buf.resize(filled + want, 0);
+    }
+    let room = &mut buf[filled..filled + want];
+    let mut read = 0;
+    while read < want {
+        match input.read(&mut room[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => break Err(error),
+            Err(error) => return Err((error, read)),
         }
-    };
-    buf.truncate(filled);
-    result.map(|()| filled - start)
+    }
+    Ok(read)
 }
 
 impl<R> Boundaries<R> {
