@@ -13,7 +13,9 @@
 //! then the failure.
 //!
 //! Memory: the chunk being filled (at most [`SCAN_LIMIT`], or [`CHUNK_BYTES`] plus one game
-//! when cutting at game starts) and the reader's buffer. A game longer than [`MAX_GAME_BYTES`]
+//! when cutting at game starts), the reader's buffer, and the buffers of chunks given back
+//! ([`Chunks::recycling`]), no more of them than chunks were in flight (dropped when cutting
+//! at game starts). A game longer than [`MAX_GAME_BYTES`]
 //! ends the input with an error.
 
 use core::ops::{ControlFlow, Range};
@@ -339,7 +341,13 @@ impl<R: Read> Iterator for Chunks<R> {
 
     fn next(&mut self) -> Option<io::Result<Chunk>> {
         let cut = match &mut self.cut {
-            Cut::GameStarts(starts) => return starts.next(),
+            Cut::GameStarts(starts) => {
+                // Chunks cut so are copies: the buffers given back are dropped, not kept.
+                if let Some(spare) = &self.spare {
+                    while spare.try_recv().is_ok() {}
+                }
+                return starts.next();
+            }
             Cut::Boundaries(cut) => cut,
             Cut::Changing => return None,
         };
