@@ -51,7 +51,7 @@ use std::io::{self, Read, Seek, Write};
 use caissa_movegen::{Move, Position};
 use caissa_notation::pgn::Tags;
 
-use crate::external_sort::{ExternalSort, Record, Sorted};
+use crate::external_sort::{BUCKETS, ExternalSort, Record, Sorted};
 
 /// What makes two games the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -148,6 +148,11 @@ struct Keyed {
 
 impl Record for Keyed {
     const SIZE: usize = 40;
+
+    /// The key's first bits: keys are hashes, spread over the buckets.
+    fn bucket(&self) -> Option<usize> {
+        Some((self.key.high >> (64 - BUCKETS.trailing_zeros())) as usize)
+    }
 
     fn write(&self, out: &mut [u8]) {
         self.key.high.write(&mut out[..8]);
