@@ -3,7 +3,9 @@
 
 use core::num::NonZeroU32;
 
-use caissa_board::{Board, CastlingRights, CastlingSide, Color, File, Piece, Role, Setup, Square};
+use caissa_board::{
+    Bitboard, Board, CastlingRights, CastlingSide, Color, File, Piece, Role, Setup, Square,
+};
 use caissa_movegen::{CastlingMode, IllegalMoveError, Move, Position, perft};
 use caissa_notation::fen::{EnPassantMode, Fen};
 
@@ -199,7 +201,8 @@ pub fn check(data: &[u8]) {
 /// moves; `is_legal` accepts each of them and refuses every
 /// other kind of move between the same squares and every move built from `bogus`; `play`
 /// matches `play_unchecked` or refuses; each child rebuilt from its setup validates with the
-/// same Zobrist hash, checkers and pins; and perft 2 is the sum of the children's move counts.
+/// same Zobrist hash, checkers and pins; perft 2 is the sum of the children's move counts; and
+/// `pawn_targets` gives each pawn's listed targets.
 fn check_moves(pos: &Position, bogus: &[u8]) {
     let fen = Fen::from_position(pos, EnPassantMode::Always);
     let moves = pos.legal_moves();
@@ -266,6 +269,18 @@ fn check_moves(pos: &Position, bogus: &[u8]) {
         }
     }
     assert_eq!(perft(pos, 2), grandchildren, "{fen}: perft 2");
+    for from in Square::ALL {
+        let is_our_pawn = (pos.board().pawns() & pos.board().by_color(pos.turn())).contains(from);
+        let listed = moves
+            .iter()
+            .filter(|m| is_our_pawn && m.from() == from)
+            .fold(Bitboard::EMPTY, |targets, m| targets.with(m.to()));
+        assert_eq!(
+            pos.pawn_targets(from),
+            listed,
+            "{fen}: pawn_targets({from:?}) disagrees with the list"
+        );
+    }
     for pair in bogus.chunks_exact(2) {
         check_is_legal(pos, &fen, &moves, move_from_bytes(pair[0], pair[1]));
     }
