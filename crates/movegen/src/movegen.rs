@@ -119,18 +119,7 @@ impl Position {
         if !(board.pawns() & board.by_color(us)).contains(from) || self.checkers.more_than_one() {
             return Bitboard::EMPTY;
         }
-        let occupied = board.occupied();
-        let push = Bitboard::from_square(from).forward(us) - occupied;
-        let double =
-            (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
-        let mut targets = push | double | (attacks::pawn(us, from) & board.by_color(!us));
-        let king = self.king(us);
-        if self.pinned.contains(from) {
-            targets &= attacks::line(king, from);
-        }
-        if let Some(checker) = self.checkers.first() {
-            targets &= attacks::between(king, checker).with(checker);
-        }
+        let mut targets = self.pawn_reach(from) & self.allowed_targets(from);
         if let Some(ep) = self.ep_square
             && attacks::pawn(us, from).contains(ep)
         {
@@ -141,6 +130,36 @@ impl Position {
             }
         }
         targets
+    }
+
+    /// The squares the pawn of the side to move on `from` attacks with a man of the opponent
+    /// on them, and those it can push to (one square, or two from its second rank), before
+    /// pins and checks.
+    #[inline]
+    pub(crate) fn pawn_reach(&self, from: Square) -> Bitboard {
+        let us = self.turn;
+        let occupied = self.board.occupied();
+        let push = Bitboard::from_square(from).forward(us) - occupied;
+        let double =
+            (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
+        push | double | (attacks::pawn(us, from) & self.board.by_color(!us))
+    }
+
+    /// Where the pins and checks of the side to move let its man on `from`, not its king, move
+    /// (en passant aside): anywhere, or only along the line from its king when it is pinned;
+    /// with one checker, only onto the checker or between it and the king; with two, nowhere.
+    #[inline]
+    pub(crate) fn allowed_targets(&self, from: Square) -> Bitboard {
+        let king = self.king(self.turn);
+        let mut allowed = match self.checkers.first() {
+            None => Bitboard::FULL,
+            Some(_) if self.checkers.more_than_one() => return Bitboard::EMPTY,
+            Some(checker) => attacks::between(king, checker).with(checker),
+        };
+        if self.pinned.contains(from) {
+            allowed &= attacks::line(king, from);
+        }
+        allowed
     }
 
     /// Calls `f` with every legal move.

@@ -562,33 +562,14 @@ impl Position {
         }
         let occupied = board.occupied();
         let reaches = match role {
-            Role::Pawn => {
-                let theirs = board.by_color(!us);
-                let push = Bitboard::from_square(from).forward(us) - occupied;
-                let double = (push & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us)
-                    - occupied;
-                push | double | (attacks::pawn(us, from) & theirs)
-            }
+            Role::Pawn => self.pawn_reach(from),
             Role::Knight => attacks::knight(from),
             Role::Bishop => attacks::bishop(from, occupied),
             Role::Rook => attacks::rook(from, occupied),
             Role::Queen => attacks::bishop(from, occupied) | attacks::rook(from, occupied),
             Role::King => return None,
         };
-        if !reaches.contains(to) || board.by_color(us).contains(to) {
-            return Some(false);
-        }
-        let king = self.king(us);
-        if self.pinned.contains(from)
-            && (role == Role::Knight || !attacks::line(king, from).contains(to))
-        {
-            return Some(false);
-        }
-        Some(match self.checkers.first() {
-            None => true,
-            Some(_) if self.checkers.more_than_one() => false,
-            Some(checker) => attacks::between(king, checker).with(checker).contains(to),
-        })
+        Some(((reaches - board.by_color(us)) & self.allowed_targets(from)).contains(to))
     }
 
     /// [`Position::is_legal`] by asking the generator for the moves between `m`'s squares.
