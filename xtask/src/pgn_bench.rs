@@ -14,7 +14,9 @@
 //! overwriting it would time the kernel freeing it), and the games in the two outputs are counted
 //! and printed beside the times, so that a ratio between jobs that did different work shows.
 //! The last job, `rewrite/1`, is caissa alone on one thread: its MB/s is the rewrite speed
-//! per core.
+//! per core. That speed goes with the moves rather than the bytes (a lichess dump has about 35
+//! bytes a move, with its clock and eval comments; a TWIC file about 10), so it is then timed
+//! again on an input of each kind alone ([`KINDS`]), made the same way from those files.
 //!
 //! `--big` runs the bounded-memory test instead (`crates/cli/tests/it/pgn_big.rs`, ignored by
 //! `cargo test`) on the release profile: a gigabyte of zstd-compressed PGN (`--megabytes`
@@ -215,11 +217,9 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
     let dir = workspace.target_dir().join("pgn-bench");
     fs::create_dir_all(&dir).map_err(|e| io_error(&dir, &e))?;
     let input = dir.join("input.pgn");
-    let bytes = make_input(
-        workspace,
-        &input,
-        u64::from(options.megabytes.unwrap_or(50)) << 20,
-    )?;
+    let size = u64::from(options.megabytes.unwrap_or(50)) << 20;
+    let sources = sources(workspace)?;
+    let bytes = make_input(&input, &sources, size)?;
     let tags = dir.join("elo.tags");
     fs::write(&tags, ELO_TAGS).map_err(|e| io_error(&tags, &e))?;
     let extract = find_program("pgn-extract", std::env::var_os("PATH").as_ref())
@@ -256,18 +256,73 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result {
     if eco_missing {
         println!("(no {ECO_FILE}: pgn-extract did not classify)");
     }
+    rewrite_by_kind(&caissa, &dir, &sources, size, options.runs)
+}
+
+/// The kinds of input whose rewrite speed differs most: the speed goes with the moves, so
+/// the denser a file's movetext, the fewer megabytes a second. Each is named by the start of
+/// its files' names, with what sets it apart.
+const KINDS: [(&str, &str); 2] = [
+    ("lichess", "lichess dumps (clock and eval comments)"),
+    ("twic", "TWIC (bare moves)"),
+];
+
+/// The rewrite on one thread (`rewrite/1`) over an input of each of [`KINDS`], made of its
+/// source files alone, `size` bytes of it, the best of `runs`: the rewrite speed a core gives
+/// on each kind of file.
+fn rewrite_by_kind(caissa: &Path, dir: &Path, sources: &[PathBuf], size: u64, runs: u32) -> Result {
+    let rewrite = JOBS
+        .iter()
+        .find(|job| job.name == "rewrite/1")
+        .expect("the one-thread rewrite is a job");
+    println!("\nrewrite/1 by kind of input");
+    println!(
+        "{:<42} {:>8} {:>10} {:>11} {:>8}",
+        "input", "MB", "caissa", "caissa MB/s", "games"
+    );
+    for (prefix, description) in KINDS {
+        let own: Vec<PathBuf> = sources
+            .iter()
+            .filter(|path| {
+                path.file_name()
+                    .is_some_and(|name| name.to_string_lossy().starts_with(prefix))
+            })
+            .cloned()
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        let input = dir.join(format!("input-{prefix}.pgn"));
+        let bytes = make_input(&input, &own, size)?;
+        let out = dir.join(format!("caissa-rewrite-1-{prefix}.out"));
+        let mut timing = Timing::default();
+        for _ in 0..runs {
+            remove_output(&out)?;
+            let args = substitute(rewrite.caissa, &input, &out, Path::new(""));
+            let elapsed = time(Command::new(caissa).args(&args), &dir.join("caissa.log"))?;
+            timing.add(elapsed, count_games(&out, rewrite.output)?);
+        }
+        let Some(best) = timing.best else { continue };
+        let megabytes = bytes as f64 / f64::from(1 << 20);
+        println!(
+            "{description:<42} {megabytes:>8.1} {:>9.2}s {:>11.0} {:>8}",
+            best.as_secs_f64(),
+            megabytes / best.as_secs_f64(),
+            timing.games,
+        );
+    }
     Ok(())
 }
 
-/// Writes the input file, unless one of `bytes` or more is there, and returns its size.
-fn make_input(workspace: &Workspace, input: &Path, bytes: u64) -> Result<u64> {
+/// Writes the input file from `sources`, repeated, unless one of `bytes` or more is there,
+/// and returns its size.
+fn make_input(input: &Path, sources: &[PathBuf], bytes: u64) -> Result<u64> {
     if let Ok(meta) = fs::metadata(input)
         && meta.len() >= bytes
         && meta.len() < bytes + (8 << 20)
     {
         return Ok(meta.len());
     }
-    let sources = sources(workspace)?;
     let texts: Vec<Vec<u8>> = sources
         .iter()
         .map(|path| fs::read(path).map_err(|e| io_error(path, &e)))
