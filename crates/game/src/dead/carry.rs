@@ -28,10 +28,12 @@
 //!   after any other move, with its first moves dropped or whole, kept 14 and 10 % of the lines it
 //!   tried, where a replay costs about a fifth of a fresh analysis: dropped, it took with it 6 % of
 //!   the instructions of a round and 44 % of the calls over 10 µs.)
-//! - **Anything else is analysed afresh**: each side first with the quick search alone, then with
-//!   the rest of the analysis with small budgets (500 nodes, then 7,000), then with [`can_win`]'s
-//!   default budget, so the verdict is never weaker than the full analysis: a position the analysis
-//!   proves dead is proved dead here too, whatever happened before it.
+//! - **Anything else is analysed afresh**: each side first with a *pawn storm* (`storm`: the
+//!   winner's pawns pushed to promotion while the loser shuttles a piece, built without a search,
+//!   then the quick search from where it ends, at most 300 moves), then with the quick search
+//!   alone, then with the rest of the analysis with small budgets (500 nodes, then 7,000), then
+//!   with [`can_win`]'s default budget, so the verdict is never weaker than the full analysis: a
+//!   position the analysis proves dead is proved dead here too, whatever happened before it.
 //!
 //! A position is dead when neither side can win; a side with a line proves that it is not, so
 //! the other side need not be analysed at all.
@@ -42,13 +44,14 @@ use smallvec::SmallVec;
 
 #[cfg(doc)]
 use super::can_win;
-use super::{Budget, Steps, Winnability, can_win_in_steps};
+use super::{Budget, Steps, Winnability, can_win_in_steps, storm_line};
 
 /// The longest line a repair may produce, in plies: past it the position is analysed afresh
 /// (each tempo makes a line one ply longer).
 const MAX_CARRIED: usize = 256;
 /// The analyses of each side before the full one, each with its budget: both sides get each
-/// before either gets the next. Most positions of a game have a short mate for one side or the
+/// before either gets the next, and all of them come after both sides' pawn storms (see
+/// [`storm_line`]). Most positions of a game have a short mate for one side or the
 /// other, which the quick search alone finds (at most 1,000 nodes); the rest of the analysis
 /// follows, without the quick search: first its searches alone with 500 nodes, then all of it
 /// (the reachability test of pawn endgames too) with 7,000. The later tiers spare the positions
@@ -149,9 +152,10 @@ impl Verdicts {
         } else {
             Color::ALL
         };
-        for (budget, steps) in SMALL_TIERS
+        for tier in [None]
             .into_iter()
-            .chain([(Budget::DEFAULT, Steps::All)])
+            .chain(SMALL_TIERS.map(Some))
+            .chain([Some((Budget::DEFAULT, Steps::All))])
         {
             for color in order {
                 if next.alive() {
@@ -164,14 +168,21 @@ impl Verdicts {
                         return next;
                     }
                 }
-                if next.0[color] == Known::Untried {
-                    next.0[color] = match can_win_in_steps(pos, color, budget, steps) {
+                if next.0[color] != Known::Untried {
+                    continue;
+                }
+                // The first tier: a pawn storm and a small search from where it ends.
+                next.0[color] = match tier {
+                    None => {
+                        storm_line(pos, color).map_or(Known::Untried, |line| Known::line(line, pos))
+                    }
+                    Some((budget, steps)) => match can_win_in_steps(pos, color, budget, steps) {
                         Winnability::Winnable(line) => Known::line(line, pos),
                         Winnability::Unwinnable => Known::Unwinnable,
                         Winnability::Unknown if budget != Budget::DEFAULT => Known::Untried,
                         Winnability::Unknown => Known::Unknown,
-                    };
-                }
+                    },
+                };
             }
         }
         next

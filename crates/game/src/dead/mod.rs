@@ -17,7 +17,10 @@
 //! 3. **Forced moves**: while the side to move has a single move, it is played; a forced
 //!    sequence that comes back to a position it passed cycles for ever, without a mate.
 //! 4. **A quick helpmate search** (`search`): both sides help the winner; one iteration whose
-//!    depth is spent only by moves that do not look like progress.
+//!    depth is spent only by moves that do not look like progress. (The dead-position check
+//!    after each move of a game first tries a **pawn storm**, `storm`: the line that search
+//!    most often finds, built move by move without searching, then the quick search from its
+//!    end.)
 //! 5. **Reachability** (`reach`): a fixpoint over the squares each man could ever reach, which
 //!    proves blocked positions (pawn walls, bishops of the wrong colour, kings shut in)
 //!    unwinnable. Run before the deeper search when no queen, rook or knight is left, after
@@ -59,6 +62,7 @@ mod material;
 mod proof;
 mod reach;
 mod search;
+mod storm;
 
 use caissa_board::{Board, Color};
 use caissa_movegen::{Move, Position};
@@ -328,6 +332,38 @@ fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnab
     );
     let found = search.deepen(&start, 2.., None, u64::MAX, true);
     decided(found, winnable).unwrap_or(Winnability::Unknown)
+}
+
+/// Moves the quick search may try from where a pawn storm ends. (150 or 450: 0.6 % more
+/// instructions a round of `outcome_times`, 800: 2 %.)
+const STORM_END_NODES: u64 = 300;
+
+/// A mating line for `color` from `pos` that begins with a pawn storm (see `storm`), if the
+/// quick search finds the mate from where the storm ends, trying at most [`STORM_END_NODES`]
+/// moves. `None` proves nothing. Run for White on the mirrored position for Black, as
+/// [`can_win_with`] runs: the search's move order is tuned for White (a line for Black found
+/// without the mirror cost 1 % more instructions a round of `outcome_times`).
+pub(crate) fn storm_line(pos: &Position, color: Color) -> Option<Vec<Move>> {
+    if color == Color::Black
+        && let Some(mirrored) = mirror(pos)
+    {
+        let line = stormed(&mirrored, Color::White)?;
+        return Some(line.into_iter().map(Move::flip_vertical).collect());
+    }
+    stormed(pos, color)
+}
+
+/// [`storm_line`], for either colour.
+fn stormed(pos: &Position, color: Color) -> Option<Vec<Move>> {
+    let (end, mut line) = storm::storm(pos, color)?;
+    let mut search = Search::new(&end, color, STORM_END_NODES);
+    match search.deepen(&end, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false) {
+        Found::Mate(rest) => {
+            line.extend(rest);
+            Some(line)
+        }
+        Found::NoMate | Found::Open => None,
+    }
 }
 
 /// The verdict of a search, if it decided.

@@ -786,7 +786,7 @@ fn insufficient_after(pos: &Position, m: Move, role: Role, winner: Color) -> boo
 
 /// Whether `m`, which is neither castling, nor en passant, nor a promotion, checks the
 /// opponent, directly or by uncovering a slider.
-fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
+pub(super) fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
     let board = pos.board();
     let us = pos.turn();
     let (from, to) = (m.from(), m.to());

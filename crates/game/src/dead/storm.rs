@@ -1,0 +1,196 @@
+//! A pawn storm, built move by move, for the dead-position check after each move of a game
+//! (`carry`), which tries it before the quick search (tier 4 of the parent module).
+//!
+//! The quick search's lines in games are mostly pawn storms: the winner pushes its pawns to
+//! promotion (its pawn moves are free steps, tried first) while the loser shuttles a piece back
+//! and forth, then the queens mate. [`storm`] builds such a line directly, without listing or
+//! judging the winner's moves: the winner pushes its most advanced pawn that can move (two
+//! squares when it can, else one, else it takes), promoting to a queen; the loser moves a piece
+//! to an empty square where the winner's pawns do not go next, giving no check, and back (its
+//! king when no piece can, anything legal when nothing is quiet), until the winner has no pawn
+//! move left. Every move is legal where it is played (the winner's from
+//! [`Position::pawn_targets`], the loser's from the generator or checked by
+//! [`Position::is_legal`]); the storm proves nothing by itself, and counts only when the quick
+//! search from where it ends finds the mate (`storm_line` in the parent module), so the whole is
+//! a legal line into a mate like any other.
+//!
+//! On the PGN samples the storm and a search of at most 300 moves from its end decide 91 % of
+//! the fresh analyses (9,580 of 10,532 a round; storms of 36 plies on average, then 13 plies of
+//! the search's), against lines of 55 plies from the quick search alone, which tried 82 moves
+//! for them: callgrind's count of a round of `outcome_times` 0.967 -> 0.875 G instructions.
+//! (Pushing pawns one square at a time: 0.907 G; the least advanced pawn first: 0.876 G; no
+//! promotion in the storm, leaving them to the search: 0.895 G.)
+
+use caissa_board::{Bitboard, Color, Role};
+use caissa_movegen::{Move, Position, attacks};
+
+use super::search::gives_check;
+
+/// The longest storm, in plies.
+const MAX_STORM: usize = 160;
+
+/// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
+/// pawn move, or the loser without any move) and its moves, all legal. `None` when the winner
+/// has no pawn move to begin with.
+pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move>)> {
+    let mut at = *pos;
+    let mut line = Vec::with_capacity(128);
+    let mut back: Option<Move> = None;
+    while line.len() < MAX_STORM {
+        let (m, role) = if at.turn() == winner {
+            let Some(m) = pawn_move(&at) else { break };
+            (m, Role::Pawn)
+        } else {
+            let lanes = lanes(&at, winner);
+            let m = match back.filter(|&m| at.is_legal(m) && quiet(&at, m, lanes)) {
+                Some(m) => m,
+                None => match tempo(&at, lanes) {
+                    Some(m) => m,
+                    None => break,
+                },
+            };
+            back = Some(Move::normal(m.to(), m.from()));
+            (m, at.moving_role(m))
+        };
+        at.play_unchecked_by(m, role);
+        line.push(m);
+    }
+    (!line.is_empty()).then_some((at, line))
+}
+
+/// The winner's pawn move: its most advanced pawn that can move, pushed (two squares when it
+/// can), else capturing; a promotion makes a queen.
+fn pawn_move(pos: &Position) -> Option<Move> {
+    let us = pos.turn();
+    let board = pos.board();
+    let pawns = board.pawns() & board.by_color(us);
+    let mut order = pawns;
+    while let Some(from) = match us {
+        Color::White => order.last(),
+        Color::Black => order.first(),
+    } {
+        order = order.without(from);
+        let targets = pos.pawn_targets(from);
+        if targets.is_empty() {
+            continue;
+        }
+        let file = Bitboard::from_file(from.file());
+        let pushes = targets & file;
+        let to = match us {
+            Color::White => pushes.last(),
+            Color::Black => pushes.first(),
+        }
+        .or(targets.first())?;
+        return Some(if Bitboard::BACK_RANKS.contains(to) {
+            Move::promotion(from, to, Role::Queen)
+        } else if from.file() == to.file() || board.occupied().contains(to) {
+            Move::normal(from, to)
+        } else {
+            Move::en_passant(from, to)
+        });
+    }
+    None
+}
+
+/// The squares the winner's pawns go to next: one and two squares ahead, and where they take.
+fn lanes(pos: &Position, winner: Color) -> Bitboard {
+    let board = pos.board();
+    let pawns = board.pawns() & board.by_color(winner);
+    let ahead = pawns.forward(winner);
+    let mut lanes = ahead | ahead.forward(winner);
+    for sq in pawns {
+        lanes |= attacks::pawn(winner, sq);
+    }
+    lanes
+}
+
+/// Whether the loser's move `m` (legal) leaves the storm alone: a piece's move to an empty
+/// square off `lanes` that gives no check.
+fn quiet(pos: &Position, m: Move, lanes: Bitboard) -> bool {
+    let board = pos.board();
+    if m.is_castle() || board.occupied().contains(m.to()) || lanes.contains(m.to()) {
+        return false;
+    }
+    match board.role_at(m.from()) {
+        None | Some(Role::Pawn) => false,
+        Some(role) => !gives_check(pos, m, role),
+    }
+}
+
+/// A quiet move of the loser's (see [`quiet`]), a piece's before the king's; else its first
+/// legal move (an evasion, a capture, a pawn's), if it has one.
+fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
+    let board = pos.board();
+    let loser = board.by_color(pos.turn());
+    let king = board.kings() & loser;
+    let mut found = None;
+    let mut any = None;
+    for men in [loser - board.pawns() - king, king, loser & board.pawns()] {
+        pos.for_each_legal_move_from(men, |m| {
+            any = any.or(Some(m));
+            if found.is_none() && quiet(pos, m, lanes) {
+                found = Some(m);
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    any
+}
+
+#[cfg(test)]
+mod tests {
+    use caissa_movegen::fen::Fen;
+
+    use super::*;
+
+    fn position(fen: &str) -> Position {
+        let fen: Fen = fen.parse().expect("a FEN");
+        fen.into_position(Default::default())
+            .expect("a legal position")
+    }
+
+    /// Every move of the storm is legal where it is played, and it ends with the winner's
+    /// pawns all promoted while the loser's rook shuttles.
+    #[test]
+    fn a_storm_promotes_the_pawns_while_the_loser_shuttles() {
+        let start = position("r6k/8/8/8/8/8/PPP5/K7 w - - 0 1");
+        let (end, line) = storm(&start, Color::White).expect("pawn moves");
+        let mut at = start;
+        for &m in &line {
+            assert!(at.is_legal(m), "{m:?} in {at:?}");
+            at.play_unchecked(m);
+        }
+        assert_eq!(at, end);
+        let board = end.board();
+        assert!((board.pawns() & board.by_color(Color::White)).is_empty());
+        assert_eq!((board.queens() & board.by_color(Color::White)).count(), 3);
+        assert!(storm(&position("7k/8/8/8/8/8/8/K7 w - - 0 1"), Color::White).is_none());
+    }
+
+    /// The storm and the search from its end make a mating line, for either colour.
+    #[test]
+    fn a_storm_line_ends_in_a_mate() {
+        for (fen, winner) in [
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                Color::White,
+            ),
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                Color::Black,
+            ),
+            ("r5k1/5ppp/8/8/8/8/PPP5/K7 b - - 0 1", Color::White),
+        ] {
+            let start = position(fen);
+            let line = super::super::storm_line(&start, winner).expect(fen);
+            let mut at = start;
+            for &m in &line {
+                assert!(at.is_legal(m), "{fen}: {m:?}");
+                at.play_unchecked(m);
+            }
+            assert!(at.turn() != winner && at.is_checkmate(), "{fen}: {line:?}");
+        }
+    }
+}
