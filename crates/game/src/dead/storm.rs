@@ -5,7 +5,8 @@
 //! promotion (its pawn moves are free steps, tried first) while the loser shuttles a piece back
 //! and forth, then the queens mate. [`storm`] builds such a line directly, without listing or
 //! judging the winner's moves: the winner pushes its most advanced pawn that can move (two
-//! squares when it can, else one, else it takes), promoting to a queen; the loser moves a piece
+//! squares when it can, else one, else it takes, but never onto the square in front of a
+//! loser's pawn, where it would stay), promoting to a queen; the loser moves a piece
 //! to an empty square where the winner's pawns do not go next, giving no check, and back (its
 //! king when no piece can, anything legal when nothing is quiet), until the winner has no pawn
 //! move left. Every move is legal where it is played (the winner's from
@@ -17,9 +18,11 @@
 //! On the PGN samples the storm and a search of at most 300 moves from its end decide 91 % of
 //! the fresh analyses (9,580 of 10,532 a round; storms of 36 plies on average, then 13 plies of
 //! the search's), against lines of 55 plies from the quick search alone, which tried 82 moves
-//! for them: callgrind's count of a round of `outcome_times` 0.967 -> 0.875 G instructions.
-//! (Pushing pawns one square at a time: 0.907 G; the least advanced pawn first: 0.876 G; no
-//! promotion in the storm, leaving them to the search: 0.895 G.)
+//! for them: callgrind's count of a round of `outcome_times` 0.967 -> 0.875 G instructions, and
+//! 0.856 G with no push in front of a loser's pawn (pawns locked that way left the search from
+//! the storm's end to break through, which it mostly failed to do in 300 moves; calls over 20
+//! µs 237 -> 188). (Pushing pawns one square at a time: 0.907 G; the least advanced pawn first:
+//! 0.876 G; no promotion in the storm, leaving them to the search: 0.895 G.)
 
 use caissa_board::{Bitboard, Color, Role};
 use caissa_movegen::{Move, Position, attacks};
@@ -59,7 +62,8 @@ pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move
 }
 
 /// The winner's pawn move: its most advanced pawn that can move, pushed (two squares when it
-/// can), else capturing; a promotion makes a queen.
+/// can), else capturing, but not onto the square in front of a loser's pawn; a promotion makes
+/// a queen.
 fn pawn_move(pos: &Position) -> Option<Move> {
     let us = pos.turn();
     let board = pos.board();
@@ -70,11 +74,13 @@ fn pawn_move(pos: &Position) -> Option<Move> {
         Color::Black => order.first(),
     } {
         order = order.without(from);
-        let targets = pos.pawn_targets(from);
+        let file = Bitboard::from_file(from.file());
+        // A push in front of a loser's pawn, which would stop it there for good, is not made.
+        let blocked = (board.pawns() & board.by_color(!us)).forward(!us);
+        let targets = pos.pawn_targets(from) - (blocked & file);
         if targets.is_empty() {
             continue;
         }
-        let file = Bitboard::from_file(from.file());
         let pushes = targets & file;
         let to = match us {
             Color::White => pushes.last(),
