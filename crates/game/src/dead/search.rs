@@ -734,7 +734,7 @@ fn list_moves(pos: &Position, men: Bitboard, moves: &mut Vec<Move>) {
 /// Whether the side to move's pawn on `sq` has no move for certain: the square ahead is taken
 /// and no man of the opponent (nor the en passant square) stands diagonally ahead. The search
 /// skips such pawns without asking the generator: about a third of the groups it would list.
-fn stuck(pos: &Position, sq: Square) -> bool {
+pub(super) fn stuck(pos: &Position, sq: Square) -> bool {
     let us = pos.turn();
     let board = pos.board();
     let mut targets = board.by_color(!us);
