@@ -26,7 +26,9 @@
 //! 2.32 µs; captures first always: 0.821 G, but calls over 20 µs 188 -> 220, most of them
 //! endgames). (Pushing pawns one square at a time: 0.907 G; the least advanced pawn first:
 //! 0.876 G; no promotion in the storm, leaving them to the search: 0.895 G.) Passing stuck pawns
-//! without asking for their targets, as the search does, and the lanes by shifts: 0.804 G.
+//! without asking for their targets, as the search does, and the lanes by shifts: 0.804 G; the
+//! loser's bishops, knights, rooks, queens, then king, for its tempo: 0.796 G (rooks first:
+//! 0.802 G; knights first: 0.798 G; the king first: 0.813 G).
 
 use caissa_board::{Bitboard, Color, File, Role};
 use caissa_movegen::{Move, Position};
@@ -134,15 +136,22 @@ fn quiet(pos: &Position, m: Move, lanes: Bitboard) -> bool {
     }
 }
 
-/// A quiet move of the loser's (see [`quiet`]), a piece's before the king's; else its first
-/// legal move (an evasion, a capture, a pawn's), if it has one.
+/// A quiet move of the loser's (see [`quiet`]): a bishop's, a knight's, a rook's, a queen's, then
+/// the king's; else its first legal move (an evasion, a capture, a pawn's), if it has one.
 fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
     let board = pos.board();
     let loser = board.by_color(pos.turn());
     let king = board.kings() & loser;
     let mut found = None;
     let mut any = None;
-    for men in [loser - board.pawns() - king, king, loser & board.pawns()] {
+    for men in [
+        loser & board.bishops(),
+        loser & board.knights(),
+        loser & board.rooks(),
+        loser & board.queens(),
+        king,
+        loser & board.pawns(),
+    ] {
         pos.for_each_legal_move_from(men, |m| {
             any = any.or(Some(m));
             if found.is_none() && quiet(pos, m, lanes) {
