@@ -30,7 +30,7 @@
 //!   the instructions of a round and 44 % of the calls over 10 µs.)
 //! - **Anything else is analysed afresh**: each side first with a *pawn storm* (`storm`: the
 //!   winner's pawns pushed to promotion while the loser shuttles a piece, built without a search,
-//!   then the quick search from where it ends, at most 300 moves), then with the quick search
+//!   then the quick search from where it ends, at most 150 moves), then with the quick search
 //!   alone, then with the rest of the analysis with small budgets (500 nodes, then 7,000), then
 //!   with [`can_win`]'s default budget, so the verdict is never weaker than the full analysis: a
 //!   position the analysis proves dead is proved dead here too, whatever happened before it.
