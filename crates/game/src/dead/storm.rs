@@ -4,32 +4,32 @@
 //! The quick search's lines in games are mostly pawn storms: the winner pushes its pawns to
 //! promotion (its pawn moves are free steps, tried first) while the loser shuttles a piece back
 //! and forth, then the queens mate. [`storm`] builds such a line directly, without listing or
-//! judging the winner's moves: the winner pushes its most advanced pawn that can move (two
-//! squares when it can, else one, else it takes; it takes first with four pieces or more on the
-//! board, kings and pawns aside; never onto the square in front of a loser's pawn, where it
-//! would stay), promoting to a queen; the loser moves a piece
-//! to an empty square where the winner's pawns do not go next, giving no check, and back (its
-//! king when no piece can, anything legal when nothing is quiet), until the winner has no pawn
-//! move left. Every move is legal where it is played (the winner's from
-//! [`Position::pawn_targets`], the loser's from the generator or checked by
+//! judging the winner's moves:
+//!
+//! - the winner pushes its most advanced pawn that can move, two squares when it can, else one,
+//!   else it takes (with four pieces or more on the board, kings and pawns aside, it takes
+//!   first), never onto the square in front of a loser's pawn, where it would stay for good; a
+//!   promotion makes a queen;
+//! - the loser moves a bishop, knight, rook, queen, or else its king, to an empty square where
+//!   the winner's pawns do not go next, giving no check, and back; anything legal when nothing
+//!   is quiet;
+//!
+//! until the winner has no pawn move left. Every move is legal where it is played (the winner's
+//! from [`Position::pawn_targets`], the loser's from the generator or checked by
 //! [`Position::is_legal`]); the storm proves nothing by itself, and counts only when the quick
 //! search from where it ends finds the mate (`storm_line` in the parent module), so the whole is
 //! a legal line into a mate like any other.
 //!
-//! On the PGN samples the storm and a search of at most 300 moves from its end decided 91 % of
-//! the fresh analyses (9,580 of 10,532 a round; storms of 36 plies on average, then 13 plies of
-//! the search's), against lines of 55 plies from the quick search alone, which tried 82 moves
-//! for them: callgrind's count of a round of `outcome_times` 0.967 -> 0.875 G instructions, and
-//! 0.856 G with no push in front of a loser's pawn (pawns locked that way left the search from
-//! the storm's end to break through, which it mostly failed to do in 300 moves; calls over 20
-//! µs 237 -> 188), and 0.818 G with captures first among many pieces (mean per call 2.42 ->
-//! 2.32 µs; captures first always: 0.821 G, but calls over 20 µs 188 -> 220, most of them
-//! endgames). (Pushing pawns one square at a time: 0.907 G; the least advanced pawn first:
-//! 0.876 G; no promotion in the storm, leaving them to the search: 0.895 G.) Passing stuck pawns
-//! without asking for their targets, as the search does, and the lanes by shifts: 0.804 G; the
-//! loser's bishops, knights, rooks, queens, then king, for its tempo: 0.796 G (rooks first:
-//! 0.802 G; knights first: 0.798 G; the king first: 0.813 G); 150 moves for the search from the
-//! storm's end rather than 300: 0.788 G (see `STORM_END_NODES`).
+//! On the PGN samples most storms end in a line (91 % with the first version: storms of 36 plies,
+//! then 13 plies of the search's, against lines of 55 plies from the quick search alone, which
+//! tried 82 moves for them), and callgrind's count of a round of `outcome_times` went from 0.967
+//! to 0.788 G instructions with the rules above. Each rule was measured against its neighbours:
+//! no push in front of a loser's pawn 0.875 -> 0.856 G (such locked pawns left the search from
+//! the storm's end to break through, mostly in vain; calls over 20 µs 237 -> 188); captures
+//! first among many pieces 0.818 G (first always: 0.821 G, but calls over 20 µs 188 -> 220, in
+//! endgames); the loser's minor pieces first 0.804 -> 0.796 G (its king first: 0.813 G). Single
+//! pushes, the least advanced pawn first, or promotions left to the search all cost more (see
+//! docs/PERFORMANCE.md, "`Game::outcome` after every move").
 
 use caissa_board::{Bitboard, Color, File, Role};
 use caissa_movegen::{Move, Position};
