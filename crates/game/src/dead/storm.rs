@@ -43,14 +43,16 @@ const MANY_PIECES: u32 = 4;
 
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
 /// pawn move, or the loser without any move) and its moves, all legal. `None` when the winner
-/// has no pawn move to begin with.
+/// has no pawn move to make, at once or after the loser's first move.
 pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move>)> {
     let mut at = *pos;
     let mut line = Vec::with_capacity(128);
     let mut back: Option<Move> = None;
+    let mut pushed = false;
     while line.len() < MAX_STORM {
         let (m, role) = if at.turn() == winner {
             let Some(m) = pawn_move(&at) else { break };
+            pushed = true;
             (m, Role::Pawn)
         } else {
             let lanes = lanes(&at, winner);
@@ -67,7 +69,9 @@ pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move
         at.play_unchecked_by(m, role);
         line.push(m);
     }
-    (!line.is_empty()).then_some((at, line))
+    // Without a pawn move of the winner's, the search from the storm's end would be the quick
+    // search from `pos`, a move later.
+    pushed.then_some((at, line))
 }
 
 /// The winner's pawn move: its most advanced pawn that can move, pushed (two squares when it
