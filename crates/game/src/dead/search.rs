@@ -548,7 +548,9 @@ impl Search {
             return Sub::OPEN;
         }
         // The moves are tried by moving role (see `role_order`), each role's men from `a1` on,
-        // each pawn's targets from `a1` on and its promotions to queen, knight, rook, bishop.
+        // each pawn's targets from `a1` on and its promotions to queen, knight, rook, bishop;
+        // but the loser's king, with two pieces or fewer on the board (kings and pawns aside),
+        // tries its moves nearest the mating corner first (see `few_pieces`).
         // They are listed a group at a time (a pawn, or the men of another role) onto the
         // search's own stack, so a node whose first moves lead to a mate never lists the rest.
         let board = pos.board();
@@ -578,6 +580,10 @@ impl Search {
                 let end = self.moves.len();
                 if end == start {
                     continue;
+                }
+                if role == Role::King && pos.turn() != self.winner && few_pieces(board) {
+                    let corner = self.guide.loser_king;
+                    self.moves[start..end].sort_by_key(|m| m.to().distance(corner));
                 }
                 // Stored (once the position has a move) before any child is searched, so that a
                 // line coming back to it is seen as a repetition.
@@ -718,6 +724,17 @@ fn role_order(pos: &Position, winner: Color) -> &'static [Role; 6] {
     } else {
         &LOSER_AMONG_MANY
     }
+}
+
+/// Whether two pieces or fewer stand on `board`, kings and pawns aside: an endgame in which the
+/// loser's king walks to the mating corner, so the search tries its moves nearest the corner
+/// first. In the generator's order (from `a1` on) the king first walked wherever its first
+/// moves led, and a king and queen against a lone king needed about 1,000 nodes for a line of
+/// 25 plies, which kept endgames after a promotion out of the quick search's reach. (On the PGN
+/// samples: p99.9 of `Game::outcome` 47.5 -> 41 µs, calls over 50 µs 23 -> 17; with three
+/// pieces or fewer, or for the winner's king too, fewer gains and more instructions.)
+fn few_pieces(board: &Board) -> bool {
+    (board.occupied() - board.pawns() - board.kings()).count() < 3
 }
 
 /// Appends the legal moves of the men on `men` to `moves`, in the generator's order.
