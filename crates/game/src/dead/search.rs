@@ -731,8 +731,9 @@ fn role_order(pos: &Position, winner: Color) -> &'static [Role; 6] {
 /// first. In the generator's order (from `a1` on) the king first walked wherever its first
 /// moves led, and a king and queen against a lone king needed about 1,000 nodes for a line of
 /// 25 plies, which kept endgames after a promotion out of the quick search's reach. (On the PGN
-/// samples: p99.9 of `Game::outcome` 47.5 -> 41 µs, calls over 50 µs 23 -> 17; with three
-/// pieces or fewer, or for the winner's king too, fewer gains and more instructions.)
+/// samples: p99.9 of `Game::outcome` 57 -> 48 µs, calls over 50 µs 44 -> 28, 0.787 -> 0.780 G
+/// instructions a round; with three pieces or fewer, or for the winner's king too, fewer
+/// instructions saved. See docs/PERFORMANCE.md.)
 fn few_pieces(board: &Board) -> bool {
     (board.occupied() - board.pawns() - board.kings()).count() < 3
 }
