@@ -428,6 +428,7 @@ mod tests {
     use caissa_movegen::fen::Fen;
 
     use super::*;
+    use crate::dead::mates;
 
     fn position(fen: &str) -> Position {
         let fen: Fen = fen.parse().expect("a FEN");
@@ -444,18 +445,6 @@ mod tests {
                 _ => None,
             })
             .collect()
-    }
-
-    /// Whether `line` is legal from `pos` and ends in a mate of `winner`'s opponent.
-    fn mates(pos: &Position, line: &[Move], winner: Color) -> bool {
-        let mut at = *pos;
-        for &m in line {
-            if !at.is_legal(m) {
-                return false;
-            }
-            at.play_unchecked(m);
-        }
-        at.turn() != winner && at.is_checkmate()
     }
 
     /// After a quiet move, a line comes back through a take-back of it: the other side's tempo,

@@ -344,14 +344,38 @@ const STORM_END_NODES: u64 = 150;
 /// moves. `None` proves nothing. Run for White on the mirrored position for Black, as
 /// [`can_win_with`] runs: the search's move order is tuned for White (a line for Black found
 /// without the mirror cost 1 % more instructions a round of `outcome_times`).
+///
+/// Debug builds check every line it gives move by move ([`mates`]), so that each test that
+/// replays games checks the storms of its positions.
 pub(crate) fn storm_line(pos: &Position, color: Color) -> Option<Vec<Move>> {
-    if color == Color::Black
+    let line = if color == Color::Black
         && let Some(mirrored) = mirror(pos)
     {
-        let line = stormed(&mirrored, Color::White)?;
-        return Some(line.into_iter().map(Move::flip_vertical).collect());
+        stormed(&mirrored, Color::White)
+            .map(|line| line.into_iter().map(Move::flip_vertical).collect())
+    } else {
+        stormed(pos, color)
+    };
+    #[cfg(debug_assertions)]
+    assert!(
+        line.as_ref().is_none_or(|line| mates(pos, line, color)),
+        "a storm line that does not mate: {line:?}"
+    );
+    line
+}
+
+/// Whether `line` is legal from `pos`, move by move, and ends with `winner`'s opponent mated:
+/// what a mating line promises.
+#[cfg(any(test, debug_assertions))]
+pub(crate) fn mates(pos: &Position, line: &[Move], winner: Color) -> bool {
+    let mut at = *pos;
+    for &m in line {
+        if !at.is_legal(m) {
+            return false;
+        }
+        at.play_unchecked(m);
     }
-    stormed(pos, color)
+    at.turn() != winner && at.is_checkmate()
 }
 
 /// [`storm_line`], for either colour.
