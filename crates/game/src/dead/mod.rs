@@ -20,7 +20,7 @@
 //!    depth is spent only by moves that do not look like progress. (The dead-position check
 //!    after each move of a game first tries a **pawn storm**, `storm`: the line that search
 //!    most often finds, built move by move without searching, then a mate of at most three
-//!    plies by its queens, else the quick search from its end.)
+//!    plies by its queens and rooks, else the quick search from its end.)
 //! 5. **Reachability** (`reach`): a fixpoint over the squares each man could ever reach, which
 //!    proves blocked positions (pawn walls, bishops of the wrong colour, kings shut in)
 //!    unwinnable. Run before the deeper search when no queen, rook or knight is left, after
@@ -340,10 +340,11 @@ fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnab
 const STORM_END_NODES: u64 = 150;
 
 /// A mating line for `color` from `pos` that begins with a pawn storm (see `storm`), if a
-/// short finish by the queens (`storm::finish`) or else the quick search finds the mate from
-/// where the storm ends, the search trying at most [`STORM_END_NODES`] moves. `None` proves nothing. Run for White on the mirrored position for Black, as
-/// [`can_win_with`] runs: the search's move order is tuned for White (a line for Black found
-/// without the mirror cost 1 % more instructions a round of `outcome_times`).
+/// short finish by the queens and rooks (`storm::finish`) or else the quick search finds the
+/// mate from where the storm ends, the search trying at most [`STORM_END_NODES`] moves. `None`
+/// proves nothing. Run for White on the mirrored position for Black, as [`can_win_with`] runs:
+/// the search's move order is tuned for White (a line for Black found without the mirror cost
+/// 1 % more instructions a round of `outcome_times`).
 ///
 /// Debug builds check every line it gives move by move ([`mates`]), so that each test that
 /// replays games checks the storms of its positions.

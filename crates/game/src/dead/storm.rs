@@ -19,11 +19,12 @@
 //! [`Position::is_legal`]); the storm proves nothing by itself, and counts only when a mate
 //! follows from where it ends (`storm_line` in the parent module), so the whole is a legal line
 //! into a mate like any other. That mate is looked for first by [`finish`]: the mate on the
-//! board, a queen's mate in one, or a queen's move near the loser's king (at most 16 of them),
-//! the loser's tempo and a queen's mate in one; then by the quick search. On the PGN samples the
-//! finish decides 7,491 of the 9,869 storms' ends a round, at about 3,800 instructions where
-//! the search took about 25,000 (callgrind, a round of `outcome_times`: 0.780 -> 0.662 G; with
-//! the queen's first move to any square, 7,984 of 9,824 at 8,000 instructions, 0.693 G).
+//! board, a mate in one by a queen or rook, or a queen's move near the loser's king (at most 16
+//! of them), the loser's tempo and a mate in one by a queen or rook; then by the quick search.
+//! On the PGN samples the finish decides 7,585 of the 9,851 storms' ends a round, at about 4,100
+//! instructions where the search took about 25,000 (callgrind, a round of `outcome_times`:
+//! 0.780 -> 0.658 G; with the queen's first move to any square and queens' mates only, 7,984 of
+//! 9,824 at 8,000 instructions, 0.693 G).
 //!
 //! On the PGN samples most storms end in a line (91 % with the first version: storms of 36 plies,
 //! then 13 plies of the search's, against lines of 55 plies from the quick search alone, which
@@ -84,13 +85,14 @@ pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move
 const FINISH_TRIES: usize = 16;
 
 /// A short mate from where a storm ends, tried before the search: the mate on the board, a mate
-/// in one by a queen, or a queen's move to a square at most two steps from the loser's king, a
-/// tempo of the loser's (as in the storm) and then a mate in one by a queen. Every move is legal where it is played; `None` proves nothing.
+/// in one by a queen or rook, or a queen's move to a square at most two steps from the loser's
+/// king, a tempo of the loser's (as in the storm) and then a mate in one by a queen or rook.
+/// Every move is legal where it is played; `None` proves nothing.
 pub(super) fn finish(end: &Position, winner: Color) -> Option<Vec<Move>> {
     if end.turn() != winner {
         return end.is_checkmate().then(Vec::new);
     }
-    if let Some(m) = queen_mate(end) {
+    if let Some(m) = slider_mate(end) {
         return Some(vec![m]);
     }
     let board = end.board();
@@ -117,7 +119,7 @@ pub(super) fn finish(end: &Position, winner: Color) -> Option<Vec<Move>> {
                 continue;
             };
             at.play_unchecked(reply);
-            if let Some(mate) = queen_mate(&at) {
+            if let Some(mate) = slider_mate(&at) {
                 return Some(vec![m, reply, mate]);
             }
         }
@@ -125,20 +127,23 @@ pub(super) fn finish(end: &Position, winner: Color) -> Option<Vec<Move>> {
     None
 }
 
-/// A queen's move that mates at once, the winner to move.
-fn queen_mate(pos: &Position) -> Option<Move> {
+/// A queen's or rook's move that mates at once, the winner to move.
+fn slider_mate(pos: &Position) -> Option<Move> {
     let board = pos.board();
     let us = board.by_color(pos.turn());
     let occupied = board.occupied();
-    let checks = attacks::queen(pos.king(!pos.turn()), occupied);
-    for from in board.queens() & us {
-        for to in attacks::queen(from, occupied) & (checks - us) {
-            let m = Move::normal(from, to);
-            if !flees_check(pos, from, to) && pos.is_legal(m) {
-                let mut at = *pos;
-                at.play_unchecked_by(m, Role::Queen);
-                if at.is_checkmate() {
-                    return Some(m);
+    let king = pos.king(!pos.turn());
+    for (role, men) in [(Role::Queen, board.queens()), (Role::Rook, board.rooks())] {
+        let checks = slides(role, king, occupied);
+        for from in men & us {
+            for to in slides(role, from, occupied) & (checks - us) {
+                let m = Move::normal(from, to);
+                if !flees_check(pos, role, from, to) && pos.is_legal(m) {
+                    let mut at = *pos;
+                    at.play_unchecked_by(m, role);
+                    if at.is_checkmate() {
+                        return Some(m);
+                    }
                 }
             }
         }
@@ -146,16 +151,25 @@ fn queen_mate(pos: &Position) -> Option<Move> {
     None
 }
 
-/// Whether the opponent's king could step out of the check of the side to move's queen played
-/// from `from` to `to`: to a square, empty or holding a man of the side to move (the queen
-/// too), that no man of the side to move attacks then. A cheap test that the check does not
-/// mate, made before playing it.
-fn flees_check(pos: &Position, from: Square, to: Square) -> bool {
+/// The squares a queen or a rook on `sq` attacks.
+fn slides(role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
+    if role == Role::Queen {
+        attacks::queen(sq, occupied)
+    } else {
+        attacks::rook(sq, occupied)
+    }
+}
+
+/// Whether the opponent's king could step out of the check of the side to move's queen or rook
+/// (`role`) played from `from` to `to`: to a square, empty or holding a man of the side to move
+/// (the moved piece too), that no man of the side to move attacks then. A cheap test that the
+/// check does not mate, made before playing it.
+fn flees_check(pos: &Position, role: Role, from: Square, to: Square) -> bool {
     let board = pos.board();
     let us = pos.turn();
     let king = pos.king(!us);
     let occupied = board.occupied().without(from).with(to).without(king);
-    let queen = attacks::queen(to, occupied);
+    let queen = slides(role, to, occupied);
     (attacks::king(king) - (board.by_color(!us).without(to)))
         .into_iter()
         .any(|sq| {
