@@ -14,7 +14,8 @@
 //!   the winner's pawns do not go next, giving no check, and back; anything legal when nothing
 //!   is quiet;
 //!
-//! until the winner has no pawn move left. Every move is legal where it is played (the winner's
+//! until the winner has no pawn move left, or, once a pawn has promoted, a queen or rook of the
+//! winner's mates in one. Every move is legal where it is played (the winner's
 //! from [`Position::pawn_targets`], the loser's from the generator or checked by
 //! [`Position::is_legal`]); the storm proves nothing by itself, and counts only when a mate
 //! follows from where it ends (`storm_line` in the parent module), so the whole is a legal line
@@ -48,17 +49,23 @@ const MAX_STORM: usize = 160;
 const MANY_PIECES: u32 = 4;
 
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
-/// pawn move, or the loser without any move) and its moves, all legal. `None` when the winner
+/// pawn move or, after a promotion, with a mate in one by a queen or rook; or the loser without
+/// any move) and its moves, all legal. `None` when the winner
 /// has no pawn move to make, at once or after the loser's first move.
 pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move>)> {
     let mut at = *pos;
     let mut line = Vec::with_capacity(128);
     let mut back: Option<Move> = None;
     let mut pushed = false;
+    let mut promoted = false;
     while line.len() < MAX_STORM {
         let (m, role) = if at.turn() == winner {
+            if promoted && slider_mate(&at).is_some() {
+                break;
+            }
             let Some(m) = pawn_move(&at) else { break };
             pushed = true;
+            promoted |= m.promotion_role().is_some();
             (m, Role::Pawn)
         } else {
             let lanes = lanes(&at, winner);
