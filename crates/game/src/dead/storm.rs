@@ -14,8 +14,8 @@
 //!   the winner's pawns do not go next, giving no check, and back; anything legal when nothing
 //!   is quiet;
 //!
-//! until the winner has no pawn move left, or a queen or rook of the winner's mates in one at its
-//! first turn after a promotion. Every move is legal where it is played (the winner's
+//! until the winner has no pawn move left, or until a queen or rook of the winner's mates, at its
+//! first turn after a promotion, where it can. Every move is legal where it is played (the winner's
 //! from [`Position::pawn_targets`], the loser's from the generator or checked by
 //! [`Position::is_legal`]); the storm proves nothing by itself, and counts only when a mate
 //! follows from where it ends (`storm_line` in the parent module), so the whole is a legal line
@@ -50,9 +50,9 @@ const MAX_STORM: usize = 160;
 const MANY_PIECES: u32 = 4;
 
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
-/// pawn move or, at its first turn after a promotion, with a mate in one by a queen or rook; or
-/// the loser without any move) and its moves, all legal. `None` when the winner has no pawn
-/// move to make, at once or after the loser's first move.
+/// pawn move, or the loser without any move: mated by a queen or rook at the winner's first turn
+/// after a promotion, where that mates) and its moves, all legal. `None` when the winner has no
+/// pawn move to make, at once or after the loser's first move.
 pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move>)> {
     let mut at = *pos;
     let mut line = Vec::with_capacity(128);
@@ -63,7 +63,9 @@ pub(super) fn storm(pos: &Position, winner: Color) -> Option<(Position, Vec<Move
     let mut promoted = false;
     while line.len() < MAX_STORM {
         let (m, role) = if at.turn() == winner {
-            if promoted && slider_mate(&at).is_some() {
+            if promoted && let Some(m) = slider_mate(&at) {
+                at.play_unchecked_by(m, at.moving_role(m));
+                line.push(m);
                 break;
             }
             let Some(m) = pawn_move(&at) else { break };
