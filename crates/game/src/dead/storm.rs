@@ -22,9 +22,9 @@
 //! into a mate like any other. That mate is looked for first by [`finish`]: the mate on the
 //! board, a mate in one by a queen or rook, or a queen's move near the loser's king (at most 16
 //! of them), the loser's tempo and a mate in one by a queen or rook; then by the quick search.
-//! On the PGN samples the finish decides 7,698 of the 9,852 storms' ends a round, at about 3,800
+//! On the PGN samples the finish decides 7,698 of the 9,852 storms' ends a round, at about 3,200
 //! instructions where the search took about 25,000 (callgrind, a round of `outcome_times`, with
-//! the storm stopped at a mate in one after a promotion: 0.780 -> 0.625 G; with the queen's first
+//! the storm stopped at a mate in one after a promotion: 0.780 -> 0.619 G; with the queen's first
 //! move to any square, queens' mates only and whole storms, 7,984 of 9,824 at 8,000
 //! instructions, 0.693 G).
 //!
