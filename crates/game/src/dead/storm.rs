@@ -272,6 +272,10 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
         king,
         loser & board.pawns(),
     ] {
+        // The generator costs its setup even for no man: empty groups are skipped.
+        if men.is_empty() {
+            continue;
+        }
         pos.for_each_legal_move_from(men, |m| {
             any = any.or(Some(m));
             if found.is_none() && quiet(pos, m, lanes) {
