@@ -164,6 +164,7 @@ fn slider_mate(pos: &Position) -> Option<Move> {
 }
 
 /// The squares a queen or a rook on `sq` attacks.
+#[inline]
 fn slides(role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
     if role == Role::Queen {
         attacks::queen(sq, occupied)
