@@ -424,17 +424,9 @@ fn tempo(pos: &Position, rest: &[Move]) -> Option<Move> {
 
 #[cfg(test)]
 mod tests {
-    use caissa_board::Square;
-    use caissa_movegen::fen::Fen;
-
     use super::*;
-    use crate::dead::mates;
-
-    fn position(fen: &str) -> Position {
-        let fen: Fen = fen.parse().expect("a FEN");
-        fen.into_position(Default::default())
-            .expect("a legal position")
-    }
+    use crate::dead::{mates, position};
+    use caissa_board::Square;
 
     /// The lines of `verdicts` that start from their own position, by winner.
     fn lines(verdicts: &Verdicts) -> Vec<(Color, Vec<Move>)> {

@@ -365,6 +365,14 @@ pub(crate) fn storm_line(pos: &Position, color: Color) -> Option<Vec<Move>> {
     line
 }
 
+/// The position of `fen` (standard castling), for the tests.
+#[cfg(test)]
+pub(crate) fn position(fen: &str) -> Position {
+    let fen: caissa_movegen::fen::Fen = fen.parse().expect("a FEN");
+    fen.into_position(Default::default())
+        .expect("a legal position")
+}
+
 /// Whether `line` is legal from `pos`, move by move, and ends with `winner`'s opponent mated:
 /// what a mating line promises.
 #[cfg(any(test, debug_assertions))]

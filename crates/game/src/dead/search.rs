@@ -712,18 +712,26 @@ fn role_order(pos: &Position, winner: Color) -> &'static [Role; 6] {
     const PAWNS_FIRST: [Role; 6] = [Pawn, Knight, Bishop, Rook, Queen, King];
     const WINNER_AMONG_MANY: [Role; 6] = [Pawn, Queen, Rook, Knight, Bishop, King];
     const LOSER_AMONG_MANY: [Role; 6] = [Rook, Queen, Bishop, Knight, King, Pawn];
-    const MANY_PIECES: usize = 4;
-    let board = pos.board();
-    let pieces = board.occupied() - board.pawns() - board.kings();
-    // At least four: fewer instructions to the fourth square than a popcount in a portable
-    // build.
-    if pieces.into_iter().nth(MANY_PIECES - 1).is_none() {
+    if !many_pieces(pos.board()) {
         &PAWNS_FIRST
     } else if pos.turn() == winner {
         &WINNER_AMONG_MANY
     } else {
         &LOSER_AMONG_MANY
     }
+}
+
+/// The pieces on `board`: its men other than kings and pawns.
+fn pieces(board: &Board) -> Bitboard {
+    board.occupied() - board.pawns() - board.kings()
+}
+
+/// Whether four pieces or more stand on `board`, kings and pawns aside: where the search's
+/// move orders change (see [`role_order`]) and the storm's pawns capture first.
+pub(super) fn many_pieces(board: &Board) -> bool {
+    // At least four: fewer instructions to the fourth square than a popcount in a portable
+    // build.
+    pieces(board).into_iter().nth(3).is_some()
 }
 
 /// Whether two pieces or fewer stand on `board`, kings and pawns aside: an endgame in which the
@@ -735,7 +743,7 @@ fn role_order(pos: &Position, winner: Color) -> &'static [Role; 6] {
 /// instructions a round; with three pieces or fewer, or for the winner's king too, fewer
 /// instructions saved. See docs/PERFORMANCE.md.)
 fn few_pieces(board: &Board) -> bool {
-    (board.occupied() - board.pawns() - board.kings()).count() < 3
+    pieces(board).count() < 3
 }
 
 /// Appends the legal moves of the men on `men` to `moves`, in the generator's order.
@@ -840,17 +848,27 @@ pub(super) fn gives_check(pos: &Position, m: Move, role: Role) -> bool {
 /// captures, which then needed sorting; asking for the targets instead cut a round of
 /// `outcome_times` by 3 %.)
 fn push_pawn_moves(pos: &Position, from: Square, moves: &mut Vec<Move>) {
-    let ep = pos.ep_square();
     for to in pos.pawn_targets(from) {
         if Bitboard::BACK_RANKS.contains(to) {
             for role in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
-                moves.push(Move::promotion(from, to, role));
+                moves.push(pawn_move_to(pos, from, to, role));
             }
-        } else if Some(to) == ep && from.file() != to.file() {
-            moves.push(Move::en_passant(from, to));
         } else {
-            moves.push(Move::normal(from, to));
+            moves.push(pawn_move_to(pos, from, to, Role::Queen));
         }
+    }
+}
+
+/// The move of the side to move's pawn on `from` to `to`, one of its targets
+/// ([`Position::pawn_targets`]): a promotion to `promotion` on the last rank, en passant onto
+/// the en passant square off its file, else a plain move.
+pub(super) fn pawn_move_to(pos: &Position, from: Square, to: Square, promotion: Role) -> Move {
+    if Bitboard::BACK_RANKS.contains(to) {
+        Move::promotion(from, to, promotion)
+    } else if Some(to) == pos.ep_square() && from.file() != to.file() {
+        Move::en_passant(from, to)
+    } else {
+        Move::normal(from, to)
     }
 }
 

@@ -42,12 +42,10 @@
 use caissa_board::{Bitboard, Color, File, Role, Square};
 use caissa_movegen::{Move, Position, attacks};
 
-use super::search::{gives_check, stuck};
+use super::search::{gives_check, many_pieces, pawn_move_to, stuck};
 
 /// The longest storm, in plies.
 const MAX_STORM: usize = 160;
-/// Pieces at least on the board (kings and pawns aside) for the winner's pawns to capture first.
-const MANY_PIECES: u32 = 4;
 
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
 /// pawn move, or the loser without any move: mated by a queen or rook at the winner's first turn
@@ -197,7 +195,7 @@ fn pawn_move(pos: &Position) -> Option<Move> {
     let us = pos.turn();
     let board = pos.board();
     let pawns = board.pawns() & board.by_color(us);
-    let many = (board.occupied() - board.pawns() - board.kings()).count() >= MANY_PIECES;
+    let many = many_pieces(board);
     let mut order = pawns;
     while let Some(from) = match us {
         Color::White => order.last(),
@@ -224,13 +222,7 @@ fn pawn_move(pos: &Position) -> Option<Move> {
         } else {
             push.or(targets.first())
         }?;
-        return Some(if Bitboard::BACK_RANKS.contains(to) {
-            Move::promotion(from, to, Role::Queen)
-        } else if from.file() == to.file() || board.occupied().contains(to) {
-            Move::normal(from, to)
-        } else {
-            Move::en_passant(from, to)
-        });
+        return Some(pawn_move_to(pos, from, to, Role::Queen));
     }
     None
 }
@@ -292,15 +284,8 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
 
 #[cfg(test)]
 mod tests {
-    use caissa_movegen::fen::Fen;
-
     use super::*;
-
-    fn position(fen: &str) -> Position {
-        let fen: Fen = fen.parse().expect("a FEN");
-        fen.into_position(Default::default())
-            .expect("a legal position")
-    }
+    use crate::dead::position;
 
     /// Every move of the storm is legal where it is played, and it ends with the winner's
     /// pawns all promoted while the loser's rook shuttles.
