@@ -86,15 +86,7 @@ pub fn decompress<'a, R: Read + Send + 'a>(
 ) -> io::Result<(Box<dyn Read + Send + 'a>, Compression)> {
     // Read the magic (a pipe may deliver it in pieces), then put it back in front.
     let mut magic = [0u8; MAGIC_LEN];
-    let mut got = 0;
-    while got < MAGIC_LEN {
-        match input.read(&mut magic[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
+    let got = fill(&mut input, &mut magic).map_err(|(error, _)| error)?;
     let compression = Compression::detect(&magic[..got]);
     let whole = io::Cursor::new(magic).take(got as u64).chain(input);
     let reader: Box<dyn Read + Send + 'a> = match compression {
@@ -104,6 +96,22 @@ pub fn decompress<'a, R: Read + Send + 'a>(
         Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(whole)),
     };
     Ok((reader, compression))
+}
+
+/// Reads `input` into `room` until it is full or the input ends, and gives how many bytes it
+/// read; on an error, also how many were read before it. Reads interrupted by a signal are
+/// tried again.
+pub(crate) fn fill(input: &mut impl Read, room: &mut [u8]) -> Result<usize, (io::Error, usize)> {
+    let mut read = 0;
+    while read < room.len() {
+        match input.read(&mut room[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err((error, read)),
+        }
+    }
+    Ok(read)
 }
 
 #[cfg(test)]

@@ -423,17 +423,7 @@ fn read_up_to(
     if buf.len() < filled + want {
         buf.resize(filled + want, 0);
     }
-    let room = &mut buf[filled..filled + want];
-    let mut read = 0;
-    while read < want {
-        match input.read(&mut room[read..]) {
-            Ok(0) => break,
-            Ok(n) => read += n,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err((error, read)),
-        }
-    }
-    Ok(read)
+    crate::input::fill(input, &mut buf[filled..filled + want])
 }
 
 impl<R> Boundaries<R> {
