@@ -528,10 +528,10 @@ impl Position {
 
     /// Whether `m` is a legal move here.
     ///
-    /// A plain move of a knight, bishop, rook or queen, or a pawn's push or capture short of
-    /// the last rank, is judged from the attack tables and the checks and pins the position
-    /// keeps (replaying a line of moves asks this for every move); the rest asks the generator
-    /// for the moves between the two squares.
+    /// A plain move of a king (not castling), knight, bishop, rook or queen, or a pawn's push or
+    /// capture short of the last rank, is judged from the attack tables and the checks and pins
+    /// the position keeps (replaying a line of moves asks this for every move); the rest asks
+    /// the generator for the moves between the two squares.
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
         let from = m.from();
@@ -546,8 +546,9 @@ impl Position {
     }
 
     /// [`Position::is_legal`] for `m`, a move from a square of the side to move, when it is a
-    /// plain move of a knight, bishop, rook or queen or a pawn's move short of the last rank:
-    /// the generator's rules for them, one move at a time. `None` for any other move.
+    /// plain move (no castling) of a king, knight, bishop, rook or queen or a pawn's move short
+    /// of the last rank: the generator's rules for them, one move at a time. `None` for any
+    /// other move.
     #[inline]
     fn is_legal_plain(&self, m: Move) -> Option<bool> {
         if m.is_promotion() || m.is_en_passant() || m.is_castle() {
@@ -557,7 +558,7 @@ impl Position {
         let us = self.turn;
         let board = &self.board;
         let role = board.role_at(from)?;
-        if role == Role::King || (role == Role::Pawn && Bitboard::BACK_RANKS.contains(to)) {
+        if role == Role::Pawn && Bitboard::BACK_RANKS.contains(to) {
             return None;
         }
         let occupied = board.occupied();
@@ -567,7 +568,16 @@ impl Position {
             Role::Bishop => attacks::bishop(from, occupied),
             Role::Rook => attacks::rook(from, occupied),
             Role::Queen => attacks::bishop(from, occupied) | attacks::rook(from, occupied),
-            Role::King => return None,
+            // A king steps to a square of its reach that no man of the opponent's attacks
+            // once the king has left its own square (a slider behind it still covers it).
+            Role::King => {
+                return Some(
+                    (attacks::king(from) - board.by_color(us)).contains(to)
+                        && self
+                            .attackers_to(to, !us, occupied.without(from))
+                            .is_empty(),
+                );
+            }
         };
         Some(((reaches - board.by_color(us)) & self.allowed_targets(from)).contains(to))
     }
@@ -907,7 +917,9 @@ mod tests {
 
     /// The attack-table judgement of plain moves agrees with the generator on every move of
     /// every kind from every square of the side to move, in positions with pins, checks,
-    /// double checks, en passant and promotions; so do each pawn's targets.
+    /// double checks, en passant and promotions, and kings in check from sliders (a step back
+    /// along the checking line stays in check) or next to the other king; so do each pawn's
+    /// targets.
     #[test]
     fn is_legal_agrees_with_the_generator() {
         let fens = [
@@ -917,6 +929,9 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "4k3/8/8/1q2Pp2/8/8/3B4/R3K2R w KQ f6 0 2",
             "3k4/8/8/8/1b6/8/3N4/r3K2n w - - 0 1",
+            "4k3/8/8/8/8/8/4K3/4r3 w - - 0 1",
+            "7k/8/8/8/3K4/8/1b6/8 w - - 0 1",
+            "8/8/3k4/8/3K4/8/8/Q7 b - - 0 1",
         ];
         let mut positions = Vec::new();
         for fen in fens {
