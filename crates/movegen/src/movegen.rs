@@ -27,6 +27,13 @@ use crate::position::Position;
 
 /// Receives generated moves, group by group.
 pub(crate) trait MoveSink {
+    /// Whether the generator asks [`MoveSink::satisfied`] between groups, to stop early: `false`
+    /// for the sinks that take every move, where the test is compiled away.
+    const MAY_STOP: bool = false;
+    /// Whether the sink needs no more moves (asked only when [`MoveSink::MAY_STOP`]).
+    fn satisfied(&self) -> bool {
+        false
+    }
     /// The piece on `from` (not a pawn) may move to each of `targets`.
     fn piece(&mut self, from: Square, targets: Bitboard);
     /// A pawn may move to each of `targets`, from the square `from_offset` away from it; a target
@@ -55,22 +62,27 @@ impl MoveSink for Counter {
     }
 }
 
-/// Gathers the destinations of the moves, which tells whether there is one without counting
-/// them (a count takes a popcount a group: a dozen instructions in a portable build).
-pub(crate) struct Destinations(pub(crate) Bitboard);
+/// Tells whether there is a move, stopping at the first group that holds one (a count would take
+/// a popcount a group: a dozen instructions in a portable build).
+pub(crate) struct AnyMove(pub(crate) bool);
 
-impl MoveSink for Destinations {
+impl MoveSink for AnyMove {
+    const MAY_STOP: bool = true;
+    #[inline(always)]
+    fn satisfied(&self) -> bool {
+        self.0
+    }
     #[inline(always)]
     fn piece(&mut self, _from: Square, targets: Bitboard) {
-        self.0 |= targets;
+        self.0 |= targets.any();
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, _from_offset: i8) {
-        self.0 |= targets;
+        self.0 |= targets.any();
     }
     #[inline(always)]
-    fn special(&mut self, m: Move) {
-        self.0 |= Bitboard::from(m.to());
+    fn special(&mut self, _m: Move) {
+        self.0 = true;
     }
 }
 
@@ -251,6 +263,9 @@ impl Position {
                 }
             }
             sink.piece(king, targets);
+            if S::MAY_STOP && sink.satisfied() {
+                return;
+            }
         }
 
         let checkers = self.checkers;
@@ -266,6 +281,9 @@ impl Position {
 
         for from in board.knights() & (movable - pinned) {
             sink.piece(from, attacks::knight(from) & target_mask);
+            if S::MAY_STOP && sink.satisfied() {
+                return;
+            }
         }
         for from in board.diagonal_sliders() & movable {
             let mut targets = attacks::bishop(from, occupied) & target_mask;
@@ -273,6 +291,9 @@ impl Position {
                 targets &= attacks::line(king, from);
             }
             sink.piece(from, targets);
+            if S::MAY_STOP && sink.satisfied() {
+                return;
+            }
         }
         for from in board.straight_sliders() & movable {
             let mut targets = attacks::rook(from, occupied) & target_mask;
@@ -280,11 +301,17 @@ impl Position {
                 targets &= attacks::line(king, from);
             }
             sink.piece(from, targets);
+            if S::MAY_STOP && sink.satisfied() {
+                return;
+            }
         }
 
         let pawns = board.pawns() & movable;
         if pawns.any() {
             self.generate_pawn_moves(pawns, king, target_mask, sink);
+            if S::MAY_STOP && sink.satisfied() {
+                return;
+            }
         }
         if let Some(ep) = self.ep_square
             && to_mask.contains(ep)
@@ -553,6 +580,14 @@ mod tests {
             let pos: Position = fen.parse().unwrap();
             assert!(pos.is_checkmate() || pos.is_stalemate(), "{fen}");
             assert!(!pos.has_legal_moves(), "{fen}");
+        }
+        // The only moves a king's steps; the only move an en passant capture.
+        for fen in [
+            "7k/8/8/8/8/8/8/K7 w - - 0 1",
+            "8/8/8/8/3Pp3/4N1K1/5Q2/7k b - d3 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            assert!(pos.has_legal_moves(), "{fen}");
         }
     }
 

@@ -507,11 +507,19 @@ impl Position {
     }
 
     /// Whether the side to move has at least one legal move.
+    ///
+    /// The men other than the king are asked first, one at a time, and the first that has a
+    /// move answers; the king's steps, which need every square the opponent attacks, and
+    /// castling only when none has.
     #[must_use]
     pub fn has_legal_moves(&self) -> bool {
-        let mut seen = crate::movegen::Destinations(Bitboard::EMPTY);
-        self.generate(Bitboard::FULL, Bitboard::FULL, &mut seen);
-        seen.0.any()
+        let mut any = crate::movegen::AnyMove(false);
+        let king = Bitboard::from_square(self.king(self.turn));
+        self.generate(!king, Bitboard::FULL, &mut any);
+        if !any.0 {
+            self.generate(king, Bitboard::FULL, &mut any);
+        }
+        any.0
     }
 
     /// Whether the side to move is checkmated.
