@@ -115,6 +115,53 @@ impl<F: FnMut(Move)> MoveSink for Expand<F> {
     }
 }
 
+/// Expands groups into single moves until `accept` takes one, which it keeps; the generator
+/// stops at the end of that group.
+struct FindFirst<F> {
+    accept: F,
+    found: Option<Move>,
+}
+
+impl<F: FnMut(Move) -> bool> FindFirst<F> {
+    #[inline(always)]
+    fn offer(&mut self, m: Move) {
+        if self.found.is_none() && (self.accept)(m) {
+            self.found = Some(m);
+        }
+    }
+}
+
+impl<F: FnMut(Move) -> bool> MoveSink for FindFirst<F> {
+    const MAY_STOP: bool = true;
+    #[inline(always)]
+    fn satisfied(&self) -> bool {
+        self.found.is_some()
+    }
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.offer(Move::normal(from, to));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, from_offset: i8) {
+        for to in targets {
+            let from = Square::new_wrapping((to.index() as i32 + i32::from(from_offset)) as u32);
+            if Bitboard::BACK_RANKS.contains(to) {
+                for role in Role::PROMOTIONS {
+                    self.offer(Move::promotion(from, to, role));
+                }
+            } else {
+                self.offer(Move::normal(from, to));
+            }
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.offer(m);
+    }
+}
+
 impl Position {
     /// The squares the pawn of the side to move on `from` can move to by a legal move: its
     /// pushes and captures (a square on the last rank stands for the four promotions) and, when
@@ -184,6 +231,33 @@ impl Position {
     #[inline]
     pub fn for_each_legal_move_from(&self, from: Bitboard, f: impl FnMut(Move)) {
         self.generate(from, Bitboard::FULL, &mut Expand(f));
+    }
+
+    /// The first legal move of the pieces standing on `from`, in the order of
+    /// [`Position::for_each_legal_move_from`], that `accept` takes. The generator stops once a
+    /// piece has given it: cheaper than going through every move when the first suit.
+    ///
+    /// ```
+    /// use caissa_movegen::{Bitboard, Move, Position, Square};
+    ///
+    /// let pos = Position::standard();
+    /// let knights = Bitboard::from_square(Square::B1) | Bitboard::from_square(Square::G1);
+    /// let to_the_right = pos.find_legal_move_from(knights, |m| m.to().file() > m.from().file());
+    /// assert_eq!(to_the_right, Some(Move::normal(Square::B1, Square::C3)));
+    /// assert_eq!(pos.find_legal_move_from(knights, |m| m.to() == Square::E2), None);
+    /// ```
+    #[inline]
+    pub fn find_legal_move_from(
+        &self,
+        from: Bitboard,
+        accept: impl FnMut(Move) -> bool,
+    ) -> Option<Move> {
+        let mut sink = FindFirst {
+            accept,
+            found: None,
+        };
+        self.generate(from, Bitboard::FULL, &mut sink);
+        sink.found
     }
 
     /// Calls `f` with every legal move of the pieces standing on `from` whose [`Move::to`] is in
@@ -558,6 +632,31 @@ mod tests {
             pos.capture_moves()
                 .contains(&Move::en_passant(Square::E4, Square::D3))
         );
+    }
+
+    #[test]
+    fn find_legal_move_from_is_the_first_the_generator_gives() {
+        let tests: [fn(&Position, Move) -> bool; 5] = [
+            |_, _| true,
+            |_, _| false,
+            |pos, m| pos.is_capture(m),
+            |_, m| m.is_promotion() || m.is_castle() || m.is_en_passant(),
+            |_, m| m.to().file() == m.from().file(),
+        ];
+        let mut found = 0;
+        for pos in test_positions() {
+            let ours = pos.board().by_color(pos.turn());
+            for men in [ours, ours & pos.board().pawns(), ours - pos.board().pawns()] {
+                for test in tests {
+                    let mut all = Vec::new();
+                    pos.for_each_legal_move_from(men, |m| all.push(m));
+                    let first = all.into_iter().find(|&m| test(&pos, m));
+                    assert_eq!(pos.find_legal_move_from(men, |m| test(&pos, m)), first);
+                    found += usize::from(first.is_some());
+                }
+            }
+        }
+        assert!(found > 0);
     }
 
     #[test]

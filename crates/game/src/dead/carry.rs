@@ -315,19 +315,14 @@ fn undone(
     // The king's moves first, as the generator lists them: most often one of them does, and
     // the other men's moves are not even listed.
     let mut found = None;
+    let mut try_take_back = |t| {
+        found = take_back(t);
+        found.is_some()
+    };
     let king = board.kings() & board.by_color(pos.turn());
-    pos.for_each_legal_move_from(king, |t| {
-        if found.is_none() {
-            found = take_back(t);
-        }
-    });
-    if found.is_none() {
+    if pos.find_legal_move_from(king, &mut try_take_back).is_none() {
         let others = board.by_color(pos.turn()) - board.pawns() - king;
-        pos.for_each_legal_move_from(others, |t| {
-            if found.is_none() {
-                found = take_back(t);
-            }
-        });
+        pos.find_legal_move_from(others, &mut try_take_back);
     }
     let (t, t_back, back_at) = found?;
     let mut candidate = Vec::with_capacity(line.len() + 3);
@@ -402,24 +397,19 @@ fn tempo(pos: &Position, rest: &[Move]) -> Option<Move> {
     }
     let ours = board.by_color(pos.turn());
     let movers = ours - board.kings() - used;
-    let mut found = None;
-    pos.for_each_legal_move_from(movers, |m| {
-        if found.is_none()
-            && !m.is_castle()
+    pos.find_legal_move_from(movers, |m| {
+        !m.is_castle()
             && !m.is_en_passant()
             && m.promotion_role().is_none()
             && !board.occupied().contains(m.to())
             && !used.contains(m.to())
             && board.role_at(m.from()) != Some(Role::Pawn)
-        {
-            let mut after = *pos;
-            after.play_unchecked(m);
-            if !after.is_check() {
-                found = Some(m);
+            && {
+                let mut after = *pos;
+                after.play_unchecked(m);
+                !after.is_check()
             }
-        }
-    });
-    found
+    })
 }
 
 #[cfg(test)]

@@ -255,7 +255,6 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
     let board = pos.board();
     let loser = board.by_color(pos.turn());
     let king = board.kings() & loser;
-    let mut found = None;
     let mut any = None;
     for men in [
         loser & board.bishops(),
@@ -269,11 +268,9 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
         if men.is_empty() {
             continue;
         }
-        pos.for_each_legal_move_from(men, |m| {
+        let found = pos.find_legal_move_from(men, |m| {
             any = any.or(Some(m));
-            if found.is_none() && quiet(pos, m, lanes) {
-                found = Some(m);
-            }
+            quiet(pos, m, lanes)
         });
         if found.is_some() {
             return found;
