@@ -19,6 +19,8 @@
 //! that all move by the same step, and single special moves. A counting sink only adds
 //! popcounts, which makes bulk-counting perft cheap; other sinks expand the groups into moves.
 
+use core::cell::Cell;
+
 use caissa_board::{Bitboard, CastlingSide, Color, File, Rank, Role, Square};
 
 use crate::attacks;
@@ -115,50 +117,29 @@ impl<F: FnMut(Move)> MoveSink for Expand<F> {
     }
 }
 
-/// Expands groups into single moves until `accept` takes one, which it keeps; the generator
-/// stops at the end of that group.
-struct FindFirst<F> {
-    accept: F,
-    found: Option<Move>,
+/// [`Expand`] that stops the generator once `found` holds a move (at the end of that group).
+struct ExpandUntil<'a, F> {
+    expand: Expand<F>,
+    found: &'a Cell<Option<Move>>,
 }
 
-impl<F: FnMut(Move) -> bool> FindFirst<F> {
-    #[inline(always)]
-    fn offer(&mut self, m: Move) {
-        if self.found.is_none() && (self.accept)(m) {
-            self.found = Some(m);
-        }
-    }
-}
-
-impl<F: FnMut(Move) -> bool> MoveSink for FindFirst<F> {
+impl<F: FnMut(Move)> MoveSink for ExpandUntil<'_, F> {
     const MAY_STOP: bool = true;
     #[inline(always)]
     fn satisfied(&self) -> bool {
-        self.found.is_some()
+        self.found.get().is_some()
     }
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) {
-        for to in targets {
-            self.offer(Move::normal(from, to));
-        }
+        self.expand.piece(from, targets);
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, from_offset: i8) {
-        for to in targets {
-            let from = Square::new_wrapping((to.index() as i32 + i32::from(from_offset)) as u32);
-            if Bitboard::BACK_RANKS.contains(to) {
-                for role in Role::PROMOTIONS {
-                    self.offer(Move::promotion(from, to, role));
-                }
-            } else {
-                self.offer(Move::normal(from, to));
-            }
-        }
+        self.expand.pawns(targets, from_offset);
     }
     #[inline(always)]
     fn special(&mut self, m: Move) {
-        self.offer(m);
+        self.expand.special(m);
     }
 }
 
@@ -250,14 +231,20 @@ impl Position {
     pub fn find_legal_move_from(
         &self,
         from: Bitboard,
-        accept: impl FnMut(Move) -> bool,
+        mut accept: impl FnMut(Move) -> bool,
     ) -> Option<Move> {
-        let mut sink = FindFirst {
-            accept,
-            found: None,
+        let found = Cell::new(None);
+        let offer = |m| {
+            if found.get().is_none() && accept(m) {
+                found.set(Some(m));
+            }
+        };
+        let mut sink = ExpandUntil {
+            expand: Expand(offer),
+            found: &found,
         };
         self.generate(from, Bitboard::FULL, &mut sink);
-        sink.found
+        found.get()
     }
 
     /// Calls `f` with every legal move of the pieces standing on `from` whose [`Move::to`] is in
