@@ -18,6 +18,8 @@
 //! The generator reports moves to a [`MoveSink`] in groups: a piece with its target set, pawns
 //! that all move by the same step, and single special moves. A counting sink only adds
 //! popcounts, which makes bulk-counting perft cheap; other sinks expand the groups into moves.
+//! A sink that looks for one move (whether there is any, the first that suits a caller) stops
+//! the generator after the group that gave it; for the others that test is compiled away.
 
 use core::cell::Cell;
 
