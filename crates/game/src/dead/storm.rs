@@ -262,7 +262,6 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
         loser & board.rooks(),
         loser & board.queens(),
         king,
-        loser & board.pawns(),
     ] {
         // The generator costs its setup even for no man: empty groups are skipped.
         if men.is_empty() {
@@ -276,7 +275,9 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
             return found;
         }
     }
-    any
+    // A pawn's move is never quiet: the pawns are asked only for a first move, if nothing
+    // else moves.
+    any.or_else(|| pos.find_legal_move_from(loser & board.pawns(), |_| true))
 }
 
 #[cfg(test)]
