@@ -20,7 +20,8 @@
 //!    depth is spent only by moves that do not look like progress. (The dead-position check
 //!    after each move of a game first tries a **pawn storm**, `storm`: the line that search
 //!    most often finds, built move by move without searching, then a mate of at most three
-//!    plies by its queens and rooks, else the quick search from its end.)
+//!    plies by its queens and rooks, then the same storm with levers (pushes in front of the
+//!    other side's pawns), else the quick search from its end.)
 //! 5. **Reachability** (`reach`): a fixpoint over the squares each man could ever reach, which
 //!    proves blocked positions (pawn walls, bishops of the wrong colour, kings shut in)
 //!    unwinnable. Run before the deeper search when no queen, rook or knight is left, after
@@ -70,6 +71,7 @@ use caissa_movegen::{Move, Position};
 pub(crate) use carry::Verdicts;
 use proof::Proof;
 use search::{Found, Search};
+use storm::Pushes;
 
 /// Whether a player can still checkmate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -389,11 +391,21 @@ pub(crate) fn mates(pos: &Position, line: &[Move], winner: Color) -> bool {
 
 /// [`storm_line`], for either colour.
 fn stormed(pos: &Position, color: Color) -> Option<Vec<Move>> {
-    let (end, mut line) = storm::storm(pos, color)?;
-    if let Some(rest) = storm::finish(&end, color) {
-        line.extend(rest);
-        return Some(line);
+    let free = storm::storm(pos, color, Pushes::Free);
+    if let Some((end, line)) = &free
+        && let Some(rest) = storm::finish(end, color)
+    {
+        return Some([line.as_slice(), &rest].concat());
     }
+    let (from, before) = free
+        .as_ref()
+        .map_or((pos, &[][..]), |(end, line)| (end, line.as_slice()));
+    if let Some((end, levers)) = storm::storm(from, color, Pushes::Levers)
+        && let Some(rest) = storm::finish(&end, color)
+    {
+        return Some([before, &levers, &rest].concat());
+    }
+    let (end, mut line) = free?;
     let mut search = Search::new(&end, color, STORM_END_NODES);
     match search.deepen(&end, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false) {
         Found::Mate(rest) => {
