@@ -392,18 +392,23 @@ pub(crate) fn mates(pos: &Position, line: &[Move], winner: Color) -> bool {
 /// [`storm_line`], for either colour.
 fn stormed(pos: &Position, color: Color) -> Option<Vec<Move>> {
     let free = storm::storm(pos, color, Pushes::Free);
-    if let Some((end, line)) = &free
+    if let Some((end, _)) = &free
         && let Some(rest) = storm::finish(end, color)
     {
-        return Some([line.as_slice(), &rest].concat());
+        return free.map(|(_, mut line)| {
+            line.extend(rest);
+            line
+        });
     }
-    let (from, before) = free
-        .as_ref()
-        .map_or((pos, &[][..]), |(end, line)| (end, line.as_slice()));
+    // The levers go on from where the free pushes ended (from `pos` if there were none).
+    let from = free.as_ref().map_or(pos, |(end, _)| end);
     if let Some((end, levers)) = storm::storm(from, color, Pushes::Levers)
         && let Some(rest) = storm::finish(&end, color)
     {
-        return Some([before, &levers, &rest].concat());
+        let mut line = free.map_or_else(Vec::new, |(_, line)| line);
+        line.extend(levers);
+        line.extend(rest);
+        return Some(line);
     }
     let (end, mut line) = free?;
     let mut search = Search::new(&end, color, STORM_END_NODES);
