@@ -411,6 +411,10 @@ fn stormed(pos: &Position, color: Color) -> Option<Vec<Move>> {
         return Some(line);
     }
     let (end, mut line) = free?;
+    if let Some(rest) = storm::edge_mate(&end, color) {
+        line.extend(rest);
+        return Some(line);
+    }
     let mut search = Search::new(&end, color, STORM_END_NODES);
     match search.deepen(&end, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false) {
         Found::Mate(rest) => {
