@@ -21,7 +21,8 @@
 //!    after each move of a game first tries a **pawn storm**, `storm`: the line that search
 //!    most often finds, built move by move without searching, then a mate of at most three
 //!    plies by its queens and rooks, then the same storm with levers (pushes in front of the
-//!    other side's pawns), else the quick search from its end.)
+//!    other side's pawns), then a walk of the loser's king to the edge to be mated there, else
+//!    the quick search from its end.)
 //! 5. **Reachability** (`reach`): a fixpoint over the squares each man could ever reach, which
 //!    proves blocked positions (pawn walls, bishops of the wrong colour, kings shut in)
 //!    unwinnable. Run before the deeper search when no queen, rook or knight is left, after
@@ -342,8 +343,9 @@ fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnab
 const STORM_END_NODES: u64 = 150;
 
 /// A mating line for `color` from `pos` that begins with a pawn storm (see `storm`), if a
-/// short finish by the queens and rooks (`storm::finish`) or else the quick search finds the
-/// mate from where the storm ends, the search trying at most [`STORM_END_NODES`] moves. `None`
+/// short finish by the queens and rooks (`storm::finish`), the same after a storm with levers,
+/// a walk of the loser's king to the edge (`storm::edge_mate`) or else the quick search finds
+/// the mate from where the storm ends, the search trying at most [`STORM_END_NODES`] moves. `None`
 /// proves nothing. Run for White on the mirrored position for Black, as [`can_win_with`] runs:
 /// the search's move order is tuned for White (a line for Black found without the mirror cost
 /// 1 % more instructions a round of `outcome_times`).

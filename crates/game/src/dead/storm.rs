@@ -39,12 +39,13 @@
 //! round of `outcome_times`: 582.7 -> 571.4 M instructions with the levers, 566.5 M with both).
 //! The winner's own men stepping out of its pawns' way, 564.3 -> 555.6 M; calls over 20 µs
 //! 136 -> 82-93 of 29,630, p99.9 41.6 -> 32.4-34.0 µs (the release example beside the build
-//! before it, three pairs, on a slow moment of the machine). Where the loser is left with a
-//! bare king, [`edge_mate`] walks it to the edge and mates it there before the search runs:
+//! before it, three pairs, on a slow moment of the machine). Before the search runs,
+//! [`edge_mate`] walks the loser's king to the edge and mates it there: for a bare king first,
 //! 555.6 -> 554.2 M, and king and pawn against king 11-14 -> 2-4 µs a call. The king's raid
 //! on a stopping pawn: 554.2 -> 555.7 M, but calls over 20 µs 52 / 53 / 54 -> 40 / 43 / 43
 //! (three pairs beside the build before it; the same quiet moment's p99.9 25.4-25.9 -> 24.5-25.1
-//! µs).
+//! µs). The edge walk for any loser, at most 16 plies: 555.7 -> 553.7 M, calls over 20 µs
+//! 39-41 -> 28-31, p99.9 24.4 -> 19.5-20.1 µs (three pairs, a quiet machine).
 //!
 //! On the PGN samples most storms end in a line (91 % with the first version: storms of 36 plies,
 //! then 13 plies of the search's, against lines of 55 plies from the quick search alone, which
@@ -177,22 +178,23 @@ pub(super) fn finish(end: &Position, winner: Color) -> Option<Vec<Move>> {
     None
 }
 
-/// Plies at most of an [`edge_mate`].
-const EDGE_WALK: usize = 40;
+/// Plies at most of an [`edge_mate`]. (A round of `outcome_times`, callgrind: 8 plies 557.6
+/// M instructions, 12 554.5 M, 16 553.7 M, 24 556.0 M, 32 558.5 M, 40 561.1 M; calls over
+/// 20 µs with 16 plies 28-31, with 24 31-32, with 32 35-36.)
+const EDGE_WALK: usize = 16;
 
-/// A mate of a bare king by a queen or rook on the edge, walked rather than searched: the
-/// loser's king walks to the edge square nearest it and the winner's king to the square two
-/// steps in from that one, while a queen's or rook's mate in one ([`slider_mate`]) is looked
-/// for at each of the winner's turns. A king that cannot come nearer waits (the loser's with
-/// any move, the winner's with a quiet move of another man); when the loser's king could not
-/// come nearer, the winner's quiet move comes first, away from the loser's king and the edge
-/// square. `None` when the loser has more than its king, the winner no queen or rook, or the
-/// walk comes to no mate; it proves nothing. Every move is legal where it is played.
+/// A mate on the edge by a queen or rook, walked rather than searched: the loser's king walks
+/// to the edge square nearest it and the winner's king to the square two steps in from that
+/// one, while a queen's or rook's mate in one ([`slider_mate`]) is looked for at each of the
+/// winner's turns. A king that cannot come nearer, or need not, waits: the loser with a quiet
+/// move of another piece, else any move of its king; the winner with a quiet move of another
+/// man. When the loser's king could not come nearer, the winner's quiet move comes first, away
+/// from the loser's king and the edge square. `None` when the winner has no queen or rook, or
+/// the walk comes to no mate within [`EDGE_WALK`] plies; it proves nothing. Every move is legal
+/// where it is played.
 pub(super) fn edge_mate(pos: &Position, winner: Color) -> Option<Vec<Move>> {
     let board = pos.board();
-    if board.by_color(!winner).more_than_one()
-        || (board.by_color(winner) & (board.queens() | board.rooks())).is_empty()
-    {
+    if (board.by_color(winner) & (board.queens() | board.rooks())).is_empty() {
         return None;
     }
     let (edge, helper) = edge_squares(pos.king(!winner));
@@ -215,10 +217,14 @@ pub(super) fn edge_mate(pos: &Position, winner: Color) -> Option<Vec<Move>> {
                 king_step(&at, helper).or_else(make_room)
             }?
         } else {
-            let king = Bitboard::from_square(at.king(!winner));
-            let step = king_step(&at, edge);
-            loser_stuck = step.is_none();
-            step.or_else(|| at.find_legal_move_from(king, |_| true))?
+            let loser_king = at.king(!winner);
+            let board = at.board();
+            let pieces = board.by_color(!winner) - board.kings() - board.pawns();
+            let lanes = lanes(&at, winner);
+            let step = (loser_king != edge).then(|| king_step(&at, edge)).flatten();
+            loser_stuck = loser_king != edge && step.is_none();
+            step.or_else(|| at.find_legal_move_from(pieces, |m| quiet(&at, m, lanes)))
+                .or_else(|| at.find_legal_move_from(Bitboard::from_square(loser_king), |_| true))?
         };
         at.play_unchecked(m);
         line.push(m);
@@ -519,8 +525,8 @@ mod tests {
         assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
     }
 
-    /// A bare king is walked to the edge and mated there: a storm ending in king and queen
-    /// against king, which the search from its end (150 moves) did not mate.
+    /// The loser's king is walked to the edge and mated there: a storm ending in king and
+    /// queen against king, which the search from its end (150 moves) did not mate.
     #[test]
     fn a_bare_king_is_mated_on_the_edge() {
         for fen in [
@@ -534,7 +540,7 @@ mod tests {
                 "{fen}: {line:?}"
             );
         }
-        assert!(edge_mate(&position("5Q2/8/8/4K3/7k/7p/8/8 w - - 0 1"), Color::White).is_none());
+        assert!(edge_mate(&position("5N2/8/8/4K3/7k/8/8/8 w - - 0 1"), Color::White).is_none());
         let start = position("8/8/5K2/5P2/7k/8/8/8 w - - 0 1");
         let line = super::super::storm_line(&start, Color::White).expect("a line");
         assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
