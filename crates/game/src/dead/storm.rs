@@ -78,8 +78,9 @@ pub(super) enum Pushes {
 const MAX_STORM: usize = 160;
 
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
-/// pawn move, or the loser without any move: mated by a queen or rook at the winner's first turn
-/// after a promotion, where that mates) and its moves, all legal. `None` when the winner has no
+/// pawn move, or before the move that would stalemate the loser; or the loser mated, by a queen
+/// or rook at the winner's first turn after a promotion where that mates) and its moves, all
+/// legal. `None` when the winner has no
 /// pawn move to make, at once or after the loser's first move.
 pub(super) fn storm(
     pos: &Position,
@@ -93,8 +94,11 @@ pub(super) fn storm(
     // Whether the winner's last move promoted. (Looking for the mate at every turn after the
     // first promotion cost 70 M instructions a round of `outcome_times`, nearly all in vain.)
     let mut promoted = false;
+    // The position before the winner's last move.
+    let mut before = at;
     while line.len() < MAX_STORM {
         let (m, role) = if at.turn() == winner {
+            before = at;
             if promoted && let Some(m) = slider_mate(&at) {
                 at.play_unchecked_by(m, at.moving_role(m));
                 line.push(m);
@@ -117,7 +121,14 @@ pub(super) fn storm(
                 Some(m) => m,
                 None => match tempo(&at, lanes) {
                     Some(m) => m,
-                    None => break,
+                    None => {
+                        // A stalemate: the storm ends before the move that made it, where
+                        // the finish may still find a mate.
+                        if !at.is_check() && line.pop().is_some() {
+                            at = before;
+                        }
+                        break;
+                    }
                 },
             };
             back = Some(Move::normal(m.to(), m.from()));
@@ -512,6 +523,18 @@ mod tests {
             (board.queens() & board.by_color(Color::White)).any(),
             "{line:?}"
         );
+    }
+
+    /// A storm whose next move would stalemate the loser ends before it, where a mate can
+    /// still follow.
+    #[test]
+    fn a_storm_stops_short_of_stalemate() {
+        let start = position("8/2B5/8/5k2/5p2/2K2P1p/3N3P/8 w - - 0 1");
+        let (end, _) = storm(&start, Color::White, Pushes::Free).expect("pawn moves");
+        assert_eq!(end.turn(), Color::White);
+        assert!(end.has_legal_moves());
+        let line = super::super::storm_line(&start, Color::White).expect("a line");
+        assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
     }
 
     /// With every pawn stopped, the winner's king takes the pawn that stops one of its own,
