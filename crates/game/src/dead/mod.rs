@@ -344,8 +344,9 @@ const STORM_END_NODES: u64 = 150;
 
 /// A mating line for `color` from `pos` that begins with a pawn storm (see `storm`), if a
 /// short finish by the queens and rooks (`storm::finish`), the same after a storm with levers,
-/// a walk of the loser's king to the edge (`storm::edge_mate`) or else the quick search finds
-/// the mate from where the storm ends, the search trying at most [`STORM_END_NODES`] moves. `None`
+/// a walk of the loser's king to the edge (`storm::edge_mate`, from `pos` itself when there is
+/// no storm) or else the quick search finds the mate from where the storm ends, the search
+/// trying at most [`STORM_END_NODES`] moves. `None`
 /// proves nothing. Run for White on the mirrored position for Black, as [`can_win_with`] runs:
 /// the search's move order is tuned for White (a line for Black found without the mirror cost
 /// 1 % more instructions a round of `outcome_times`).
@@ -412,11 +413,12 @@ fn stormed(pos: &Position, color: Color) -> Option<Vec<Move>> {
         line.extend(rest);
         return Some(line);
     }
-    let (end, mut line) = free?;
-    if let Some(rest) = storm::edge_mate(&end, color) {
+    if let Some(rest) = storm::edge_mate(from, color) {
+        let mut line = free.map_or_else(Vec::new, |(_, line)| line);
         line.extend(rest);
         return Some(line);
     }
+    let (end, mut line) = free?;
     let mut search = Search::new(&end, color, STORM_END_NODES);
     match search.deepen(&end, [1], Some(QUICK_DEPTH_NODES), u64::MAX, false) {
         Found::Mate(rest) => {
