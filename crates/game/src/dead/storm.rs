@@ -11,7 +11,8 @@
 //!   first), never onto the square in front of a loser's pawn, where it would stay for good; a
 //!   promotion makes a queen; when no pawn can move, a man of its own that stands in front of
 //!   one of its pawns (a rook before its passed pawn) steps out of the way, else its king walks
-//!   to take a loser's pawn that stops one of its own (one no other pawn defends);
+//!   (the shortest way round the squares the loser's pawns attack) to take a loser's pawn that
+//!   stops one of its own (one no other pawn defends);
 //! - the loser moves a piece that stands in front of a winner's pawn out of its way, else a
 //!   bishop, knight, rook, queen, or else its king, to an empty square where the winner's pawns
 //!   do not go next, giving no check, and back; anything legal when nothing is quiet;
@@ -47,7 +48,8 @@
 //! µs). The edge walk for any loser, at most 16 plies: 555.7 -> 553.7 M, calls over 20 µs
 //! 39-41 -> 28-31, p99.9 24.4 -> 19.5-20.1 µs (three pairs, a quiet machine); the walk
 //! taking the loser's pieces first, 554.1 -> 549.6 M; the walk from the position itself when
-//! the winner has no pawn to storm with, 549.6 -> 543.0 M, the slowest call 0.38 -> 0.074 ms.
+//! the winner has no pawn to storm with, 549.6 -> 543.0 M, the slowest call 0.38 -> 0.074 ms;
+//! the raid's king going round the guarded squares rather than only ever nearer, 542.1 M.
 //!
 //! On the PGN samples most storms end in a line (91 % with the first version: storms of 36 plies,
 //! then 13 plies of the search's, against lines of 55 plies from the quick search alone, which
@@ -414,7 +416,42 @@ fn raid(pos: &Position) -> Option<Move> {
         .into_iter()
         .filter(|&sq| !attacks::pawn(us, sq).intersects(theirs))
         .min_by_key(|&sq| sq.distance(king))?;
-    king_step(pos, target)
+    route_step(pos, target)
+}
+
+/// The side to move's king's first step on a shortest way to `target` over empty squares that
+/// no pawn of the opponent's attacks (the pawns do not move in a storm), if there is a way and
+/// the step is legal.
+fn route_step(pos: &Position, target: Square) -> Option<Move> {
+    let us = pos.turn();
+    let board = pos.board();
+    let king = pos.king(us);
+    let guarded = (board.pawns() & board.by_color(!us))
+        .into_iter()
+        .fold(Bitboard::EMPTY, |guarded, sq| {
+            guarded | attacks::pawn(!us, sq)
+        });
+    let open = !board.occupied() - guarded;
+    // Rings of squares around `target`, one king step further each, until one touches the king.
+    let mut reached = Bitboard::from_square(target);
+    let mut ring = reached;
+    loop {
+        let next_to_king = attacks::king(king) & ring;
+        if next_to_king.any() {
+            return pos.find_legal_move_from(Bitboard::from_square(king), |m| {
+                next_to_king.contains(m.to())
+            });
+        }
+        ring = ring
+            .into_iter()
+            .fold(Bitboard::EMPTY, |around, sq| around | attacks::king(sq))
+            & open
+            & !reached;
+        if ring.is_empty() {
+            return None;
+        }
+        reached |= ring;
+    }
 }
 
 /// The squares the winner's pawns go to next: one and two squares ahead, and where they take.
@@ -558,6 +595,15 @@ mod tests {
         assert!(line.iter().any(|m| m.to() == Square::B5), "{line:?}");
         let line = super::super::storm_line(&start, Color::White).expect("a line");
         assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
+    }
+
+    /// The king's way to the stopper goes round the squares the stopper attacks.
+    #[test]
+    fn the_raid_goes_round_guarded_squares() {
+        let start = position("7k/8/8/2p5/2P5/2K5/8/8 w - - 0 1");
+        let (_, line) = storm(&start, Color::White, Pushes::Free).expect("a raid");
+        assert_eq!(line[0], Move::normal(Square::C3, Square::B3), "{line:?}");
+        assert!(line.iter().any(|m| m.to() == Square::C5), "{line:?}");
     }
 
     /// The loser's king is walked to the edge and mated there: a storm ending in king and
