@@ -217,10 +217,10 @@ const EDGE_WALK: usize = 16;
 /// one, while a queen's or rook's mate in one ([`slider_mate`]) is looked for at each of the
 /// winner's turns. The winner first takes the loser's pieces where it can. A king that cannot
 /// come nearer, or need not, waits: the loser with a quiet move of another piece, else any move
-/// of its king; the winner with a quiet move of another man. When the loser's king could not come nearer, the winner's quiet move comes first, away
-/// from the loser's king and the edge square. `None` when the winner has no queen or rook, or
-/// the walk comes to no mate within [`EDGE_WALK`] plies; it proves nothing. Every move is legal
-/// where it is played.
+/// of its king; the winner with a quiet move of another man. When the loser's king could not
+/// come nearer, the winner's quiet move comes first, away from the loser's king and the edge
+/// square. `None` when the winner has no queen or rook, or the walk comes to no mate within
+/// [`EDGE_WALK`] plies; it proves nothing. Every move is legal where it is played.
 pub(super) fn edge_mate(pos: &Position, winner: Color) -> Option<Vec<Move>> {
     let board = pos.board();
     if (board.by_color(winner) & (board.queens() | board.rooks())).is_empty() {
@@ -540,6 +540,13 @@ mod tests {
     use super::*;
     use crate::dead::position;
 
+    /// The storm line for White from `start`, which must end in a mate.
+    fn mating_line(start: &Position) -> Vec<Move> {
+        let line = super::super::storm_line(start, Color::White).expect("a storm line");
+        assert!(super::super::mates(start, &line, Color::White), "{line:?}");
+        line
+    }
+
     /// Every move of the storm is legal where it is played, and it ends with the winner's
     /// pawns all promoted while the loser's rook shuttles.
     #[test]
@@ -596,8 +603,7 @@ mod tests {
         let (end, _) = storm(&start, Color::White, Pushes::Free).expect("pawn moves");
         assert_eq!(end.turn(), Color::White);
         assert!(end.has_legal_moves());
-        let line = super::super::storm_line(&start, Color::White).expect("a line");
-        assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
+        mating_line(&start);
     }
 
     /// With every pawn stopped, the winner's king takes the pawn that stops one of its own,
@@ -607,8 +613,7 @@ mod tests {
         let start = position("8/8/8/1p4K1/1P1k4/8/8/8 w - - 0 1");
         let (_, line) = storm(&start, Color::White, Pushes::Free).expect("a raid");
         assert!(line.iter().any(|m| m.to() == Square::B5), "{line:?}");
-        let line = super::super::storm_line(&start, Color::White).expect("a line");
-        assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
+        mating_line(&start);
     }
 
     /// The king's way to the stopper goes round the squares the stopper attacks.
@@ -656,12 +661,7 @@ mod tests {
             "8/8/5K2/5P2/7k/8/8/8 w - - 0 1",
             "8/8/4RK2/3b4/3k4/8/8/8 b - - 0 64",
         ] {
-            let start = position(fen);
-            let line = super::super::storm_line(&start, Color::White).expect(fen);
-            assert!(
-                super::super::mates(&start, &line, Color::White),
-                "{fen}: {line:?}"
-            );
+            mating_line(&position(fen));
         }
     }
 
@@ -673,8 +673,7 @@ mod tests {
         assert!(storm(&start, Color::White, Pushes::Free).is_none());
         let (_, levers) = storm(&start, Color::White, Pushes::Levers).expect("levers");
         assert_eq!(levers[0], Move::normal(Square::H5, Square::H6));
-        let line = super::super::storm_line(&start, Color::White).expect("a line");
-        assert!(super::super::mates(&start, &line, Color::White), "{line:?}");
+        mating_line(&start);
     }
 
     /// The storm and the search from its end make a mating line, for either colour.
