@@ -368,6 +368,10 @@ fn pawn_move(pos: &Position, pushes: Pushes) -> Option<Move> {
     let board = pos.board();
     let pawns = board.pawns() & board.by_color(us);
     let many = many_pieces(board);
+    let blocked = match pushes {
+        Pushes::Free => (board.pawns() & board.by_color(!us)).forward(!us),
+        Pushes::Levers => Bitboard::EMPTY,
+    };
     let mut order = pawns;
     while let Some(from) = match us {
         Color::White => order.last(),
@@ -378,10 +382,6 @@ fn pawn_move(pos: &Position, pushes: Pushes) -> Option<Move> {
             continue;
         }
         let file = Bitboard::from_file(from.file());
-        let blocked = match pushes {
-            Pushes::Free => (board.pawns() & board.by_color(!us)).forward(!us),
-            Pushes::Levers => Bitboard::EMPTY,
-        };
         let targets = pos.pawn_targets(from) - (blocked & file);
         if targets.is_empty() {
             continue;
