@@ -106,13 +106,10 @@ pub(super) fn storm(
     // Whether the winner's last move promoted. (Looking for the mate at every turn after the
     // first promotion cost 70 M instructions a round of `outcome_times`, nearly all in vain.)
     let mut promoted = false;
-    // The position before the winner's last move.
-    let mut before = at;
     // The winner's moves other than its pawns' so far.
     let mut detours = 0;
     while line.len() < MAX_STORM {
         let (m, role) = if at.turn() == winner {
-            before = at;
             if promoted && let Some(m) = slider_mate(&at) {
                 at.play_unchecked_by(m, at.moving_role(m));
                 line.push(m);
@@ -141,9 +138,13 @@ pub(super) fn storm(
                     Some(m) => m,
                     None => {
                         // A stalemate: the storm ends before the move that made it, where
-                        // the finish may still find a mate.
+                        // the finish may still find a mate (played again from the start:
+                        // rarer than keeping the position before each move is dear).
                         if !at.is_check() && line.pop().is_some() {
-                            at = before;
+                            at = *pos;
+                            for &m in &line {
+                                at.play_unchecked(m);
+                            }
                         }
                         break;
                     }
