@@ -346,10 +346,10 @@ const STORM_END_NODES: u64 = 150;
 /// short finish by the queens and rooks (`storm::finish`), the same after a storm with levers,
 /// a walk of the loser's king to the edge (`storm::edge_mate`, from `pos` itself when there is
 /// no storm) or else the quick search finds the mate from where the storm ends, the search
-/// trying at most [`STORM_END_NODES`] moves. `None`
-/// proves nothing. Run for White on the mirrored position for Black, as [`can_win_with`] runs:
-/// the search's move order is tuned for White (a line for Black found without the mirror cost
-/// 1 % more instructions a round of `outcome_times`).
+/// trying at most [`STORM_END_NODES`] moves. `None` proves nothing. Run for White on the
+/// mirrored position for Black, as [`can_win_with`] runs: the search's move order is tuned for
+/// White (a line for Black found without the mirror cost 1 % more instructions a round of
+/// `outcome_times`).
 ///
 /// Debug builds check every line it gives move by move ([`mates`]), so that each test that
 /// replays games checks the storms of its positions.
@@ -403,17 +403,16 @@ fn stormed(pos: &Position, color: Color) -> Option<Vec<Move>> {
             line
         });
     }
-    // The levers go on from where the free pushes ended (from `pos` if there were none).
+    // From where the free pushes ended (from `pos` if there were none): the levers and their
+    // finish, else the walk of the loser's king to the edge.
     let from = free.as_ref().map_or(pos, |(end, _)| end);
-    if let Some((end, levers)) = storm::storm(from, color, Pushes::Levers)
-        && let Some(rest) = storm::finish(&end, color)
-    {
-        let mut line = free.map_or_else(Vec::new, |(_, line)| line);
-        line.extend(levers);
-        line.extend(rest);
-        return Some(line);
-    }
-    if let Some(rest) = storm::edge_mate(from, color) {
+    let rest = storm::storm(from, color, Pushes::Levers)
+        .and_then(|(end, mut levers)| {
+            levers.extend(storm::finish(&end, color)?);
+            Some(levers)
+        })
+        .or_else(|| storm::edge_mate(from, color));
+    if let Some(rest) = rest {
         let mut line = free.map_or_else(Vec::new, |(_, line)| line);
         line.extend(rest);
         return Some(line);

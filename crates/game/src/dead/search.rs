@@ -722,7 +722,7 @@ fn role_order(pos: &Position, winner: Color) -> &'static [Role; 6] {
 }
 
 /// The pieces on `board`: its men other than kings and pawns.
-fn pieces(board: &Board) -> Bitboard {
+pub(super) fn pieces(board: &Board) -> Bitboard {
     board.occupied() - board.pawns() - board.kings()
 }
 

@@ -66,7 +66,7 @@
 use caissa_board::{Bitboard, Color, File, Role, Square};
 use caissa_movegen::{Move, Position, attacks};
 
-use super::search::{gives_check, many_pieces, pawn_move_to, stuck};
+use super::search::{gives_check, many_pieces, pawn_move_to, pieces, stuck};
 
 /// Which pushes the winner's pawns make in a [`storm`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,8 +92,8 @@ const MAX_STORM: usize = 160;
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
 /// pawn move, or before the move that would stalemate the loser; or the loser mated, by a queen
 /// or rook at the winner's first turn after a promotion where that mates) and its moves, all
-/// legal. `None` when the winner has no
-/// pawn move to make, at once or after the loser's first move.
+/// legal. `None` when the winner has no pawn move to make, at once or after the loser's first
+/// move.
 pub(super) fn storm(
     pos: &Position,
     winner: Color,
@@ -138,8 +138,9 @@ pub(super) fn storm(
                     Some(m) => m,
                     None => {
                         // A stalemate: the storm ends before the move that made it, where
-                        // the finish may still find a mate (played again from the start:
-                        // rarer than keeping the position before each move is dear).
+                        // the finish may still find a mate. The line is played again from the
+                        // start: stalemates are rare, and keeping the position before every
+                        // move of the winner's cost more.
                         if !at.is_check() && line.pop().is_some() {
                             at = *pos;
                             for &m in &line {
@@ -180,9 +181,7 @@ pub(super) fn finish(end: &Position, winner: Color) -> Option<Vec<Move>> {
     let us = board.by_color(winner);
     // The squares at most two steps from the loser's king.
     let ring = attacks::king(end.king(!winner));
-    let near = ring
-        .into_iter()
-        .fold(ring, |near, sq| near | attacks::king(sq));
+    let near = ring | king_steps(ring);
     let mut tries = 0;
     for from in board.queens() & us {
         for to in (attacks::queen(from, board.occupied()) - us) & near {
@@ -237,14 +236,14 @@ pub(super) fn edge_mate(pos: &Position, winner: Color) -> Option<Vec<Move>> {
                 line.push(m);
                 return Some(line);
             }
-            let loser_king = at.king(!winner);
-            let avoid = attacks::king(loser_king) | attacks::king(edge).with(edge);
-            let others = at.board().by_color(winner) - at.board().kings();
+            let board = at.board();
+            let avoid = attacks::king(at.king(!winner)) | attacks::king(edge).with(edge);
+            let others = board.by_color(winner) - board.kings();
             // The loser's pieces are taken where they can be, to leave its king alone.
-            let prey = at.board().by_color(!winner) - at.board().kings() - at.board().pawns();
+            let prey = pieces(board) & board.by_color(!winner);
             if prey.any()
                 && let Some(m) =
-                    at.find_legal_move_from(at.board().by_color(winner), |m| prey.contains(m.to()))
+                    at.find_legal_move_from(board.by_color(winner), |m| prey.contains(m.to()))
             {
                 at.play_unchecked(m);
                 line.push(m);
@@ -258,12 +257,11 @@ pub(super) fn edge_mate(pos: &Position, winner: Color) -> Option<Vec<Move>> {
             }?
         } else {
             let loser_king = at.king(!winner);
-            let board = at.board();
-            let pieces = board.by_color(!winner) - board.kings() - board.pawns();
+            let waiters = pieces(at.board()) & at.board().by_color(!winner);
             let lanes = lanes(&at, winner);
             let step = (loser_king != edge).then(|| king_step(&at, edge)).flatten();
             loser_stuck = loser_king != edge && step.is_none();
-            step.or_else(|| at.find_legal_move_from(pieces, |m| quiet(&at, m, lanes)))
+            step.or_else(|| at.find_legal_move_from(waiters, |m| quiet(&at, m, lanes)))
                 .or_else(|| at.find_legal_move_from(Bitboard::from_square(loser_king), |_| true))?
         };
         at.play_unchecked(m);
@@ -457,16 +455,19 @@ fn route_step(pos: &Position, target: Square) -> Option<Move> {
                 next_to_king.contains(m.to())
             });
         }
-        ring = ring
-            .into_iter()
-            .fold(Bitboard::EMPTY, |around, sq| around | attacks::king(sq))
-            & open
-            & !reached;
+        ring = king_steps(ring) & open & !reached;
         if ring.is_empty() {
             return None;
         }
         reached |= ring;
     }
+}
+
+/// The squares a king step from some square of `squares`.
+fn king_steps(squares: Bitboard) -> Bitboard {
+    squares
+        .into_iter()
+        .fold(Bitboard::EMPTY, |steps, sq| steps | attacks::king(sq))
 }
 
 /// The squares the winner's pawns go to next: one and two squares ahead, and where they take.
