@@ -151,7 +151,8 @@ pub fn can_win(pos: &Position, color: Color) -> Winnability {
 }
 
 /// Whether `color` can checkmate its opponent by some sequence of legal moves, visiting at
-/// most `budget.nodes` positions in its searches.
+/// most `budget.nodes` positions in its searches. A spent budget stops the analysis before any
+/// step whose work the node count does not see, so a smaller budget is never the slower one.
 ///
 /// The analysis always runs for White: for Black it runs on the position mirrored top to
 /// bottom with the colours exchanged (the same game, so the same answer), and mirrors the
@@ -251,6 +252,11 @@ fn analyse(pos: &Position, color: Color, budget: Budget, steps: Steps) -> Winnab
         }
     }
     if steps == Steps::Quick {
+        return Winnability::Unknown;
+    }
+    // The reachability test below does work that the node count does not see: a budget the
+    // quick search spent stops here (see `search.spent()` further down).
+    if search.spent() {
         return Winnability::Unknown;
     }
     let board = start.board();
