@@ -6,7 +6,7 @@
 //! for a CPU with BMI2 (an opt-in: `-C target-cpu=native` or `-C target-feature=+bmi2`) indexes the
 //! same table with PEXT instead of a multiply.
 
-use caissa_board::{Bitboard, Color, Square};
+use caissa_board::{Bitboard, Color, Piece, Role, Square};
 
 use crate::geometry::{BISHOP_DIRECTIONS, ROOK_DIRECTIONS, sliding_attacks, step_attacks};
 
@@ -142,6 +142,30 @@ pub fn king(sq: Square) -> Bitboard {
 #[must_use]
 pub fn pawn(color: Color, sq: Square) -> Bitboard {
     PAWN_ATTACKS[color.index()][sq.index()]
+}
+
+/// The squares `piece` on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use caissa_movegen::attacks;
+/// use caissa_movegen::{Bitboard, Color, Piece, Role, Square};
+///
+/// let rook = Piece { color: Color::White, role: Role::Rook };
+/// let blocker = Bitboard::from_square(Square::A4);
+/// assert_eq!(attacks::piece(rook, Square::A1, blocker).count(), 10);
+/// let pawn = Piece { color: Color::Black, role: Role::Pawn };
+/// assert_eq!(attacks::piece(pawn, Square::E5, Bitboard::EMPTY), attacks::pawn(Color::Black, Square::E5));
+/// ```
+#[must_use]
+pub fn piece(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => pawn(piece.color, sq),
+        Role::Knight => knight(sq),
+        Role::Bishop => bishop(sq, occupied),
+        Role::Rook => rook(sq, occupied),
+        Role::Queen => queen(sq, occupied),
+        Role::King => king(sq),
+    }
 }
 
 /// `(between, line)`: for each aligned pair the squares strictly between them, and the whole

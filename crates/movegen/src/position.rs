@@ -396,6 +396,38 @@ impl Position {
         self.attackers_to(sq, color, self.board.occupied()).any()
     }
 
+    /// The line, edge to edge, along which the man on `sq` is pinned to `color`'s king: a
+    /// slider of the other colour stands on it beyond `sq`, with nothing but `sq` between it and
+    /// the king (whatever stands on `sq`). `None` when nothing pins it, or `color` has no king.
+    ///
+    /// ```
+    /// use caissa_movegen::{Bitboard, Color, File, Position, Square};
+    ///
+    /// let pos: Position = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1".parse()?;
+    /// assert_eq!(pos.pin_line(Color::White, Square::E2), Some(Bitboard::from_file(File::E)));
+    /// assert_eq!(pos.pin_line(Color::White, Square::D2), None);
+    /// # Ok::<(), caissa_movegen::ParsePositionError>(())
+    /// ```
+    #[must_use]
+    pub fn pin_line(&self, color: Color, sq: Square) -> Option<Bitboard> {
+        let board = &self.board;
+        let king = board.king_of(color)?;
+        let line = attacks::line(king, sq);
+        if sq == king || line.is_empty() {
+            return None;
+        }
+        let sliders = if king.file() == sq.file() || king.rank() == sq.rank() {
+            board.straight_sliders()
+        } else {
+            board.diagonal_sliders()
+        };
+        let occupied = board.occupied().with(sq);
+        (line & sliders & board.by_color(!color))
+            .into_iter()
+            .any(|sniper| attacks::between(king, sniper) & occupied == Bitboard::from_square(sq))
+            .then_some(line)
+    }
+
     /// The role of the piece that `m` moves (the king, for castling).
     ///
     /// # Panics
