@@ -6,15 +6,21 @@
 //! notation from caissa-notation.
 
 use caissa::game::dead::{self, Winnability};
+use caissa::movegen::attacks;
+use caissa::notation::epd::Epd;
 use caissa::notation::fen::{EnPassantMode, Fen};
 use caissa::notation::san::{San, SanPlus};
 use caissa::notation::uci::UciMove;
-use caissa::{CastlingMode, Color, Game, Position};
+use caissa::{Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Role, Square};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyIterator, PyList};
 
 use crate::errors;
-use crate::types::{Move, Piece, color_from_py, color_to_py, square_from_py};
+use crate::squares::SquareSet;
+use crate::types::{
+    Move, Piece, color_from_py, color_to_py, role_from_py, role_to_py, square_from_py,
+};
 
 /// The FEN of the standard starting position.
 pub(crate) fn starting_fen() -> String {
@@ -109,6 +115,25 @@ impl Board {
 
     fn current_fen(&self) -> String {
         Fen::from_position(self.position(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Whether `move` is legal here and `test` holds for it.
+    fn legal_move_is(
+        &self,
+        r#move: &Move,
+        test: impl FnOnce(&Position, caissa::Move) -> bool,
+    ) -> bool {
+        let pos = self.position();
+        r#move.uci_move().to_move(pos).is_ok_and(|m| test(pos, m))
+    }
+
+    /// Whether `color` may still castle on `side`.
+    fn castles_on(&self, color: bool, side: CastlingSide) -> bool {
+        let color = color_from_py(color);
+        self.position()
+            .castling_rights()
+            .iter()
+            .any(|(c, s, _)| c == color && s == side)
     }
 
     /// The Python move of a legal move of the current position.
@@ -301,6 +326,317 @@ impl Board {
     /// The square of `color`'s king.
     fn king(&self, color: bool) -> u8 {
         self.position().king(color_from_py(color)) as u8
+    }
+
+    /// The type of the piece on `square` (1 for a pawn to 6 for a king), or `None`.
+    fn piece_type_at(&self, square: u8) -> PyResult<Option<u8>> {
+        let sq = square_from_py(square)?;
+        Ok(self.position().board().role_at(sq).map(role_to_py))
+    }
+
+    /// The colour of the piece on `square` (`True` for White), or `None`.
+    fn color_at(&self, square: u8) -> PyResult<Option<bool>> {
+        let sq = square_from_py(square)?;
+        Ok(self.position().board().color_at(sq).map(color_to_py))
+    }
+
+    /// The pieces on the board, as a dict from square to `Piece`.
+    fn piece_map(&self) -> std::collections::HashMap<u8, Piece> {
+        self.position()
+            .board()
+            .pieces()
+            .map(|(sq, piece)| (sq as u8, Piece(piece)))
+            .collect()
+    }
+
+    /// The squares of `piece_type`'s pieces of `color`.
+    fn pieces(&self, piece_type: u8, color: bool) -> PyResult<SquareSet> {
+        let piece = role_from_py(piece_type)?.of(color_from_py(color));
+        Ok(SquareSet(self.position().board().by_piece(piece)))
+    }
+
+    /// The occupied squares, as a bit mask (`a1` the lowest bit).
+    #[getter]
+    fn occupied(&self) -> u64 {
+        self.position().board().occupied().0
+    }
+
+    /// The squares of each colour's pieces as bit masks, indexed by colour: `[black, white]`.
+    #[getter]
+    fn occupied_co(&self) -> [u64; 2] {
+        let board = self.position().board();
+        [Color::Black, Color::White].map(|color| board.by_color(color).0)
+    }
+
+    /// The squares of the pawns of both colours, as a bit mask.
+    #[getter]
+    fn pawns(&self) -> u64 {
+        self.position().board().pawns().0
+    }
+
+    /// The squares of the knights of both colours, as a bit mask.
+    #[getter]
+    fn knights(&self) -> u64 {
+        self.position().board().knights().0
+    }
+
+    /// The squares of the bishops of both colours, as a bit mask.
+    #[getter]
+    fn bishops(&self) -> u64 {
+        self.position().board().bishops().0
+    }
+
+    /// The squares of the rooks of both colours, as a bit mask.
+    #[getter]
+    fn rooks(&self) -> u64 {
+        self.position().board().rooks().0
+    }
+
+    /// The squares of the queens of both colours, as a bit mask.
+    #[getter]
+    fn queens(&self) -> u64 {
+        self.position().board().queens().0
+    }
+
+    /// The squares of the kings of both colours, as a bit mask.
+    #[getter]
+    fn kings(&self) -> u64 {
+        self.position().board().kings().0
+    }
+
+    /// The pieces giving check to the side to move.
+    fn checkers(&self) -> SquareSet {
+        SquareSet(self.position().checkers())
+    }
+
+    /// The pieces of `color` that attack `square`, as the board stands.
+    fn attackers(&self, color: bool, square: u8) -> PyResult<SquareSet> {
+        let pos = self.position();
+        let sq = square_from_py(square)?;
+        Ok(SquareSet(pos.attackers_to(
+            sq,
+            color_from_py(color),
+            pos.board().occupied(),
+        )))
+    }
+
+    /// Whether a piece of `color` attacks `square`.
+    fn is_attacked_by(&self, color: bool, square: u8) -> PyResult<bool> {
+        Ok(self.attackers(color, square)?.0.any())
+    }
+
+    /// The squares the piece on `square` attacks (none for an empty square).
+    fn attacks(&self, square: u8) -> PyResult<SquareSet> {
+        let sq = square_from_py(square)?;
+        let board = self.position().board();
+        Ok(SquareSet(
+            board.piece_at(sq).map_or(Bitboard::EMPTY, |piece| {
+                attacks::piece(piece, sq, board.occupied())
+            }),
+        ))
+    }
+
+    /// The line through `color`'s king along which the piece on `square` is pinned to it (the
+    /// whole line, from edge to edge), or every square when it is not pinned, as in
+    /// python-chess.
+    fn pin(&self, color: bool, square: u8) -> PyResult<SquareSet> {
+        let sq = square_from_py(square)?;
+        let line = self.position().pin_line(color_from_py(color), sq);
+        Ok(SquareSet(line.unwrap_or(Bitboard::FULL)))
+    }
+
+    /// Whether the piece on `square` is pinned to `color`'s king.
+    fn is_pinned(&self, color: bool, square: u8) -> PyResult<bool> {
+        let sq = square_from_py(square)?;
+        Ok(self.position().pin_line(color_from_py(color), sq).is_some())
+    }
+
+    /// The square a pawn just passed over with a double push, whether or not an en passant
+    /// capture is possible (as python-chess's `ep_square`), or `None`.
+    #[getter]
+    fn ep_square(&self) -> Option<u8> {
+        self.position().ep_square().map(|sq| sq as u8)
+    }
+
+    /// Whether a legal move captures en passant.
+    fn has_legal_en_passant(&self) -> bool {
+        self.position().legal_ep_square().is_some()
+    }
+
+    /// The rooks that may still castle, as a bit mask of their squares (python-chess's
+    /// `castling_rights`: `BB_A1 | BB_H1 | BB_A8 | BB_H8` at the start).
+    #[getter]
+    fn castling_rights(&self) -> u64 {
+        castling_rooks(self.position(), None).0
+    }
+
+    /// Whether `color` may still castle on either side.
+    fn has_castling_rights(&self, color: bool) -> bool {
+        castling_rooks(self.position(), Some(color_from_py(color))).any()
+    }
+
+    /// Whether `color` may still castle with the rook on the king's side (towards the h-file).
+    fn has_kingside_castling_rights(&self, color: bool) -> bool {
+        self.castles_on(color, CastlingSide::KingSide)
+    }
+
+    /// Whether `color` may still castle with the rook on the queen's side (towards the a-file).
+    fn has_queenside_castling_rights(&self, color: bool) -> bool {
+        self.castles_on(color, CastlingSide::QueenSide)
+    }
+
+    /// Whether `move` takes a piece (en passant too). `False` for a move that is not legal
+    /// here: python-chess also answers for other moves, judging their squares; caissa answers
+    /// about legal moves, as all its move predicates do.
+    fn is_capture(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |pos, m| pos.is_capture(m))
+    }
+
+    /// Whether `move` takes en passant (`False` for a move that is not legal here).
+    fn is_en_passant(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |_, m| m.is_en_passant())
+    }
+
+    /// Whether `move` castles (`False` for a move that is not legal here).
+    fn is_castling(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |_, m| m.is_castle())
+    }
+
+    /// Whether `move` castles on the king's side (`False` for a move that is not legal here).
+    fn is_kingside_castling(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |_, m| {
+            m.castling_side() == Some(CastlingSide::KingSide)
+        })
+    }
+
+    /// Whether `move` castles on the queen's side (`False` for a move that is not legal here).
+    fn is_queenside_castling(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |_, m| {
+            m.castling_side() == Some(CastlingSide::QueenSide)
+        })
+    }
+
+    /// Whether `move` moves a pawn or captures, and so resets the fifty-move count (`False`
+    /// for a move that is not legal here).
+    fn is_zeroing(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |pos, m| pos.is_zeroing(m))
+    }
+
+    /// Whether `move` gives check (`False` for a move that is not legal here).
+    fn gives_check(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |pos, m| pos.gives_check(m))
+    }
+
+    /// The legal moves, one at a time (python-chess's generator).
+    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        PyList::new(py, self.legal_moves())?.try_iter()
+    }
+
+    /// The legal moves that capture, one at a time.
+    fn generate_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        let pos = self.position();
+        let captures: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| pos.is_capture(m))
+            .map(|m| self.py_move(m))
+            .collect();
+        PyList::new(py, captures)?.try_iter()
+    }
+
+    /// The legal move from `from_square` to `to_square`, as python-chess's `find_move`: a
+    /// pawn reaching the last rank promotes to a queen unless `promotion` says otherwise, and
+    /// a king's two-square step castles. Raises `IllegalMoveError` (a `ValueError`) when there
+    /// is none.
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn find_move(&self, from_square: u8, to_square: u8, promotion: Option<u8>) -> PyResult<Move> {
+        let from = square_from_py(from_square)?;
+        let to = square_from_py(to_square)?;
+        let board = self.position().board();
+        let promotion = match promotion {
+            Some(piece_type) => Some(role_from_py(piece_type)?),
+            None if board.pawns().contains(from) && Bitboard::BACK_RANKS.contains(to) => {
+                Some(Role::Queen)
+            }
+            None => None,
+        };
+        let wanted = Move {
+            from,
+            to,
+            promotion,
+        };
+        let m = self.rust_move(&wanted)?;
+        Ok(self.py_move(m))
+    }
+
+    /// The moves of `moves`, played one after another from this position, in SAN with move
+    /// numbers (`1. e4 e5 2. Nf3`, `1... e5` when Black moves first). The board is unchanged.
+    /// Raises `IllegalMoveError` (a `ValueError`) at the first move that is not legal.
+    fn variation_san(&self, moves: Vec<PyRef<'_, Move>>) -> PyResult<String> {
+        let mut pos = *self.position();
+        let mut out = String::new();
+        for (i, wanted) in moves.iter().enumerate() {
+            let m = wanted.uci_move().to_move(&pos).map_err(|e| {
+                errors::uci_error(
+                    &Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+                    &e,
+                )
+            })?;
+            if i > 0 {
+                out.push(' ');
+            }
+            if pos.turn() == Color::White {
+                out.push_str(&format!("{}. ", pos.fullmoves()));
+            } else if i == 0 {
+                out.push_str(&format!("{}... ", pos.fullmoves()));
+            }
+            out.push_str(&SanPlus::from_move(&pos, m).to_string());
+            pos.play_unchecked(m);
+        }
+        Ok(out)
+    }
+
+    /// The EPD of the current position: the FEN without its two move counters.
+    fn epd(&self) -> String {
+        Epd::from_position(self.position(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Sets the board to the position of `fen`, with no moves played (as python-chess's
+    /// `set_fen`). Raises `InvalidFenError` or `IllegalPositionError` and leaves the board as
+    /// it was when `fen` is not a legal position.
+    fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
+        let board = Board::new(
+            py,
+            Some(fen),
+            self.position().castling_mode() == CastlingMode::Chess960,
+        )?;
+        *self = board;
+        Ok(())
+    }
+
+    /// Sets the board to the standard starting position, with no moves played.
+    fn reset(&mut self) {
+        *self = Board::from_game(Game::new(Position::standard()));
+    }
+
+    /// The board mirrored top to bottom with the colours exchanged and the other side to move,
+    /// without its move stack (as python-chess's `mirror`).
+    fn mirror(&self, py: Python<'_>) -> PyResult<Board> {
+        let pos = self.position();
+        Position::from_setup(pos.to_setup().flip_colors(), pos.castling_mode())
+            .map(|pos| Board::from_game(Game::new(pos)))
+            .map_err(|e| errors::position_error(py, &e))
+    }
+
+    /// Always `True`: a caissa board holds only legal positions (python-chess's boards may
+    /// hold any placement; see `status`).
+    fn is_valid(&self) -> bool {
+        true
+    }
+
+    /// Always `0` (python-chess's `STATUS_VALID`): a caissa board holds only legal positions.
+    fn status(&self) -> u32 {
+        0
     }
 
     /// The legal moves of the current position, as a list (python-chess gives a generator
@@ -589,6 +925,19 @@ impl Board {
         }
         out
     }
+}
+
+/// The squares of the rooks that may still castle, of `color` or of both colours.
+fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
+    pos.castling_rights()
+        .iter()
+        .filter(|&(c, _, _)| color.is_none_or(|color| color == c))
+        .fold(Bitboard::EMPTY, |rooks, (c, _, file)| {
+            rooks.with(Square::from_coords(
+                file,
+                caissa::Rank::First.relative_to(c),
+            ))
+        })
 }
 
 /// Adds the classes and `STARTING_FEN` to the module.

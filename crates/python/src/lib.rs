@@ -8,6 +8,7 @@
 //! push).
 //!
 //! - `types`: colours, piece types, squares, `Move`, `Piece`.
+//! - `squares`: `SquareSet`, the sets of squares the board's queries return.
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
 //! - `pgn`: `read_games`, the games of a PGN as Python objects, and `select` (`caissa.pgn`).
 //! - `table`: `to_arrow`, games as an Arrow stream (`caissa.pgn`).
@@ -27,6 +28,7 @@ mod board;
 mod errors;
 mod pgn;
 mod shards;
+mod squares;
 mod table;
 mod types;
 
@@ -37,6 +39,7 @@ use pyo3::prelude::*;
 fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     types::register(m)?;
+    m.add_class::<squares::SquareSet>()?;
     board::register(m)?;
     pgn::register(m)?;
     table::register(m)?;

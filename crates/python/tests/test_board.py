@@ -382,3 +382,38 @@ def test_polyglot_key_counts_an_en_passant_file_the_laws_do_not():
     assert caissa.Board(pinned).polyglot_key() != caissa.Board(without).polyglot_key()
     for fen in [pinned, without]:
         assert caissa.Board(fen).polyglot_key() == chess.polyglot.zobrist_hash(chess.Board(fen))
+
+
+def test_square_sets_behave_as_python_chess_square_sets():
+    squares = caissa.SquareSet([caissa.E4, caissa.A1])
+    assert list(squares) == [caissa.A1, caissa.E4]
+    assert len(squares) == 2 and caissa.E4 in squares and caissa.E5 not in squares
+    assert int(squares) == (1 << caissa.A1) | (1 << caissa.E4)
+    assert squares == caissa.SquareSet(int(squares)) and squares == int(squares)
+    assert (squares | caissa.SquareSet([caissa.H8])).tolist() == [caissa.A1, caissa.E4, caissa.H8]
+    assert (squares & (1 << caissa.E4)).tolist() == [caissa.E4]
+    assert (squares - caissa.SquareSet([caissa.A1])).tolist() == [caissa.E4]
+    assert len(~squares) == 62 and not caissa.SquareSet()
+    assert repr(caissa.SquareSet(1)) == "SquareSet(0x0000000000000001)"
+    assert str(caissa.SquareSet([caissa.A8])).splitlines()[0] == "1 . . . . . . ."
+    with pytest.raises(ValueError):
+        caissa.SquareSet([64])
+
+
+def test_board_queries_in_a_pinned_position():
+    board = caissa.Board("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1")
+    assert board.is_pinned(caissa.WHITE, caissa.E2)
+    assert caissa.E8 in board.pin(caissa.WHITE, caissa.E2)
+    assert len(board.pin(caissa.WHITE, caissa.E1)) == 64
+    assert board.attackers(caissa.BLACK, caissa.E2).tolist() == [caissa.E7]
+    assert board.find_move(caissa.E1, caissa.D1).uci() == "e1d1"
+    with pytest.raises(ValueError):
+        board.find_move(caissa.E2, caissa.C3)  # the pinned knight
+    board.set_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    assert board.find_move(caissa.A7, caissa.A8).uci() == "a7a8q"
+    assert board.variation_san([caissa.Move.from_uci("a7a8q")]) == "1. a8=Q+"
+    board.reset()
+    assert board.fen() == caissa.STARTING_FEN and board.is_valid() and board.status() == 0
+    with pytest.raises(ValueError):
+        board.set_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+    assert board.fen() == caissa.STARTING_FEN

@@ -102,3 +102,76 @@ def test_same_positions_moves_and_endings_as_python_chess(path):
         games += 1
         plies += len(moves)
     assert games > 0 and plies > 0
+
+
+def compare_queries(ours, peer, where):
+    """The python-chess board queries beside the endings: pieces, attacks, pins, castling
+    rights, en passant, and the move predicates on every legal move."""
+    assert ours.piece_map() == {sq: caissa.Piece.from_symbol(p.symbol())
+                                for sq, p in peer.piece_map().items()}, where
+    for name in ("occupied", "pawns", "knights", "bishops", "rooks", "queens", "kings"):
+        assert getattr(ours, name) == int(getattr(peer, name)), (name, where)
+    assert ours.occupied_co == [int(c) for c in peer.occupied_co], where
+    assert ours.checkers() == int(peer.checkers()), where
+    assert ours.ep_square == peer.ep_square, where
+    assert ours.has_legal_en_passant() == peer.has_legal_en_passant(), where
+    assert ours.castling_rights == peer.castling_rights, where
+    for color in chess.COLORS:
+        assert ours.has_castling_rights(color) == peer.has_castling_rights(color), where
+        assert ours.has_kingside_castling_rights(color) == peer.has_kingside_castling_rights(
+            color
+        ), where
+        assert ours.has_queenside_castling_rights(color) == peer.has_queenside_castling_rights(
+            color
+        ), where
+        for piece_type in chess.PIECE_TYPES:
+            assert ours.pieces(piece_type, color) == int(peer.pieces(piece_type, color)), where
+    for square in chess.SQUARES:
+        assert ours.piece_type_at(square) == peer.piece_type_at(square), where
+        assert ours.color_at(square) == peer.color_at(square), where
+        assert ours.attacks(square) == int(peer.attacks(square)), (square, where)
+        for color in chess.COLORS:
+            assert ours.attackers(color, square) == int(peer.attackers(color, square)), where
+            assert ours.is_attacked_by(color, square) == peer.is_attacked_by(color, square)
+            assert ours.pin(color, square) == int(peer.pin(color, square)), (square, where)
+            assert ours.is_pinned(color, square) == peer.is_pinned(color, square), where
+    captures = sorted(m.uci() for m in ours.generate_legal_captures())
+    assert captures == sorted(peer.uci(m) for m in peer.generate_legal_captures()), where
+    for move in peer.legal_moves:
+        mine = caissa.Move.from_uci(peer.uci(move))
+        for predicate in ("is_capture", "is_en_passant", "is_castling", "is_kingside_castling",
+                          "is_queenside_castling", "is_zeroing", "gives_check"):
+            assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
+                predicate, move, where)
+        found = ours.find_move(move.from_square, move.to_square, move.promotion)
+        assert found.uci() == peer.uci(peer.find_move(move.from_square, move.to_square,
+                                                      move.promotion)), where
+    assert ours.epd() == peer.epd(), where
+    assert ours.mirror().fen() == peer.mirror().fen(), where
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
+def test_same_board_queries_as_python_chess(path):
+    """Every eighth position of each main line (all of them for the small files), and
+    `variation_san` of each whole line."""
+    step = 8 if path.stat().st_size > 100_000 else 1
+    positions = 0
+    for headers, fen, chess960, moves in mainlines(path):
+        peer = chess.Board(fen, chess960=chess960)
+        ours = caissa.Board(fen, chess960=chess960)
+        walker = peer.copy()
+        line = []
+        for m in moves:
+            # A move's UCI depends on its position (python-chess writes castling as `e1g1`
+            # only where a king stands on `e1`).
+            line.append(caissa.Move.from_uci(walker.uci(m)))
+            walker.push(m)
+        assert ours.variation_san(line) == peer.variation_san(moves)
+        for ply, move in enumerate(moves):
+            if ply % step == 0:
+                where = f"{path.name} {headers.get('White')}-{headers.get('Black')} ply {ply}"
+                compare_queries(ours, peer, where)
+                positions += 1
+            ours.push(caissa.Move.from_uci(peer.uci(move)))
+            peer.push(move)
+    assert positions > 0

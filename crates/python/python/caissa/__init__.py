@@ -6,7 +6,9 @@ colours ``WHITE`` / ``BLACK`` as ``True`` / ``False``. Where caissa differs on p
 docstrings say so:
 
 - ``Board(fen)`` refuses illegal positions (``IllegalPositionError``) and there is no empty board;
-- ``push`` checks legality (``IllegalMoveError``), as ``push_san`` and ``push_uci`` do;
+- ``push`` checks legality (``IllegalMoveError``), as ``push_san`` and ``push_uci`` do, and the
+  move predicates (``is_capture``, ``gives_check``, ...) answer about legal moves, ``False``
+  for any other; ``is_valid()`` is always true;
 - ``outcome()`` ends the game on every position caissa's analysis proves dead (FIDE 5.2.2,
   ``dead_position``), blocked pawn walls included, where python-chess only counts material
   (``is_insufficient_material``, the same here); ``is_dead_position`` asks the analysis;
@@ -35,7 +37,8 @@ from caissa._caissa import (
     PIECE_SYMBOLS, PIECE_TYPES, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES, SQUARES, STARTING_FEN,
     WHITE,
     AmbiguousMoveError, Arbiter, ArbiterError, Board, IllegalMoveError, IllegalPositionError, InvalidFenError,
-    InvalidMoveError, InvalidTimeControlError, Move, Outcome, PgnParseError, Piece, TimeControl,
+    InvalidMoveError, InvalidTimeControlError, Move, Outcome, PgnParseError, Piece, SquareSet,
+    TimeControl,
     __version__, parse_square, square, square_file, square_name, square_rank,
 )
 
