@@ -11,7 +11,7 @@ use caissa::notation::epd::Epd;
 use caissa::notation::fen::{EnPassantMode, Fen};
 use caissa::notation::san::{San, SanPlus};
 use caissa::notation::uci::UciMove;
-use caissa::{Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Role, Square};
+use caissa::{Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Role, Setup, Square};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList};
@@ -115,6 +115,18 @@ impl Board {
 
     fn current_fen(&self) -> String {
         Fen::from_position(self.position(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Changes the pieces with `change`, keeps the side to move, and starts a new game from the
+    /// result if it is a legal position (castling rights and an en passant square that no
+    /// longer fit dropped); raises `IllegalPositionError` and changes nothing otherwise.
+    fn edit(&mut self, py: Python<'_>, change: impl FnOnce(&mut caissa::Board)) -> PyResult<()> {
+        let mut setup = self.position().to_setup();
+        change(&mut setup.board);
+        let (pos, _) = Position::from_setup_lenient(setup, self.position().castling_mode())
+            .map_err(|e| errors::position_error(py, &e))?;
+        *self = Board::from_game(Game::new(pos));
+        Ok(())
     }
 
     /// Whether `move` is legal here and `test` holds for it.
@@ -628,6 +640,135 @@ impl Board {
             .map_err(|e| errors::position_error(py, &e))
     }
 
+    /// A board of the position the game started from, without the moves pushed since.
+    fn root(&self) -> Board {
+        Board::from_game(Game::new(*self.game.start()))
+    }
+
+    /// Whether `move` can never be taken back in the sense of repetitions: it moves a pawn,
+    /// captures, loses a castling right, or forgoes an en passant capture that is legal now
+    /// (`False` for a move that is not legal here).
+    fn is_irreversible(&self, r#move: &Move) -> bool {
+        self.legal_move_is(r#move, |pos, m| {
+            let mut next = *pos;
+            next.play_unchecked(m);
+            pos.is_zeroing(m)
+                || next.castling_rights() != pos.castling_rights()
+                || pos.legal_ep_square().is_some()
+        })
+    }
+
+    /// Always `False`: caissa plays standard chess and Chess960, whose games end only by the
+    /// Laws (see `outcome`).
+    fn is_variant_end(&self) -> bool {
+        false
+    }
+
+    /// The Scharnagl number (0 to 959) of the current position when it is a Chess960 starting
+    /// position (White to move, every castling right, no en passant square), else `None`.
+    fn chess960_pos(&self) -> Option<u32> {
+        let setup = self.position().to_setup();
+        (0..960).find(|&n| {
+            Setup::chess960(n).is_some_and(|start| {
+                start.board == setup.board
+                    && start.turn == setup.turn
+                    && start.castling_rights == setup.castling_rights
+                    && setup.ep_square.is_none()
+            })
+        })
+    }
+
+    /// The board as eight lines of Unicode chess symbols, White at the bottom, as
+    /// python-chess's `unicode` (`invert_color` swaps the symbols of the two colours;
+    /// `empty_square` stands on the empty squares).
+    #[pyo3(signature = (*, invert_color = false, empty_square = "\u{2b58}"))]
+    fn unicode(&self, invert_color: bool, empty_square: &str) -> String {
+        let board = self.position().board();
+        let mut rows = Vec::with_capacity(8);
+        for rank in caissa::Rank::ALL.iter().rev() {
+            let row: Vec<String> = caissa::File::ALL
+                .iter()
+                .map(|&file| {
+                    board
+                        .piece_at(Square::from_coords(file, *rank))
+                        .map_or_else(
+                            || empty_square.to_string(),
+                            |piece| {
+                                let shown = if invert_color {
+                                    piece.role.of(!piece.color)
+                                } else {
+                                    piece
+                                };
+                                unicode_symbol(shown).to_string()
+                            },
+                        )
+                })
+                .collect();
+            rows.push(row.join(" "));
+        }
+        rows.join("\n")
+    }
+
+    /// Puts `piece` on `square` (or empties it for `None`), as python-chess's `set_piece_at`.
+    /// The result must be a legal position (`IllegalPositionError` otherwise, the board
+    /// unchanged); castling rights and an en passant square that no longer fit are dropped, as
+    /// python-chess's FEN leaves them out (for good: python-chess gives a right back when a rook
+    /// returns to its square), and the move stack is cleared: the moves pushed before led to
+    /// another position.
+    #[pyo3(signature = (square, piece))]
+    fn set_piece_at(
+        &mut self,
+        py: Python<'_>,
+        square: u8,
+        piece: Option<PyRef<'_, Piece>>,
+    ) -> PyResult<()> {
+        let sq = square_from_py(square)?;
+        let piece = piece.map(|piece| piece.0);
+        self.edit(py, |board| match piece {
+            Some(piece) => board.set_piece_at(sq, piece),
+            None => {
+                board.remove_piece_at(sq);
+            }
+        })
+    }
+
+    /// Takes the piece off `square` and returns it (`None` for an empty square); see
+    /// `set_piece_at` for what must hold after it.
+    fn remove_piece_at(&mut self, py: Python<'_>, square: u8) -> PyResult<Option<Piece>> {
+        let sq = square_from_py(square)?;
+        let removed = self.position().board().piece_at(sq);
+        self.edit(py, |board| {
+            board.remove_piece_at(sq);
+        })?;
+        Ok(removed.map(Piece))
+    }
+
+    /// Sets the pieces to those of the placement part of a FEN; see `set_piece_at` for what
+    /// must hold after it. Raises `InvalidFenError` for text that is not a placement.
+    fn set_board_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
+        // The placement, read as the first field of a whole FEN: the errors' offsets are the
+        // placement's own.
+        let text = format!("{fen} w - - 0 1");
+        let placement = Setup::from_ascii(text.as_bytes())
+            .map_err(|e| errors::fen_error(py, &e))?
+            .board;
+        self.edit(py, |board| *board = placement)
+    }
+
+    /// Sets the pieces to those of `pieces`, a dict from square to `Piece`; see
+    /// `set_piece_at` for what must hold after it.
+    fn set_piece_map(
+        &mut self,
+        py: Python<'_>,
+        pieces: std::collections::HashMap<u8, PyRef<'_, Piece>>,
+    ) -> PyResult<()> {
+        let mut placement = caissa::Board::empty();
+        for (square, piece) in pieces {
+            placement.set_piece_at(square_from_py(square)?, piece.0);
+        }
+        self.edit(py, |board| *board = placement)
+    }
+
     /// Always `True`: a caissa board holds only legal positions (python-chess's boards may
     /// hold any placement; see `status`).
     fn is_valid(&self) -> bool {
@@ -927,6 +1068,22 @@ impl Board {
     }
 }
 
+/// The Unicode chess symbol of `piece` (python-chess's `unicode_symbol`).
+fn unicode_symbol(piece: caissa::Piece) -> char {
+    const WHITE: [char; 6] = [
+        '\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}',
+    ];
+    const BLACK: [char; 6] = [
+        '\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}',
+    ];
+    let symbols = if piece.color == Color::White {
+        WHITE
+    } else {
+        BLACK
+    };
+    symbols[piece.role.index()]
+}
+
 /// The squares of the rooks that may still castle, of `color` or of both colours.
 fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
     pos.castling_rights()
@@ -940,10 +1097,14 @@ fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
         })
 }
 
-/// Adds the classes and `STARTING_FEN` to the module.
+/// Adds the classes, `STARTING_FEN` and `STARTING_BOARD_FEN` to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Board>()?;
     m.add_class::<Outcome>()?;
     m.add("STARTING_FEN", starting_fen())?;
+    m.add(
+        "STARTING_BOARD_FEN",
+        Position::standard().board().to_string(),
+    )?;
     Ok(())
 }

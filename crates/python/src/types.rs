@@ -259,6 +259,87 @@ fn square_rank(square: u8) -> PyResult<u8> {
     Ok(square_from_py(square)?.rank() as u8)
 }
 
+/// The number of king steps from one square to the other (python-chess's Chebyshev distance).
+#[pyfunction]
+fn square_distance(a: u8, b: u8) -> PyResult<u32> {
+    Ok(square_from_py(a)?.distance(square_from_py(b)?))
+}
+
+/// The square mirrored top to bottom (`a1` <-> `a8`).
+#[pyfunction]
+fn square_mirror(square: u8) -> PyResult<u8> {
+    Ok(square_from_py(square)?.flip_vertical() as u8)
+}
+
+/// The letter of a piece type, lower case (`'p'` for a pawn).
+#[pyfunction]
+fn piece_symbol(piece_type: u8) -> PyResult<String> {
+    Ok(role_from_py(piece_type)?.char().to_string())
+}
+
+/// The name of a piece type (`'pawn'` ... `'king'`).
+#[pyfunction]
+fn piece_name(piece_type: u8) -> PyResult<&'static str> {
+    Ok(role_from_py(piece_type)?.name())
+}
+
+/// Adds python-chess's bit mask constants: `BB_EMPTY`, `BB_ALL`, `BB_A1` ... `BB_H8` and
+/// `BB_SQUARES`, `BB_FILE_A` ... and `BB_FILES`, `BB_RANK_1` ... and `BB_RANKS`,
+/// `BB_LIGHT_SQUARES`, `BB_DARK_SQUARES`, `BB_CORNERS`, `BB_CENTER`, `BB_BACKRANKS`.
+fn register_masks(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    use caissa::{Bitboard, File, Rank};
+    m.add("BB_EMPTY", Bitboard::EMPTY.0)?;
+    m.add("BB_ALL", Bitboard::FULL.0)?;
+    for sq in Square::ALL {
+        m.add(
+            format!("BB_{}", sq.to_string().to_ascii_uppercase()).as_str(),
+            Bitboard::from_square(sq).0,
+        )?;
+    }
+    m.add(
+        "BB_SQUARES",
+        Square::ALL.map(|sq| Bitboard::from_square(sq).0),
+    )?;
+    for file in File::ALL {
+        m.add(
+            format!("BB_FILE_{}", file.char().to_ascii_uppercase()).as_str(),
+            Bitboard::from_file(file).0,
+        )?;
+    }
+    m.add(
+        "BB_FILES",
+        File::ALL.map(|file| Bitboard::from_file(file).0),
+    )?;
+    for rank in Rank::ALL {
+        m.add(
+            format!("BB_RANK_{}", rank.char()).as_str(),
+            Bitboard::from_rank(rank).0,
+        )?;
+    }
+    m.add(
+        "BB_RANKS",
+        Rank::ALL.map(|rank| Bitboard::from_rank(rank).0),
+    )?;
+    let light = Square::ALL
+        .into_iter()
+        .filter(|sq| sq.is_light())
+        .fold(Bitboard::EMPTY, Bitboard::with);
+    m.add("BB_LIGHT_SQUARES", light.0)?;
+    m.add("BB_DARK_SQUARES", (!light).0)?;
+    let corners = [Square::A1, Square::H1, Square::A8, Square::H8];
+    m.add(
+        "BB_CORNERS",
+        corners.into_iter().fold(Bitboard::EMPTY, Bitboard::with).0,
+    )?;
+    let center = [Square::D4, Square::E4, Square::D5, Square::E5];
+    m.add(
+        "BB_CENTER",
+        center.into_iter().fold(Bitboard::EMPTY, Bitboard::with).0,
+    )?;
+    m.add("BB_BACKRANKS", Bitboard::BACK_RANKS.0)?;
+    Ok(())
+}
+
 /// Adds the classes, functions and constants to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
@@ -268,6 +349,11 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(square, m)?)?;
     m.add_function(wrap_pyfunction!(square_file, m)?)?;
     m.add_function(wrap_pyfunction!(square_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(square_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(square_mirror, m)?)?;
+    m.add_function(wrap_pyfunction!(piece_symbol, m)?)?;
+    m.add_function(wrap_pyfunction!(piece_name, m)?)?;
+    register_masks(m)?;
     m.add("WHITE", true)?;
     m.add("BLACK", false)?;
     m.add("COLORS", [true, false])?;

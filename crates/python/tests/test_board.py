@@ -417,3 +417,58 @@ def test_board_queries_in_a_pinned_position():
     with pytest.raises(ValueError):
         board.set_fen("8/8/8/8/8/8/8/8 w - - 0 1")
     assert board.fen() == caissa.STARTING_FEN
+
+
+def test_module_functions_and_masks_match_python_chess():
+    for square in chess.SQUARES:
+        assert caissa.square_mirror(square) == chess.square_mirror(square)
+        for other in chess.SQUARES:
+            assert caissa.square_distance(square, other) == chess.square_distance(square, other)
+    for piece_type in chess.PIECE_TYPES:
+        assert caissa.piece_symbol(piece_type) == chess.piece_symbol(piece_type)
+        assert caissa.piece_name(piece_type) == chess.piece_name(piece_type)
+    assert caissa.STARTING_BOARD_FEN == chess.STARTING_BOARD_FEN
+    names = [name for name in dir(chess) if name.startswith("BB_") and isinstance(
+        getattr(chess, name), (int, list))]
+    ours = [name for name in names if hasattr(caissa, name)]
+    assert len(ours) == 90
+    for name in ours:
+        assert getattr(caissa, name) == getattr(chess, name), name
+
+
+def test_board_editing_and_views_match_python_chess():
+    fen = "r3k2r/pppq1ppp/2n5/3pp3/4P3/2N2N2/PPP2PPP/R2QK2R w KQkq - 0 9"
+    ours, peer = caissa.Board(fen), chess.Board(fen)
+    assert ours.unicode() == peer.unicode()
+    assert ours.unicode(invert_color=True, empty_square=".") == peer.unicode(
+        invert_color=True, empty_square=".")
+    for edit in (
+        lambda b, P: b.set_piece_at(chess.E4, P.from_symbol("q")),
+        lambda b, P: b.remove_piece_at(chess.H1),  # White's king-side right goes with the rook
+        lambda b, P: b.set_board_fen("4k3/8/8/8/8/8/8/4K3"),
+        lambda b, P: b.set_piece_map({chess.E1: P.from_symbol("K"), chess.E8: P.from_symbol("k"),
+                                      chess.A3: P.from_symbol("r")}),
+    ):
+        edit(ours, caissa.Piece)
+        edit(peer, chess.Piece)
+        assert ours.fen() == peer.fen()
+        assert ours.move_stack == []
+    # A documented difference: a castling right dropped with its rook is gone for good, where
+    # python-chess keeps it and gives it back when a rook returns to the square.
+    ours, peer = caissa.Board(fen), chess.Board(fen)
+    for board, piece in ((ours, caissa.Piece), (peer, chess.Piece)):
+        board.remove_piece_at(chess.H1)
+        board.set_piece_at(chess.H1, piece.from_symbol("R"))
+    assert ours.fen().split()[2] == "Qkq" and peer.fen().split()[2] == "KQkq"
+    before = ours.fen()
+    with pytest.raises(caissa.IllegalPositionError):
+        ours.remove_piece_at(chess.E1)  # no white king
+    assert ours.fen() == before
+    board = caissa.Board()
+    board.push_san("e4")
+    assert board.root().fen() == caissa.STARTING_FEN and board.root().move_stack == []
+    assert caissa.Board().chess960_pos() == 518 and board.chess960_pos() is None
+    for number in (0, 1, 517, 518, 959):
+        assert caissa.Board.from_chess960(number).chess960_pos() == number
+        assert chess.Board.from_chess960_pos(number).chess960_pos() == number
+    assert not board.is_variant_end()

@@ -140,7 +140,8 @@ def compare_queries(ours, peer, where):
     for move in peer.legal_moves:
         mine = caissa.Move.from_uci(peer.uci(move))
         for predicate in ("is_capture", "is_en_passant", "is_castling", "is_kingside_castling",
-                          "is_queenside_castling", "is_zeroing", "gives_check"):
+                          "is_queenside_castling", "is_zeroing", "gives_check",
+                          "is_irreversible"):
             assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
                 predicate, move, where)
         found = ours.find_move(move.from_square, move.to_square, move.promotion)

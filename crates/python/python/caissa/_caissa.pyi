@@ -7,6 +7,101 @@ from caissa.pgn import Shard
 
 __version__: str
 
+STARTING_BOARD_FEN: str
+BB_EMPTY: int
+BB_ALL: int
+BB_SQUARES: list[int]
+BB_FILES: list[int]
+BB_RANKS: list[int]
+BB_LIGHT_SQUARES: int
+BB_DARK_SQUARES: int
+BB_CORNERS: int
+BB_CENTER: int
+BB_BACKRANKS: int
+BB_A1: int
+BB_B1: int
+BB_C1: int
+BB_D1: int
+BB_E1: int
+BB_F1: int
+BB_G1: int
+BB_H1: int
+BB_A2: int
+BB_B2: int
+BB_C2: int
+BB_D2: int
+BB_E2: int
+BB_F2: int
+BB_G2: int
+BB_H2: int
+BB_A3: int
+BB_B3: int
+BB_C3: int
+BB_D3: int
+BB_E3: int
+BB_F3: int
+BB_G3: int
+BB_H3: int
+BB_A4: int
+BB_B4: int
+BB_C4: int
+BB_D4: int
+BB_E4: int
+BB_F4: int
+BB_G4: int
+BB_H4: int
+BB_A5: int
+BB_B5: int
+BB_C5: int
+BB_D5: int
+BB_E5: int
+BB_F5: int
+BB_G5: int
+BB_H5: int
+BB_A6: int
+BB_B6: int
+BB_C6: int
+BB_D6: int
+BB_E6: int
+BB_F6: int
+BB_G6: int
+BB_H6: int
+BB_A7: int
+BB_B7: int
+BB_C7: int
+BB_D7: int
+BB_E7: int
+BB_F7: int
+BB_G7: int
+BB_H7: int
+BB_A8: int
+BB_B8: int
+BB_C8: int
+BB_D8: int
+BB_E8: int
+BB_F8: int
+BB_G8: int
+BB_H8: int
+BB_FILE_A: int
+BB_FILE_B: int
+BB_FILE_C: int
+BB_FILE_D: int
+BB_FILE_E: int
+BB_FILE_F: int
+BB_FILE_G: int
+BB_FILE_H: int
+BB_RANK_1: int
+BB_RANK_2: int
+BB_RANK_3: int
+BB_RANK_4: int
+BB_RANK_5: int
+BB_RANK_6: int
+BB_RANK_7: int
+BB_RANK_8: int
+def square_distance(a: int, b: int) -> int: ...
+def square_mirror(square: int) -> int: ...
+def piece_symbol(piece_type: int) -> str: ...
+def piece_name(piece_type: int) -> str: ...
 WHITE: bool
 BLACK: bool
 COLORS: list[bool]
@@ -265,6 +360,15 @@ class Board:
     def set_fen(self, fen: str) -> None: ...
     def reset(self) -> None: ...
     def mirror(self) -> Board: ...
+    def root(self) -> Board: ...
+    def is_irreversible(self, move: Move) -> bool: ...
+    def is_variant_end(self) -> bool: ...
+    def chess960_pos(self) -> Optional[int]: ...
+    def unicode(self, *, invert_color: bool = False, empty_square: str = "\u2b58") -> str: ...
+    def set_piece_at(self, square: int, piece: Optional[Piece]) -> None: ...
+    def remove_piece_at(self, square: int) -> Optional[Piece]: ...
+    def set_board_fen(self, fen: str) -> None: ...
+    def set_piece_map(self, pieces: dict[int, Piece]) -> None: ...
     def is_valid(self) -> bool: ...
     def status(self) -> int: ...
 
