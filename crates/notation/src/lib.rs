@@ -3,8 +3,9 @@
 //! This crate owns every text format: [`fen`] (FEN, X-FEN and Shredder-FEN), [`uci`] (UCI moves
 //! and long algebraic notation), [`san`] (standard algebraic notation, strict and lenient),
 //! [`epd`] (extended position descriptions with operations), [`pgn`] (a streaming reader with
-//! a visitor API, a game tree, and a writer) and [`lines`] (line-based input read with bounded
-//! memory), and [`parse_move`] reads a move written in either SAN or UCI. It depends on
+//! a visitor API, a game tree, and a writer), [`polyglot`] (opening books) and [`lines`]
+//! (line-based input read with bounded memory), and [`parse_move`] reads a move written in either
+//! SAN or UCI. It depends on
 //! `caissa-board`, `caissa-movegen` and `caissa-game` (a PGN game tree becomes a [`Game`] and
 //! back), and never panics on any input: every parser returns a typed error that says what is
 //! wrong and where.
@@ -45,6 +46,7 @@ pub mod fen;
 pub mod lines;
 pub mod parse_move;
 pub mod pgn;
+pub mod polyglot;
 pub mod san;
 pub mod uci;
 
