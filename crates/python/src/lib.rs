@@ -11,6 +11,7 @@
 //! - `squares`: `SquareSet`, the sets of squares the board's queries return.
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
 //! - `pgn`: `read_games`, the games of a PGN as Python objects, and `select` (`caissa.pgn`).
+//! - `polyglot`: Polyglot opening books (`caissa.polyglot`).
 //! - `table`: `to_arrow`, games as an Arrow stream (`caissa.pgn`).
 //! - `shards`: byte ranges of a file at game boundaries for `caissa.pgn.shards`, and the
 //!   paths or shards the PGN functions read, with their errors placed in the file.
@@ -27,6 +28,7 @@ mod arbiter;
 mod board;
 mod errors;
 mod pgn;
+mod polyglot;
 mod shards;
 mod squares;
 mod table;
@@ -42,6 +44,7 @@ fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<squares::SquareSet>()?;
     board::register(m)?;
     pgn::register(m)?;
+    polyglot::register(m)?;
     table::register(m)?;
     shards::register(m)?;
     arbiter::register(m)?;

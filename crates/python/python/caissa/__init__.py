@@ -53,3 +53,4 @@ from caissa._caissa import (
 )
 
 from caissa import pgn  # noqa: E402  (the submodule, as caissa.pgn)
+from caissa import polyglot  # noqa: E402  (the submodule, as caissa.polyglot)
