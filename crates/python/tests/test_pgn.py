@@ -294,3 +294,32 @@ def test_select_reads_leniently_with_warnings():
         "1:32: glyph $300 is above $255, left out",
         "1:41: result '1/2' read as '1/2-1/2'",
     ]
+
+
+def test_read_game_loops_as_python_chess_does():
+    path = LICHESS
+    ours, theirs = [], []
+    with open(path, encoding="utf-8") as f:
+        while (game := caissa.pgn.read_game(f)) is not None:
+            ours.append((game.headers.get("Site"), [m.uci() for m in game.moves]))
+    with open(path, encoding="utf-8") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            theirs.append((game.headers.get("Site"), [m.uci() for m in game.mainline_moves()]))
+    assert len(ours) == len(theirs) > 400
+    assert ours == theirs
+    # Two files read in turns, and a seek back to the start.
+    with open(path, "rb") as a, open(path, "rb") as b:
+        first = caissa.pgn.read_game(a).headers["Site"]
+        assert caissa.pgn.read_game(b).headers["Site"] == first
+        second = caissa.pgn.read_game(a).headers["Site"]
+        assert second != first and caissa.pgn.read_game(b).headers["Site"] == second
+        a.seek(0)
+        assert caissa.pgn.read_game(a).headers["Site"] == first
+    # A broken game raises with its place, and the next call goes on after it.
+    broken = io.StringIO("1. e4 e5 *\n\n1. e4 e4 *\n\n1. d4 *\n")
+    assert len(caissa.pgn.read_game(broken)) == 2
+    with pytest.raises(caissa.PgnParseError) as error:
+        caissa.pgn.read_game(broken)
+    assert error.value.ply == 1  # the second move, Black's e4
+    assert [m.uci() for m in caissa.pgn.read_game(broken).moves] == ["d2d4"]
+    assert caissa.pgn.read_game(broken) is None

@@ -14,7 +14,8 @@ Eval(cp=30, mate=None, depth=None)
 """
 
 import os
-from typing import List, NamedTuple, Union
+import weakref
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from caissa._caissa import (
     ArrowStream,
@@ -37,6 +38,7 @@ __all__ = [
     "GameReader",
     "PgnParseError",
     "Shard",
+    "read_game",
     "read_games",
     "select",
     "shards",
@@ -91,3 +93,56 @@ def shards(path: Union[str, "os.PathLike[str]"], size: int = 64 * 2**20) -> List
     """
     path = os.fspath(path)
     return [Shard(path, start, end) for start, end in _shard_ranges(path, size)]
+
+
+# The reader of each file object `read_game` reads, and where the file stood after its last
+# read: the readers read ahead in blocks, so a later call goes on with the same reader while the
+# file has not been moved. Weak keys where the file object allows them, so a closed and dropped
+# file takes its reader with it.
+_READERS: "weakref.WeakKeyDictionary[Any, Tuple[GameReader, Optional[int]]]" = (
+    weakref.WeakKeyDictionary()
+)
+_READERS_BY_ID: Dict[int, Tuple[Any, GameReader, Optional[int]]] = {}
+
+
+def _tell(handle: Any) -> Optional[int]:
+    try:
+        return handle.tell()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def read_game(handle: Any) -> Optional[Game]:
+    r"""The next game of the open file ``handle`` (text or binary), or ``None`` at its end: the
+    loop python-chess users write, ``while (game := read_game(f)) is not None``.
+
+    The file is read ahead in blocks by ``read_games``' reader, which later calls on the same
+    file object go on with as long as the file has not been moved (its ``tell()`` is where the
+    last call left it); after a ``seek`` the next call reads from the new place. Unlike
+    python-chess, which logs a broken game's errors and returns what it could read, a game that
+    cannot be read or replayed raises ``PgnParseError`` (with ``line`` and ``column``), and the
+    next call goes on with the next game.
+
+    >>> import io
+    >>> f = io.StringIO("1. e4 e5 *\n\n1. d4 d5 2. c4 *\n")
+    >>> [len(caissa.pgn.read_game(f)), len(caissa.pgn.read_game(f)), caissa.pgn.read_game(f)]
+    [2, 3, None]
+    """
+    position = _tell(handle)
+    try:
+        reader, last = _READERS[handle]
+        weak = True
+    except KeyError:
+        reader, last, weak = None, None, True
+    except TypeError:
+        weak = False
+        _, reader, last = _READERS_BY_ID.get(id(handle), (None, None, None))
+    if reader is None or position is None or position != last:
+        reader = read_games(handle)
+    try:
+        return next(reader, None)
+    finally:
+        if weak:
+            _READERS[handle] = (reader, _tell(handle))
+        else:
+            _READERS_BY_ID[id(handle)] = (handle, reader, _tell(handle))
