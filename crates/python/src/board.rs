@@ -108,6 +108,11 @@ impl Board {
         Board { game }
     }
 
+    /// The game: the start position and the moves pushed since.
+    pub(crate) fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// The position on the board.
     pub(crate) fn position(&self) -> &Position {
         self.game.position()

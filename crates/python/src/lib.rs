@@ -10,6 +10,7 @@
 //! - `types`: colours, piece types, squares, `Move`, `Piece`.
 //! - `squares`: `SquareSet`, the sets of squares the board's queries return.
 //! - `board`: `Board` on a `caissa::Game`, and `Outcome`.
+//! - `engine`: `UciEngine`, a UCI engine process (`caissa.engine`).
 //! - `pgn`: `read_games`, the games of a PGN as Python objects, and `select` (`caissa.pgn`).
 //! - `polyglot`: Polyglot opening books (`caissa.polyglot`).
 //! - `table`: `to_arrow`, games as an Arrow stream (`caissa.pgn`).
@@ -26,6 +27,7 @@
 
 mod arbiter;
 mod board;
+mod engine;
 mod errors;
 mod pgn;
 mod polyglot;
@@ -43,6 +45,7 @@ fn _caissa(m: &Bound<'_, PyModule>) -> PyResult<()> {
     types::register(m)?;
     m.add_class::<squares::SquareSet>()?;
     board::register(m)?;
+    engine::register(m)?;
     pgn::register(m)?;
     polyglot::register(m)?;
     table::register(m)?;

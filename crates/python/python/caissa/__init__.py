@@ -36,7 +36,7 @@ from caissa._caissa import (
     BISHOP, BLACK, COLOR_NAMES, COLORS, FILE_NAMES, KING, KNIGHT, PAWN, PIECE_NAMES,
     PIECE_SYMBOLS, PIECE_TYPES, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES, SQUARES, STARTING_FEN,
     WHITE,
-    AmbiguousMoveError, Arbiter, ArbiterError, Board, IllegalMoveError, IllegalPositionError, InvalidFenError,
+    AmbiguousMoveError, Arbiter, ArbiterError, Board, EngineError, IllegalMoveError, IllegalPositionError, InvalidFenError,
     InvalidMoveError, InvalidTimeControlError, Move, Outcome, PgnParseError, Piece, SquareSet,
     TimeControl,
     __version__, parse_square, piece_name, piece_symbol, square, square_distance, square_file,
@@ -54,3 +54,4 @@ from caissa._caissa import (
 
 from caissa import pgn  # noqa: E402  (the submodule, as caissa.pgn)
 from caissa import polyglot  # noqa: E402  (the submodule, as caissa.polyglot)
+from caissa import engine  # noqa: E402  (the submodule, as caissa.engine)

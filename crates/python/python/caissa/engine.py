@@ -1,0 +1,231 @@
+"""UCI engines, as python-chess's ``chess.engine`` in its synchronous form:
+``SimpleEngine.popen_uci(command)`` starts an engine, ``play(board, Limit(...))`` asks it for a
+move and ``analyse(board, Limit(...))`` for its evaluation (``score`` as a ``PovScore``, ``pv``
+as moves), ``configure`` sets options, ``quit`` ends it. The protocol runs in Rust
+(``caissa-uci``'s client: every ``bestmove`` checked to be a legal move of the board), with the
+GIL released while the engine thinks.
+
+Where python-chess differs: there is no asyncio API, no XBoard, and no ``info`` selection
+(``play`` always returns the last scored ``info``); ``analyse`` gives one line (no
+``multipv``).
+
+>>> from caissa.engine import Cp, Mate, PovScore
+>>> PovScore(Cp(35), caissa.BLACK).white(), PovScore(Mate(2), caissa.WHITE).relative.score(mate_score=10000)
+(Cp(-35), 9998)
+"""
+
+import shlex
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
+
+from caissa._caissa import Board, EngineError, Move, UciEngine
+
+__all__ = [
+    "Cp", "EngineError", "Limit", "Mate", "PlayResult", "PovScore", "Score", "SimpleEngine",
+]
+
+#: Seconds an engine gets to start (``uciok``), to become ready after an option, and beyond a
+#: search's own time to answer.
+TIMEOUT = 10.0
+
+
+class Score:
+    """A score from one side's point of view: ``Cp`` or ``Mate``."""
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        raise NotImplementedError
+
+    def mate(self) -> Optional[int]:
+        raise NotImplementedError
+
+    def is_mate(self) -> bool:
+        return self.mate() is not None
+
+
+class Cp(Score):
+    """Centipawns."""
+
+    def __init__(self, cp: int) -> None:
+        self.cp = cp
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return self.cp
+
+    def mate(self) -> Optional[int]:
+        return None
+
+    def __neg__(self) -> "Cp":
+        return Cp(-self.cp)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cp) and other.cp == self.cp
+
+    def __hash__(self) -> int:
+        return hash(("cp", self.cp))
+
+    def __repr__(self) -> str:
+        return f"Cp({self.cp})"
+
+
+class Mate(Score):
+    """Mate in ``moves`` moves (negative: the side is getting mated)."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        """``None``, or with ``mate_score`` the score that mates sooner ranks higher:
+        ``mate_score - moves`` when mating, ``-mate_score - moves`` when mated."""
+        if mate_score is None:
+            return None
+        return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
+
+    def mate(self) -> Optional[int]:
+        return self.moves
+
+    def __neg__(self) -> "Mate":
+        return Mate(-self.moves)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mate) and other.moves == self.moves
+
+    def __hash__(self) -> int:
+        return hash(("mate", self.moves))
+
+    def __repr__(self) -> str:
+        return f"Mate({self.moves:+d})"
+
+
+class PovScore:
+    """A score as the engine gave it (``relative``: from the side to move's point of view) and
+    the side it is for (``turn``)."""
+
+    def __init__(self, relative: Score, turn: bool) -> None:
+        self.relative = relative
+        self.turn = turn
+
+    def pov(self, color: bool) -> Score:
+        """The score from ``color``'s point of view."""
+        return self.relative if self.turn == color else -self.relative  # type: ignore[operator]
+
+    def white(self) -> Score:
+        return self.pov(True)
+
+    def black(self) -> Score:
+        return self.pov(False)
+
+    def is_mate(self) -> bool:
+        return self.relative.is_mate()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PovScore) and self.white() == other.white()
+
+    def __repr__(self) -> str:
+        return f"PovScore({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
+
+
+class Limit(NamedTuple):
+    """When a search ends: ``time`` (seconds, as ``movetime``), ``depth``, ``nodes``, ``mate``,
+    or the clocks (``white_clock``, ``black_clock``, ``white_inc``, ``black_inc`` in seconds,
+    ``remaining_moves``)."""
+
+    time: Optional[float] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    mate: Optional[int] = None
+    white_clock: Optional[float] = None
+    black_clock: Optional[float] = None
+    white_inc: Optional[float] = None
+    black_inc: Optional[float] = None
+    remaining_moves: Optional[int] = None
+
+
+class PlayResult(NamedTuple):
+    """The engine's move, the move it would ponder on, and its last scored ``info``."""
+
+    move: Move
+    ponder: Optional[Move]
+    info: Dict[str, Any]
+
+
+def _ms(seconds: Optional[float]) -> Optional[int]:
+    return None if seconds is None else round(seconds * 1000)
+
+
+class SimpleEngine:
+    """A UCI engine process, as python-chess's ``chess.engine.SimpleEngine``; a context
+    manager that quits the engine."""
+
+    def __init__(self, engine: UciEngine, timeout: Optional[float]) -> None:
+        self._engine = engine
+        self.timeout = TIMEOUT if timeout is None else timeout
+
+    @classmethod
+    def popen_uci(cls, command: Union[str, List[str]], *,
+                  timeout: Optional[float] = TIMEOUT) -> "SimpleEngine":
+        """Starts ``command`` (a program, or a list of the program and its arguments; a string
+        with spaces is split as a shell would) and waits for its ``uciok``. Raises
+        ``EngineError`` if it cannot be started or does not answer within ``timeout``
+        seconds."""
+        if isinstance(command, str):
+            command = shlex.split(command) if " " in command else [command]
+        return cls(UciEngine(list(command), TIMEOUT if timeout is None else timeout), timeout)
+
+    @property
+    def id(self) -> Dict[str, Optional[str]]:
+        """``name`` and ``author``, as the engine gave them."""
+        return self._engine.id
+
+    @property
+    def options(self) -> List[str]:
+        """The names of the engine's options."""
+        return self._engine.options
+
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """Sets the engine's options (``True``/``False`` written as ``true``/``false``,
+        ``None`` for a button)."""
+        for name, value in options.items():
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            self._engine.set_option(name, None if value is None else str(value), self.timeout)
+
+    def play(self, board: Board, limit: Limit) -> PlayResult:
+        """The engine's move in the current position of ``board`` (sent with its moves, so the
+        engine sees repetitions), within ``limit``."""
+        move, ponder, info = self._search(board, limit)
+        return PlayResult(move, ponder, info)
+
+    def analyse(self, board: Board, limit: Limit) -> Dict[str, Any]:
+        """The engine's last scored ``info`` for the current position of ``board``, searched
+        within ``limit``: ``score`` (a ``PovScore``), ``pv``, ``depth``, ``nodes``, ``time`` ..."""
+        return self._search(board, limit)[2]
+
+    def _search(self, board: Board, limit: Limit):
+        wait = self.timeout + (limit.time or 0.0)
+        if limit.time is None and limit.white_clock is None and limit.black_clock is None:
+            wait = max(wait, 24 * 3600.0)  # depth, nodes or mate: as long as it takes
+        elif limit.time is None:
+            wait += max(limit.white_clock or 0.0, limit.black_clock or 0.0)
+        move, ponder, raw = self._engine.play(
+            board, timeout=wait, movetime=_ms(limit.time), depth=limit.depth,
+            nodes=limit.nodes, mate=limit.mate, wtime=_ms(limit.white_clock),
+            btime=_ms(limit.black_clock), winc=_ms(limit.white_inc), binc=_ms(limit.black_inc),
+            movestogo=limit.remaining_moves)
+        info: Dict[str, Any] = dict(raw or {})
+        if "score" in info:
+            kind, value, bound = info.pop("score")
+            info["score"] = PovScore(Cp(value) if kind == "cp" else Mate(value), board.turn)
+            if bound != "exact":
+                info[f"{bound}bound"] = True
+        return move, ponder, info
+
+    def quit(self) -> None:
+        """Asks the engine to quit, and ends it if it has not within the timeout."""
+        self._engine.quit(self.timeout)
+
+    close = quit
+
+    def __enter__(self) -> "SimpleEngine":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.quit()

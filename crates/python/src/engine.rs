@@ -1,0 +1,253 @@
+//! UCI engines for `caissa.engine`: `UciEngine`, an engine process driven by caissa-uci's
+//! [`Client`] (handshake, options, `position` and `go`, `quit`), with the GIL released while it
+//! waits. python-chess's `SimpleEngine`, `Limit`, `PlayResult` and scores are in
+//! `python/caissa/engine.py`, on top of it.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use caissa::uci::client::{Client, EngineCommand, EngineId};
+use caissa::uci::protocol::{Go, Info, ScoreBound, ScoreValue};
+use caissa::{Position, UciMove};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::board::Board;
+use crate::types::Move;
+
+create_exception!(
+    caissa,
+    EngineError,
+    PyRuntimeError,
+    "An engine that could not be started or did not do what UCI says (no answer in time, an \
+     exit, an illegal move), as python-chess's chess.engine.EngineError."
+);
+
+fn engine_error(e: &caissa::uci::client::ClientError) -> PyErr {
+    EngineError::new_err(e.to_string())
+}
+
+/// Seconds as a `Duration` (`ValueError` for a negative or not finite number).
+fn seconds(value: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| PyValueError::new_err(format!("not a time in seconds: {value}")))
+}
+
+/// A UCI engine process: started and greeted (`uci`, `uciok`) when made, searched with `play`,
+/// ended by `quit` (or when dropped). `caissa.engine.SimpleEngine` wraps it.
+#[pyclass(module = "caissa", frozen)]
+pub(crate) struct UciEngine {
+    /// The process; `None` once it has quit. Behind a lock, as Python may share the object
+    /// between threads: one call talks to the engine at a time.
+    client: Mutex<Option<Client>>,
+    id: EngineId,
+}
+
+impl UciEngine {
+    /// The lock on the process.
+    fn locked(&self) -> PyResult<MutexGuard<'_, Option<Client>>> {
+        self.client
+            .lock()
+            .map_err(|_| EngineError::new_err("an earlier call to the engine failed midway"))
+    }
+}
+
+/// The error for a call after `quit`.
+fn has_quit() -> PyErr {
+    EngineError::new_err("the engine has quit")
+}
+
+#[pymethods]
+impl UciEngine {
+    /// Starts `command` (the program, then its arguments) and waits up to `timeout` seconds for
+    /// its `uciok`.
+    #[new]
+    fn new(py: Python<'_>, command: Vec<String>, timeout: f64) -> PyResult<UciEngine> {
+        let Some((program, args)) = command.split_first() else {
+            return Err(PyValueError::new_err("no engine program given"));
+        };
+        let command = EngineCommand {
+            program: program.into(),
+            args: args.to_vec(),
+            dir: None,
+        };
+        let timeout = seconds(timeout)?;
+        let origin = Instant::now();
+        let stamp =
+            Arc::new(move || u64::try_from(origin.elapsed().as_micros()).unwrap_or(u64::MAX));
+        py.detach(|| {
+            let mut client = Client::spawn(&command, stamp)?;
+            let id = client.handshake(timeout)?;
+            Ok(UciEngine {
+                client: Mutex::new(Some(client)),
+                id,
+            })
+        })
+        .map_err(|e| engine_error(&e))
+    }
+
+    /// The engine's `id name` and `id author` (`None` where it gave none).
+    #[getter]
+    fn id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let id = PyDict::new(py);
+        id.set_item("name", &self.id.name)?;
+        id.set_item("author", &self.id.author)?;
+        Ok(id)
+    }
+
+    /// The names of the options the engine declared.
+    #[getter]
+    fn options(&self) -> Vec<String> {
+        self.id.options.iter().map(|o| o.name.clone()).collect()
+    }
+
+    /// Sets an option (`value` `None` for a button) and waits up to `timeout` seconds for the
+    /// engine to be ready again.
+    fn set_option(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        value: Option<&str>,
+        timeout: f64,
+    ) -> PyResult<()> {
+        let timeout = seconds(timeout)?;
+        let mut guard = self.locked()?;
+        let client = guard.as_mut().ok_or_else(has_quit)?;
+        py.detach(|| {
+            client.set_option(name, value)?;
+            client.sync(timeout)
+        })
+        .map_err(|e| engine_error(&e))
+    }
+
+    /// Searches the current position of `board` (sent as its start and moves) with the `go`
+    /// parameters given, waiting up to `timeout` seconds for `bestmove`. Returns the move (a
+    /// legal move of the board, or `EngineError`), the move to ponder on, and the engine's
+    /// last `info` with a score as a dict (`depth`, `seldepth`, `nodes`, `nps`, `time` in
+    /// seconds, `hashfull`, `tbhits`, `multipv`, `score` as `(kind, value, bound)` with kind
+    /// `'cp'` or `'mate'` from the side to move's view and bound `'exact'`, `'lower'` or
+    /// `'upper'`, `pv` as the legal moves it begins with, `string`), or `None`.
+    #[pyo3(signature = (board, *, timeout, movetime = None, depth = None, nodes = None,
+                        mate = None, wtime = None, btime = None, winc = None, binc = None,
+                        movestogo = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        board: PyRef<'_, Board>,
+        timeout: f64,
+        movetime: Option<u64>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        mate: Option<u32>,
+        wtime: Option<i64>,
+        btime: Option<i64>,
+        winc: Option<i64>,
+        binc: Option<i64>,
+        movestogo: Option<u32>,
+    ) -> PyResult<(Move, Option<Move>, Option<Bound<'py, PyDict>>)> {
+        let go = Go {
+            movetime,
+            depth,
+            nodes,
+            mate,
+            wtime,
+            btime,
+            winc,
+            binc,
+            movestogo,
+            ..Go::default()
+        };
+        let timeout = seconds(timeout)?;
+        let game = board.game().clone();
+        let mode = game.position().castling_mode();
+        let mut guard = self.locked()?;
+        let client = guard.as_mut().ok_or_else(has_quit)?;
+        let (best, result) = py
+            .detach(|| client.play(&game, mode, &go, timeout))
+            .map_err(|e| engine_error(&e))?;
+        let pos = game.position();
+        let mut after = *pos;
+        after.play_unchecked(best);
+        let ponder = result
+            .ponder
+            .and_then(|m| m.to_move(&after).ok())
+            .map(|m| Move::of(&after, m));
+        let info = result
+            .info
+            .map(|info| info_dict(py, pos, &info))
+            .transpose()?;
+        Ok((Move::of(pos, best), ponder, info))
+    }
+
+    /// `quit`; the process is killed if it has not ended within `timeout` seconds.
+    fn quit(&self, py: Python<'_>, timeout: f64) -> PyResult<()> {
+        let timeout = seconds(timeout)?;
+        let client = self.client.lock().ok().and_then(|mut guard| guard.take());
+        if let Some(client) = client {
+            py.detach(|| client.quit(timeout));
+        }
+        Ok(())
+    }
+}
+
+/// The fields of `info` as a dict, its `pv` as the legal moves of `pos` it begins with.
+fn info_dict<'py>(py: Python<'py>, pos: &Position, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let fields = [
+        ("depth", info.depth.map(u64::from)),
+        ("seldepth", info.seldepth.map(u64::from)),
+        ("nodes", info.nodes),
+        ("nps", info.nps),
+        ("hashfull", info.hashfull.map(u64::from)),
+        ("tbhits", info.tbhits),
+        ("multipv", info.multipv.map(u64::from)),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            dict.set_item(key, value)?;
+        }
+    }
+    if let Some(ms) = info.time {
+        dict.set_item("time", ms as f64 / 1000.0)?;
+    }
+    if let Some(score) = info.score {
+        let (kind, value) = match score.value {
+            ScoreValue::Centipawns(cp) => ("cp", cp),
+            ScoreValue::Mate(n) => ("mate", n),
+        };
+        let bound = match score.bound {
+            ScoreBound::Exact => "exact",
+            ScoreBound::Lower => "lower",
+            ScoreBound::Upper => "upper",
+        };
+        dict.set_item("score", (kind, value, bound))?;
+    }
+    dict.set_item("pv", legal_prefix(pos, &info.pv))?;
+    if let Some(text) = &info.string {
+        dict.set_item("string", text)?;
+    }
+    Ok(dict)
+}
+
+/// The moves of `line` as legal moves played one after another from `pos`, up to the first
+/// that is not legal where it stands.
+fn legal_prefix(pos: &Position, line: &[UciMove]) -> Vec<Move> {
+    let mut at = *pos;
+    let mut moves = Vec::with_capacity(line.len());
+    for uci in line {
+        let Ok(m) = uci.to_move(&at) else { break };
+        moves.push(Move::of(&at, m));
+        at.play_unchecked(m);
+    }
+    moves
+}
+
+/// Adds `UciEngine` and `EngineError` to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<UciEngine>()?;
+    m.add("EngineError", m.py().get_type::<EngineError>())?;
+    Ok(())
+}

@@ -1,0 +1,72 @@
+"""caissa.engine with Stockfish (Debian's package, which `cargo xtask ci` installs): moves,
+analyses, options, the time a search takes, and the errors of engines that misbehave."""
+
+import os
+import shutil
+import sys
+import time
+
+import pytest
+
+import caissa
+import caissa.engine
+from caissa.engine import Cp, Limit, Mate, PovScore, SimpleEngine
+
+os.environ["PATH"] = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
+STOCKFISH = shutil.which("stockfish")
+if STOCKFISH is None and os.environ.get("CI"):
+    raise RuntimeError("stockfish is not installed: `cargo xtask ci` installs it")
+needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+
+
+@needs_stockfish
+def test_play_and_analyse_with_stockfish():
+    with SimpleEngine.popen_uci(STOCKFISH) as engine:
+        assert "Stockfish" in engine.id["name"]
+        assert "Threads" in engine.options
+        engine.configure({"Threads": 1, "Hash": 16})
+        board = caissa.Board()
+        for _ in range(6):
+            result = engine.play(board, Limit(depth=6))
+            assert board.is_legal(result.move)
+            assert result.info["depth"] >= 1
+            board.push(result.move)
+        # A mate in one, found and scored as a mate, from either side's view.
+        mate = caissa.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+        info = engine.analyse(mate, Limit(depth=8))
+        assert info["pv"][0].uci() == "a1a8"
+        assert info["score"].relative == Mate(1) and info["score"].black() == Mate(-1)
+        assert engine.play(mate, Limit(depth=8)).move.uci() == "a1a8"
+        # The side to move is lost: its score is negative from its own view.
+        lost = caissa.Board("6k1/8/8/8/8/8/4q3/K7 w - - 0 1")
+        score = engine.analyse(lost, Limit(depth=10))["score"]
+        assert score.relative.score(mate_score=100000) < 0 and score.white() == score.relative
+        # A search by time takes about that time.
+        start = time.monotonic()
+        engine.play(caissa.Board(), Limit(time=0.2))
+        assert 0.15 < time.monotonic() - start < 5
+
+
+@needs_stockfish
+def test_a_quit_engine_refuses_and_a_missing_one_raises():
+    engine = SimpleEngine.popen_uci([STOCKFISH])
+    engine.quit()
+    with pytest.raises(caissa.EngineError, match="quit"):
+        engine.play(caissa.Board(), Limit(depth=1))
+    engine.quit()  # twice is harmless
+
+
+def test_engines_that_cannot_start_or_do_not_speak_uci_raise():
+    with pytest.raises(caissa.EngineError, match="cannot start"):
+        SimpleEngine.popen_uci("/nonexistent/engine")
+    # A program that prints no `uciok`: the handshake times out.
+    silent = [sys.executable, "-c", "import time; time.sleep(5)"]
+    with pytest.raises(caissa.EngineError, match="uciok"):
+        SimpleEngine.popen_uci(silent, timeout=0.5)
+
+
+def test_scores_as_python_chess_has_them():
+    assert -Cp(20) == Cp(-20) and -Mate(3) == Mate(-3)
+    assert Mate(-2).score(mate_score=1000) == -998 and Mate(3).score() is None
+    assert Cp(5).mate() is None and Mate(4).is_mate()
+    assert PovScore(Cp(30), caissa.BLACK).white() == Cp(-30)
