@@ -41,6 +41,9 @@ def test_play_and_analyse_with_stockfish():
         lost = caissa.Board("6k1/8/8/8/8/8/4q3/K7 w - - 0 1")
         score = engine.analyse(lost, Limit(depth=10))["score"]
         assert score.relative.score(mate_score=100000) < 0 and score.white() == score.relative
+        # A stalemate has nothing to search: refused before the engine is asked.
+        with pytest.raises(caissa.EngineError, match="no legal move"):
+            engine.play(caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limit(depth=1))
         # A search by time takes about that time.
         start = time.monotonic()
         engine.play(caissa.Board(), Limit(time=0.2))

@@ -123,6 +123,13 @@ pub enum ClientError {
         /// The position, as FEN.
         fen: String,
     },
+    /// A search asked for in a position without a legal move (mate or stalemate): nothing is
+    /// sent to the engine.
+    #[error("no legal move to search in {fen}")]
+    NoLegalMoves {
+        /// The position, as FEN.
+        fen: String,
+    },
     /// Too many lines that are not messages.
     #[error("{lines} lines of garbage (waiting for {waiting_for})")]
     Garbage {
@@ -392,7 +399,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// Those of [`Client::search`], [`ClientError::IllegalMove`] and [`ClientError::NoMove`].
+    /// Those of [`Client::search`], [`ClientError::IllegalMove`] and [`ClientError::NoMove`];
+    /// [`ClientError::NoLegalMoves`] at once in a position without a legal move.
     pub fn play(
         &mut self,
         game: &Game,
@@ -400,9 +408,12 @@ impl Client {
         go: &Go,
         timeout: Duration,
     ) -> Result<(Move, SearchResult), ClientError> {
+        let fen = || Fen::from_position(game.position(), EnPassantMode::Legal).to_string();
+        if !game.position().has_legal_moves() {
+            return Err(ClientError::NoLegalMoves { fen: fen() });
+        }
         let position = position_of(game, mode);
         let result = self.search(&position, go, timeout)?;
-        let fen = || Fen::from_position(game.position(), EnPassantMode::Legal).to_string();
         match result.best {
             Some(best) => match best.to_move(game.position()) {
                 Ok(m) => Ok((m, result)),
