@@ -136,17 +136,69 @@ pub(crate) struct PgnGame {
 }
 
 impl PgnGame {
-    fn mainline(&self) -> impl Iterator<Item = &Node> {
+    /// The main line's nodes in the tree.
+    fn main_nodes(&self) -> impl Iterator<Item = &Node> {
         self.tree.mainline()
     }
 
-    fn commands(&self) -> impl Iterator<Item = impl Iterator<Item = Command<'_>>> {
-        self.mainline().map(|node| {
-            node.comments
-                .iter()
-                .flat_map(|c| Commands::new(c.as_bytes()).filter_map(Result::ok))
-        })
+    /// A board after the first `plies` moves of the main line, with them pushed; `ValueError`
+    /// if one of them is a null move, which a board cannot hold.
+    fn board_after(&self, plies: usize) -> PyResult<Board> {
+        let mut game = Game::new(self.start);
+        for (_, m) in self.played.iter().take(plies) {
+            let m = m.ok_or_else(|| {
+                PyValueError::new_err(
+                    "the main line has a null move (--), which a board cannot hold",
+                )
+            })?;
+            game.play_unchecked(m);
+        }
+        Ok(Board::from_game(game))
     }
+}
+
+/// The `[%...]` commands of a node's comments.
+fn commands_of(node: &Node) -> impl Iterator<Item = Command<'_>> {
+    node.comments
+        .iter()
+        .flat_map(|c| Commands::new(c.as_bytes()).filter_map(Result::ok))
+}
+
+/// A node's comments without their `[%...]` commands, joined (`''` for none).
+fn comment_of(node: &Node) -> String {
+    let texts: Vec<String> = node
+        .comments
+        .iter()
+        .map(|c| Commands::new(c.as_bytes()).text_without_commands())
+        .filter(|t| !t.is_empty())
+        .collect();
+    texts.join(" ")
+}
+
+/// A node's `[%clk ...]`, in seconds.
+fn clock_of(node: &Node) -> Option<f64> {
+    commands_of(node).find_map(|c| match c {
+        Command::Clock(d) => Some(d.as_secs_f64()),
+        _ => None,
+    })
+}
+
+/// A node's `[%eval ...]`.
+fn eval_of(node: &Node) -> Option<Eval> {
+    commands_of(node).find_map(|c| match c {
+        Command::Eval(e) => Some(Eval {
+            cp: match e.score {
+                Score::Centipawns(cp) => Some(cp),
+                Score::Mate(_) => None,
+            },
+            mate: match e.score {
+                Score::Mate(n) => Some(n),
+                Score::Centipawns(_) => None,
+            },
+            depth: e.depth,
+        }),
+        _ => None,
+    })
 }
 
 /// An engine evaluation from a `[%eval ...]` comment, from White's point of view: `cp`
@@ -204,59 +256,25 @@ impl PgnGame {
     /// The main line's moves in SAN, as written in the file.
     #[getter]
     fn san(&self) -> Vec<String> {
-        self.mainline().map(|n| n.san.to_string()).collect()
+        self.main_nodes().map(|n| n.san.to_string()).collect()
     }
 
     /// The comment after each main-line move, without its `[%...]` commands (`''` for none).
     #[getter]
     fn comments(&self) -> Vec<String> {
-        self.mainline()
-            .map(|node| {
-                let texts: Vec<String> = node
-                    .comments
-                    .iter()
-                    .map(|c| Commands::new(c.as_bytes()).text_without_commands())
-                    .filter(|t| !t.is_empty())
-                    .collect();
-                texts.join(" ")
-            })
-            .collect()
+        self.main_nodes().map(comment_of).collect()
     }
 
     /// The `[%clk ...]` after each main-line move, in seconds, or `None`.
     #[getter]
     fn clocks(&self) -> Vec<Option<f64>> {
-        self.commands()
-            .map(|mut commands| {
-                commands.find_map(|c| match c {
-                    Command::Clock(d) => Some(d.as_secs_f64()),
-                    _ => None,
-                })
-            })
-            .collect()
+        self.main_nodes().map(clock_of).collect()
     }
 
     /// The `[%eval ...]` after each main-line move, or `None`.
     #[getter]
     fn evals(&self) -> Vec<Option<Eval>> {
-        self.commands()
-            .map(|mut commands| {
-                commands.find_map(|c| match c {
-                    Command::Eval(e) => Some(Eval {
-                        cp: match e.score {
-                            Score::Centipawns(cp) => Some(cp),
-                            Score::Mate(_) => None,
-                        },
-                        mate: match e.score {
-                            Score::Mate(n) => Some(n),
-                            Score::Centipawns(_) => None,
-                        },
-                        depth: e.depth,
-                    }),
-                    _ => None,
-                })
-            })
-            .collect()
+        self.main_nodes().map(eval_of).collect()
     }
 
     /// The comments before the first move (after the tags).
@@ -280,21 +298,73 @@ impl PgnGame {
     /// A board at the end of the main line, with its moves pushed. Raises `ValueError` if the
     /// main line has a null move, which a board cannot hold.
     fn end(&self) -> PyResult<Board> {
-        let mut game = Game::new(self.start);
-        for (_, m) in &self.played {
-            let m = m.ok_or_else(|| {
-                PyValueError::new_err(
-                    "the main line has a null move (--), which a board cannot hold",
-                )
-            })?;
-            game.play_unchecked(m);
-        }
-        Ok(Board::from_game(game))
+        self.board_after(self.played.len())
     }
 
     /// The game in PGN export format.
     fn to_pgn(&self) -> String {
         self.tree.to_export_string()
+    }
+
+    /// The game in PGN export format (python-chess's `str(game)`).
+    fn __str__(&self) -> String {
+        self.to_pgn()
+    }
+
+    /// The game of `board`: its start and the moves pushed, the seven tag roster with `?` for
+    /// what a board does not know and the `Result` of its outcome, and the `FEN` and `SetUp`
+    /// tags when it did not start from the standard position (python-chess's
+    /// `Game.from_board`).
+    ///
+    /// >>> board = caissa.Board()
+    /// >>> for san in ["f3", "e5", "g4", "Qh4"]:
+    /// ...     _ = board.push_san(san)
+    /// >>> print(caissa.pgn.Game.from_board(board).to_pgn().splitlines()[-1])
+    /// 1. f3 e5 2. g4 Qh4# 0-1
+    #[staticmethod]
+    fn from_board(board: PyRef<'_, Board>) -> PgnGame {
+        let game = board.game();
+        let played = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(ply, &m)| {
+                let before = *game.position_at(ply).expect("a position before every move");
+                (before, Some(m))
+            })
+            .collect();
+        PgnGame {
+            tree: GameTree::from_game(game),
+            start: *game.start(),
+            played,
+        }
+    }
+
+    /// Always empty: a game that cannot be read raises `PgnParseError` instead (python-chess
+    /// keeps such games with their errors here).
+    #[getter]
+    fn errors(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The main line's moves as nodes (python-chess's `game.mainline()`): each with its
+    /// `move`, `comment`, `clock()`, `eval()`, `san()`, `board()` and `next()`.
+    fn mainline(slf: Bound<'_, Self>) -> Vec<MainlineNode> {
+        let len = slf.get().played.len();
+        (0..len)
+            .map(|index| MainlineNode {
+                game: slf.clone().unbind(),
+                index,
+            })
+            .collect()
+    }
+
+    /// The first move's node, or `None` for a game without moves.
+    fn next(slf: Bound<'_, Self>) -> Option<MainlineNode> {
+        (!slf.get().played.is_empty()).then(|| MainlineNode {
+            game: slf.unbind(),
+            index: 0,
+        })
     }
 
     fn __len__(&self) -> usize {
@@ -309,6 +379,99 @@ impl PgnGame {
             tag("Black"),
             self.played.len()
         )
+    }
+}
+
+/// A move of a game's main line with what was written after it, as python-chess's
+/// `chess.pgn.ChildNode` on the main line (variations are not kept).
+///
+/// >>> import io, caissa.pgn
+/// >>> game = next(caissa.pgn.read_games(io.StringIO("1. e4 { [%clk 0:01:00] fine } e5 *")))
+/// >>> node = game.next()
+/// >>> node.move.uci(), node.comment, node.clock(), node.next().san(), node.next().is_end()
+/// ('e2e4', 'fine', 60.0, 'e5', True)
+#[pyclass(module = "caissa.pgn", frozen)]
+pub(crate) struct MainlineNode {
+    game: Py<PgnGame>,
+    /// The move's index in the main line.
+    index: usize,
+}
+
+impl MainlineNode {
+    fn node<'a>(&self, game: &'a PgnGame) -> &'a Node {
+        game.main_nodes()
+            .nth(self.index)
+            .expect("a node for every move of the main line")
+    }
+}
+
+#[pymethods]
+impl MainlineNode {
+    /// The move (`None` for a null move `--`).
+    #[getter]
+    fn r#move(&self) -> Option<Move> {
+        let (pos, m) = &self.game.get().played[self.index];
+        m.map(|m| Move::of(pos, m))
+    }
+
+    /// The move in SAN, as written in the file.
+    fn san(&self) -> String {
+        self.node(self.game.get()).san.to_string()
+    }
+
+    /// The move in UCI notation (`'0000'` for a null move).
+    fn uci(&self) -> String {
+        self.r#move()
+            .map_or_else(|| "0000".to_owned(), |m| m.uci_move().to_string())
+    }
+
+    /// The comment after the move, without its `[%...]` commands (`''` for none).
+    #[getter]
+    fn comment(&self) -> String {
+        comment_of(self.node(self.game.get()))
+    }
+
+    /// The `[%clk ...]` after the move, in seconds, or `None`.
+    fn clock(&self) -> Option<f64> {
+        clock_of(self.node(self.game.get()))
+    }
+
+    /// The `[%eval ...]` after the move, or `None`.
+    fn eval(&self) -> Option<Eval> {
+        eval_of(self.node(self.game.get()))
+    }
+
+    /// A board after the move, with the main line up to it pushed.
+    fn board(&self) -> PyResult<Board> {
+        self.game.get().board_after(self.index + 1)
+    }
+
+    /// The number of half-moves from the game's start to this move, it included.
+    fn ply(&self) -> usize {
+        self.index + 1
+    }
+
+    /// The side to move after the move (`True` for White).
+    fn turn(&self) -> bool {
+        let (pos, _) = &self.game.get().played[self.index];
+        pos.turn() != caissa::Color::White
+    }
+
+    /// Whether this is the main line's last move.
+    fn is_end(&self) -> bool {
+        self.index + 1 == self.game.get().played.len()
+    }
+
+    /// The next move's node, or `None` at the end.
+    fn next(&self, py: Python<'_>) -> Option<MainlineNode> {
+        (!self.is_end()).then(|| MainlineNode {
+            game: self.game.clone_ref(py),
+            index: self.index + 1,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<MainlineNode {} at ply {}>", self.san(), self.ply())
     }
 }
 
@@ -731,6 +894,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PgnGame>()?;
     m.add_class::<Eval>()?;
     m.add_class::<GameReader>()?;
+    m.add_class::<MainlineNode>()?;
     m.add("PgnParseError", m.py().get_type::<PgnParseError>())?;
     Ok(())
 }

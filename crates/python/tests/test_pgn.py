@@ -323,3 +323,39 @@ def test_read_game_loops_as_python_chess_does():
     assert error.value.ply == 1  # the second move, Black's e4
     assert [m.uci() for m in caissa.pgn.read_game(broken).moves] == ["d2d4"]
     assert caissa.pgn.read_game(broken) is None
+
+
+def test_mainline_nodes_and_from_board_as_python_chess():
+    with open(LICHESS, encoding="utf-8") as ours_file, open(LICHESS, encoding="utf-8") as f:
+        for _ in range(40):
+            ours = caissa.pgn.read_game(ours_file)
+            peer = chess.pgn.read_game(f)
+            nodes = ours.mainline()
+            theirs = list(peer.mainline())
+            assert len(nodes) == len(theirs) == len(ours)
+            for node, other in zip(nodes, theirs):
+                assert node.move.uci() == other.move.uci()
+                assert node.san() == other.san() and node.uci() == other.uci()
+                assert node.clock() == other.clock()
+                assert node.ply() == other.ply() and node.turn() == other.turn()
+                assert node.is_end() == other.is_end()
+                score = other.eval()
+                if score is None:
+                    assert node.eval() is None
+                elif score.is_mate():
+                    assert node.eval().mate == score.white().mate()
+                else:
+                    assert node.eval().cp == score.white().score()
+                # caissa's comment leaves out the [%...] commands python-chess keeps.
+                assert node.comment == re.sub(r"\s*\[%[^\]]*\]\s*", " ", other.comment).strip()
+            if nodes:
+                assert nodes[-1].board().fen() == theirs[-1].board().fen()
+                assert ours.next().next() is None or ours.next().next().ply() == 2
+            # A board's game, written and read back by python-chess.
+            end = ours.end()
+            written = str(caissa.pgn.Game.from_board(end))
+            back = chess.pgn.read_game(io.StringIO(written))
+            assert not back.errors
+            assert [m.uci() for m in back.mainline_moves()] == [m.uci() for m in ours.moves]
+            assert back.headers["Result"] == end.result()
+            assert ours.errors == []
