@@ -704,7 +704,7 @@ impl Board {
                                 } else {
                                     piece
                                 };
-                                unicode_symbol(shown).to_string()
+                                crate::types::unicode_symbol(shown).to_string()
                             },
                         )
                 })
@@ -772,6 +772,30 @@ impl Board {
             placement.set_piece_at(square_from_py(square)?, piece.0);
         }
         self.edit(py, |board| *board = placement)
+    }
+
+    /// Forgets the moves pushed, keeping the position (python-chess's `clear_stack`): it
+    /// becomes the start of the game, so repetitions count from here.
+    fn clear_stack(&mut self) {
+        *self = Board::from_game(Game::new(*self.position()));
+    }
+
+    /// Sets the pieces to the standard starting placement, keeping the side to move (python-chess's
+    /// `reset_board`); see `set_piece_at` for what must hold after it.
+    fn reset_board(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.edit(py, |board| *board = caissa::Board::standard())
+    }
+
+    /// The FEN with castling rights as rook files (`HAha`): `fen(shredder=True)`.
+    fn shredder_fen(&self) -> PyResult<String> {
+        self.fen(true, "legal")
+    }
+
+    /// Whether fifty moves by each side have passed without a capture or pawn move and the side
+    /// to move has a move to make (python-chess's `is_fifty_moves`): the ground of a claim
+    /// (9.3), which `can_claim_fifty_moves` checks with the written moves too.
+    fn is_fifty_moves(&self) -> bool {
+        self.position().halfmoves() >= 100 && self.position().has_legal_moves()
     }
 
     /// Always `True`: a caissa board holds only legal positions (python-chess's boards may
@@ -1071,22 +1095,6 @@ impl Board {
         }
         out
     }
-}
-
-/// The Unicode chess symbol of `piece` (python-chess's `unicode_symbol`).
-fn unicode_symbol(piece: caissa::Piece) -> char {
-    const WHITE: [char; 6] = [
-        '\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}',
-    ];
-    const BLACK: [char; 6] = [
-        '\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}',
-    ];
-    let symbols = if piece.color == Color::White {
-        WHITE
-    } else {
-        BLACK
-    };
-    symbols[piece.role.index()]
 }
 
 /// The squares of the rooks that may still castle, of `color` or of both colours.

@@ -210,6 +210,17 @@ impl Piece {
         self.0.char().to_string()
     }
 
+    /// The Unicode chess symbol, of the other colour with `invert_color`.
+    #[pyo3(signature = (*, invert_color = false))]
+    fn unicode_symbol(&self, invert_color: bool) -> String {
+        let color = if invert_color {
+            !self.0.color
+        } else {
+            self.0.color
+        };
+        unicode_symbol(self.0.role.of(color)).to_string()
+    }
+
     fn __str__(&self) -> String {
         self.symbol()
     }
@@ -257,6 +268,44 @@ fn square_file(square: u8) -> PyResult<u8> {
 #[pyfunction]
 fn square_rank(square: u8) -> PyResult<u8> {
     Ok(square_from_py(square)?.rank() as u8)
+}
+
+/// The Unicode chess symbol of `piece` (`\u{2659}` ... `\u{265a}`).
+pub(crate) fn unicode_symbol(piece: caissa::Piece) -> char {
+    const WHITE: [char; 6] = [
+        '\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}',
+    ];
+    const BLACK: [char; 6] = [
+        '\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}',
+    ];
+    let symbols = if piece.color == Color::White {
+        WHITE
+    } else {
+        BLACK
+    };
+    symbols[piece.role.index()]
+}
+
+/// The number of files and ranks between two squares, added up.
+#[pyfunction]
+fn square_manhattan_distance(a: u8, b: u8) -> PyResult<u32> {
+    let (a, b) = (square_from_py(a)?, square_from_py(b)?);
+    Ok((a.file() as u32).abs_diff(b.file() as u32) + (a.rank() as u32).abs_diff(b.rank() as u32))
+}
+
+/// The fewest knight moves from one square to the other on an empty board.
+#[pyfunction]
+fn square_knight_distance(a: u8, b: u8) -> PyResult<u32> {
+    let (from, to) = (square_from_py(a)?, square_from_py(b)?);
+    let mut reached = caissa::Bitboard::from_square(from);
+    let mut moves = 0;
+    while !reached.contains(to) {
+        reached = reached.into_iter().fold(reached, |all, sq| {
+            all | caissa::movegen::attacks::knight(sq)
+        });
+        moves += 1;
+    }
+    Ok(moves)
 }
 
 /// The number of king steps from one square to the other (python-chess's Chebyshev distance).
@@ -351,9 +400,20 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(square_rank, m)?)?;
     m.add_function(wrap_pyfunction!(square_distance, m)?)?;
     m.add_function(wrap_pyfunction!(square_mirror, m)?)?;
+    m.add_function(wrap_pyfunction!(square_manhattan_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(square_knight_distance, m)?)?;
     m.add_function(wrap_pyfunction!(piece_symbol, m)?)?;
     m.add_function(wrap_pyfunction!(piece_name, m)?)?;
     register_masks(m)?;
+    m.add("STATUS_VALID", 0)?;
+    let unicode = pyo3::types::PyDict::new(m.py());
+    for color in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            let piece = role.of(color);
+            unicode.set_item(piece.char().to_string(), unicode_symbol(piece).to_string())?;
+        }
+    }
+    m.add("UNICODE_PIECE_SYMBOLS", unicode)?;
     m.add("WHITE", true)?;
     m.add("BLACK", false)?;
     m.add("COLORS", [true, false])?;

@@ -472,3 +472,32 @@ def test_board_editing_and_views_match_python_chess():
         assert caissa.Board.from_chess960(number).chess960_pos() == number
         assert chess.Board.from_chess960_pos(number).chess960_pos() == number
     assert not board.is_variant_end()
+
+
+def test_more_of_python_chess():
+    for a in chess.SQUARES:
+        for b in chess.SQUARES:
+            assert caissa.square_manhattan_distance(a, b) == chess.square_manhattan_distance(a, b)
+            assert caissa.square_knight_distance(a, b) == chess.square_knight_distance(a, b)
+    assert caissa.UNICODE_PIECE_SYMBOLS == chess.UNICODE_PIECE_SYMBOLS
+    assert caissa.STATUS_VALID == chess.STATUS_VALID == caissa.Board().status()
+    for symbol in "PNBRQKpnbrqk":
+        ours, peer = caissa.Piece.from_symbol(symbol), chess.Piece.from_symbol(symbol)
+        assert ours.unicode_symbol() == peer.unicode_symbol()
+        assert ours.unicode_symbol(invert_color=True) == peer.unicode_symbol(invert_color=True)
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 99 60"
+    ours, peer = caissa.Board(fen), chess.Board(fen)
+    assert ours.shredder_fen() == peer.shredder_fen()
+    assert ours.is_fifty_moves() == peer.is_fifty_moves() is False
+    ours.push_san("Kd7")
+    peer.push_san("Kd7")
+    assert ours.is_fifty_moves() == peer.is_fifty_moves() is True
+    ours.clear_stack()
+    peer.clear_stack()
+    assert ours.move_stack == [] and ours.fen() == peer.fen()
+    ours.reset_board()
+    peer.reset_board()
+    assert ours.board_fen() == peer.board_fen() and ours.turn == peer.turn
+    mate = caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    assert mate.outcome().termination == caissa.Termination.CHECKMATE
+    assert caissa.Termination.INSUFFICIENT_MATERIAL is caissa.Termination.DEAD_POSITION

@@ -40,7 +40,8 @@ from caissa._caissa import (
     InvalidMoveError, InvalidTimeControlError, Move, Outcome, PgnParseError, Piece, SquareSet,
     TimeControl,
     __version__, parse_square, piece_name, piece_symbol, square, square_distance, square_file,
-    square_mirror, square_name, square_rank, STARTING_BOARD_FEN,
+    square_mirror, square_name, square_rank, square_manhattan_distance, square_knight_distance,
+    STARTING_BOARD_FEN, STATUS_VALID, UNICODE_PIECE_SYMBOLS,
     BB_EMPTY, BB_ALL, BB_SQUARES, BB_FILES, BB_RANKS, BB_LIGHT_SQUARES, BB_DARK_SQUARES,
     BB_CORNERS, BB_CENTER, BB_BACKRANKS, BB_A1, BB_B1, BB_C1, BB_D1, BB_E1, BB_F1, BB_G1, BB_H1,
     BB_A2, BB_B2, BB_C2, BB_D2, BB_E2, BB_F2, BB_G2, BB_H2, BB_A3, BB_B3, BB_C3, BB_D3, BB_E3,
@@ -51,6 +52,24 @@ from caissa._caissa import (
     BB_FILE_G, BB_FILE_H, BB_RANK_1, BB_RANK_2, BB_RANK_3, BB_RANK_4, BB_RANK_5, BB_RANK_6,
     BB_RANK_7, BB_RANK_8,
 )
+
+import enum  # noqa: E402
+
+
+class Termination(str, enum.Enum):
+    """python-chess's ``chess.Termination``, with caissa's names as the values, so that
+    ``board.outcome().termination == Termination.CHECKMATE`` reads as it does there.
+    ``INSUFFICIENT_MATERIAL`` is ``DEAD_POSITION`` (caissa ends every dead position, 5.2.2)."""
+
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    DEAD_POSITION = "dead_position"
+    INSUFFICIENT_MATERIAL = "dead_position"
+    SEVENTYFIVE_MOVES = "seventy_five_moves"
+    FIVEFOLD_REPETITION = "fivefold_repetition"
+    FIFTY_MOVES = "fifty_moves"
+    THREEFOLD_REPETITION = "threefold_repetition"
+
 
 from caissa import pgn  # noqa: E402  (the submodule, as caissa.pgn)
 from caissa import polyglot  # noqa: E402  (the submodule, as caissa.polyglot)
