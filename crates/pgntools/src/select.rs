@@ -722,7 +722,7 @@ fn write_ply(
         (PlyText::Position(format), _) => push_position_line(text, format, after),
         (PlyText::Lan, Some(m)) => {
             word(text);
-            append_lan(text, before, m, suffix);
+            caissa_notation::san::append_lan(text, before, m, suffix);
         }
         (PlyText::Lan, None) => {
             word(text);
@@ -736,38 +736,6 @@ fn write_ply(
             word(text);
             text.push_str("0000");
         }
-    }
-}
-
-/// Appends `m`, legal in `before`, in long algebraic notation: the piece's letter (none for a
-/// pawn), its square, `-` or `x`, the square reached, `=` and the promotion's letter, the
-/// suffix; castling as `O-O` or `O-O-O`.
-fn append_lan(out: &mut String, before: &Position, m: Move, suffix: Option<Suffix>) {
-    match m.castling_side() {
-        Some(CastlingSide::KingSide) => out.push_str("O-O"),
-        Some(CastlingSide::QueenSide) => out.push_str("O-O-O"),
-        None => {
-            let role = before.board().piece_at(m.from()).map(|piece| piece.role);
-            if let Some(role) = role.filter(|&r| r != Role::Pawn) {
-                out.push(role.upper_char());
-            }
-            out.push_str(m.from().name());
-            out.push(if before.captured_role(m).is_some() {
-                'x'
-            } else {
-                '-'
-            });
-            out.push_str(m.to().name());
-            if let Some(promotion) = m.promotion_role() {
-                out.push('=');
-                out.push(promotion.upper_char());
-            }
-        }
-    }
-    match suffix {
-        Some(Suffix::Check) => out.push('+'),
-        Some(Suffix::Checkmate) => out.push('#'),
-        None => {}
     }
 }
 

@@ -9,7 +9,7 @@ use caissa::game::dead::{self, Winnability};
 use caissa::movegen::attacks;
 use caissa::notation::epd::Epd;
 use caissa::notation::fen::{EnPassantMode, Fen};
-use caissa::notation::san::{San, SanPlus};
+use caissa::notation::san::{San, SanPlus, Suffix, append_lan};
 use caissa::notation::uci::UciMove;
 use caissa::{Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Role, Setup, Square};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -890,6 +890,18 @@ impl Board {
     fn lan_free_san(&self, r#move: &Move) -> PyResult<String> {
         let m = self.rust_move(r#move)?;
         Ok(San::from_move(self.position(), m).to_string())
+    }
+
+    /// `move` in long algebraic notation, as python-chess writes it: `Ng1-f3`, `e4xd5`,
+    /// `e7-e8=Q+`, `O-O`.
+    fn lan(&self, r#move: &Move) -> PyResult<String> {
+        let m = self.rust_move(r#move)?;
+        let pos = self.position();
+        let mut after = *pos;
+        after.play_unchecked(m);
+        let mut out = String::new();
+        append_lan(&mut out, pos, m, Suffix::from_position(&after));
+        Ok(out)
     }
 
     /// The UCI notation of `move` in this position's castling convention.

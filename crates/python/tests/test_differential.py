@@ -144,6 +144,7 @@ def compare_queries(ours, peer, where):
                           "is_irreversible"):
             assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
                 predicate, move, where)
+        assert ours.lan(mine) == peer.lan(move), where
         found = ours.find_move(move.from_square, move.to_square, move.promotion)
         assert found.uci() == peer.uci(peer.find_move(move.from_square, move.to_square,
                                                       move.promotion)), where

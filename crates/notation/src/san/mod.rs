@@ -106,6 +106,7 @@ use caissa_movegen::Position;
 
 pub use caissa_movegen::Candidates;
 pub use error::{ParseSanError, ParseSanErrorKind, SanError, StrictSanError};
+pub use write::append_lan;
 
 /// A move in SAN, as written, before it is matched against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,7 +7,7 @@
 
 use core::fmt::{self, Write as _};
 
-use caissa_board::{Bitboard, File, Rank, Role, Square};
+use caissa_board::{Bitboard, CastlingSide, File, Rank, Role, Square};
 use caissa_movegen::{Move, MovesTo, Position, attacks};
 
 use super::{San, SanPlus, Suffix};
@@ -331,5 +331,52 @@ impl SanText {
         self.as_bytes()
             .iter()
             .try_for_each(|&b| f.write_char(char::from(b)))
+    }
+}
+
+/// Appends `m`, legal in `before`, in long algebraic notation: the piece's letter (none for a
+/// pawn), its square, `-` or `x`, the square reached, `=` and the promotion's letter, the
+/// suffix; castling as `O-O` or `O-O-O` (python-chess's `Board.lan`, and `caissa pgn select
+/// --format lan`).
+///
+/// ```
+/// use caissa_notation::san::{Suffix, append_lan};
+/// use caissa_notation::{Move, Position, Square};
+///
+/// let mut out = String::new();
+/// append_lan(&mut out, &Position::standard(), Move::normal(Square::G1, Square::F3), None);
+/// assert_eq!(out, "Ng1-f3");
+/// let pos: Position = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse()?;
+/// out.clear();
+/// append_lan(&mut out, &pos, Move::normal(Square::A1, Square::A8), Some(Suffix::Check));
+/// assert_eq!(out, "Ra1-a8+");
+/// # Ok::<(), caissa_notation::fen::ParsePositionError>(())
+/// ```
+pub fn append_lan(out: &mut String, before: &Position, m: Move, suffix: Option<Suffix>) {
+    match m.castling_side() {
+        Some(CastlingSide::KingSide) => out.push_str("O-O"),
+        Some(CastlingSide::QueenSide) => out.push_str("O-O-O"),
+        None => {
+            let role = before.board().piece_at(m.from()).map(|piece| piece.role);
+            if let Some(role) = role.filter(|&r| r != Role::Pawn) {
+                out.push(role.upper_char());
+            }
+            out.push_str(m.from().name());
+            out.push(if before.captured_role(m).is_some() {
+                'x'
+            } else {
+                '-'
+            });
+            out.push_str(m.to().name());
+            if let Some(promotion) = m.promotion_role() {
+                out.push('=');
+                out.push(promotion.upper_char());
+            }
+        }
+    }
+    match suffix {
+        Some(Suffix::Check) => out.push('+'),
+        Some(Suffix::Checkmate) => out.push('#'),
+        None => {}
     }
 }
