@@ -1089,6 +1089,15 @@ impl Board {
         format!("Board('{}')", self.current_fen())
     }
 
+    /// The board as an SVG image (`caissa.svg.board`), which Jupyter shows.
+    fn _repr_svg_(slf: Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        py.import("caissa.svg")?
+            .getattr("board")?
+            .call1((slf,))?
+            .extract()
+    }
+
     /// The board as eight lines of piece letters, `.` for an empty square, White at the bottom.
     fn __str__(&self) -> String {
         let board = self.position().board();

@@ -74,3 +74,4 @@ class Termination(str, enum.Enum):
 from caissa import pgn  # noqa: E402  (the submodule, as caissa.pgn)
 from caissa import polyglot  # noqa: E402  (the submodule, as caissa.polyglot)
 from caissa import engine  # noqa: E402  (the submodule, as caissa.engine)
+from caissa import svg  # noqa: E402  (the submodule, as caissa.svg)

@@ -1,0 +1,129 @@
+"""Boards as SVG images, as python-chess's ``chess.svg.board``: squares, coordinates, the last
+move and a king in check highlighted, marked squares and arrows. The pieces are the Unicode
+chess symbols drawn as text (no piece artwork is shipped), so they look as the viewer's fonts
+draw them. ``Board`` shows itself this way in Jupyter (``_repr_svg_``).
+
+>>> import caissa, caissa.svg
+>>> svg = caissa.svg.board(caissa.Board(), size=200, lastmove=caissa.Move.from_uci("e2e4"))
+>>> svg.startswith("<svg") and svg.count('class="piece') == 32
+True
+"""
+
+from typing import Dict, Iterable, Optional, Tuple, Union
+from xml.sax.saxutils import escape
+
+from caissa._caissa import (
+    FILE_NAMES, RANK_NAMES, UNICODE_PIECE_SYMBOLS, Board, Move, SquareSet, square_file,
+    square_rank,
+)
+
+__all__ = ["Arrow", "board"]
+
+#: The colours python-chess uses by default, by the same names.
+COLORS: Dict[str, str] = {
+    "square light": "#ffce9e",
+    "square dark": "#d18b47",
+    "square light lastmove": "#cdd16a",
+    "square dark lastmove": "#aaa23b",
+    "check": "#ff0000",
+    "marked": "#15781b80",
+    "arrow": "#15781b80",
+    "coord": "#333333",
+    "piece white": "#ffffff",
+    "piece black": "#000000",
+}
+
+#: The side of a square, in the image's units.
+SQUARE = 45
+#: The margin that holds the coordinates.
+MARGIN = 20
+
+
+class Arrow:
+    """An arrow from ``tail`` to ``head`` (squares), in ``color``."""
+
+    def __init__(self, tail: int, head: int, *, color: str = COLORS["arrow"]) -> None:
+        self.tail = tail
+        self.head = head
+        self.color = color
+
+
+def board(board: Optional[Board] = None, *, orientation: bool = True,
+          lastmove: Optional[Move] = None, check: Optional[int] = None,
+          arrows: Iterable[Union[Arrow, Tuple[int, int]]] = (),
+          squares: Union[SquareSet, Iterable[int], int, None] = None,
+          size: Optional[int] = None, coordinates: bool = True,
+          colors: Optional[Dict[str, str]] = None, flipped: bool = False) -> str:
+    """The board as an SVG document: White at the bottom (``orientation=False`` or
+    ``flipped=True`` for Black), the ``lastmove``'s squares and the king in ``check`` (by
+    default the side to move's king when it is in check) highlighted, ``squares`` marked,
+    ``arrows`` drawn, ``size`` pixels wide (the image scales), the files and ranks around it
+    with ``coordinates``. ``board=None`` draws an empty board."""
+    palette = {**COLORS, **(colors or {})}
+    white_bottom = orientation != flipped
+    margin = MARGIN if coordinates else 0
+    full = 8 * SQUARE + 2 * margin
+
+    def corner(square: int) -> Tuple[int, int]:
+        file, rank = square_file(square), square_rank(square)
+        column = file if white_bottom else 7 - file
+        row = 7 - rank if white_bottom else rank
+        return margin + column * SQUARE, margin + row * SQUARE
+
+    def center(square: int) -> Tuple[float, float]:
+        x, y = corner(square)
+        return x + SQUARE / 2, y + SQUARE / 2
+
+    if check is None and board is not None and board.is_check():
+        check = board.king(board.turn)
+    moved = set() if lastmove is None else {lastmove.from_square, lastmove.to_square}
+    marked = set() if squares is None else set(SquareSet(squares))
+    width = f' width="{size}" height="{size}"' if size is not None else ""
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full} {full}"{width}>']
+    for square in range(64):
+        x, y = corner(square)
+        shade = "light" if (square_file(square) + square_rank(square)) % 2 else "dark"
+        key = f"square {shade} lastmove" if square in moved else f"square {shade}"
+        parts.append(f'<rect class="square {shade}" x="{x}" y="{y}" width="{SQUARE}" '
+                     f'height="{SQUARE}" fill="{palette[key]}" />')
+        if square == check:
+            parts.append(f'<rect class="check" x="{x}" y="{y}" width="{SQUARE}" '
+                         f'height="{SQUARE}" fill="{palette["check"]}" fill-opacity="0.6" />')
+        if square in marked:
+            cx, cy = center(square)
+            parts.append(f'<circle class="marked" cx="{cx}" cy="{cy}" r="{SQUARE * 0.4}" '
+                         f'fill="none" stroke="{palette["marked"]}" stroke-width="4" />')
+    if board is not None:
+        for square, piece in sorted(board.piece_map().items()):
+            cx, cy = center(square)
+            side = "white" if piece.color else "black"
+            glyph = UNICODE_PIECE_SYMBOLS[piece.symbol().lower()]  # the filled shapes
+            outline = "black" if piece.color else "white"
+            parts.append(
+                f'<text class="piece {side} {escape(piece.symbol())}" x="{cx}" y="{cy}" '
+                f'font-size="{SQUARE * 0.85}" text-anchor="middle" dominant-baseline="central" '
+                f'fill="{palette["piece " + side]}" stroke="{outline}" stroke-width="1">'
+                f'{glyph}</text>')
+    for arrow in arrows:
+        tail, head, color = ((arrow.tail, arrow.head, arrow.color) if isinstance(arrow, Arrow)
+                             else (arrow[0], arrow[1], palette["arrow"]))
+        (x1, y1), (x2, y2) = center(tail), center(head)
+        parts.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+                     f'stroke="{color}" stroke-width="{SQUARE * 0.2}" stroke-linecap="round" />')
+        parts.append(f'<circle class="arrow head" cx="{x2}" cy="{y2}" r="{SQUARE * 0.2}" '
+                     f'fill="{color}" />')
+    if coordinates:
+        for index in range(8):
+            file = index if white_bottom else 7 - index
+            rank = 7 - index if white_bottom else index
+            x = margin + index * SQUARE + SQUARE / 2
+            y = margin + index * SQUARE + SQUARE / 2
+            for edge in (margin / 2, full - margin / 2):
+                parts.append(f'<text class="coord file" x="{x}" y="{edge}" font-size="12" '
+                             f'text-anchor="middle" dominant-baseline="central" '
+                             f'fill="{palette["coord"]}">{FILE_NAMES[file]}</text>')
+                parts.append(f'<text class="coord rank" x="{edge}" y="{y}" font-size="12" '
+                             f'text-anchor="middle" dominant-baseline="central" '
+                             f'fill="{palette["coord"]}">{RANK_NAMES[rank]}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
