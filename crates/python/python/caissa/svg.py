@@ -98,12 +98,13 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
             cx, cy = center(square)
             side = "white" if piece.color else "black"
             glyph = UNICODE_PIECE_SYMBOLS[piece.symbol().lower()]  # the filled shapes
-            outline = "black" if piece.color else "white"
+            # White's pieces are the filled shapes in white, outlined; Black's are filled
+            # alone (an outline in white eats the thin parts of the king and queen).
+            outline = 'stroke="black" stroke-width="1"' if piece.color else 'stroke="none"'
             parts.append(
                 f'<text class="piece {side} {escape(piece.symbol())}" x="{cx}" y="{cy}" '
                 f'font-size="{SQUARE * 0.85}" text-anchor="middle" dominant-baseline="central" '
-                f'fill="{palette["piece " + side]}" stroke="{outline}" stroke-width="1">'
-                f'{glyph}</text>')
+                f'fill="{palette["piece " + side]}" {outline}>{glyph}</text>')
     for arrow in arrows:
         tail, head, color = ((arrow.tail, arrow.head, arrow.color) if isinstance(arrow, Arrow)
                              else (arrow[0], arrow[1], palette["arrow"]))
