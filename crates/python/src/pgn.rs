@@ -15,7 +15,10 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 use caissa::notation::pgn::commands::{Command, Commands, Score};
-use caissa::notation::pgn::{GameTree, GameTreeBuilder, Node, PgnError, Reader, TreeReplayError};
+use caissa::notation::pgn::{
+    Flow, GameTree, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, TreeReplayError,
+    Visitor,
+};
 use caissa::notation::san::{San, SanPlus};
 use caissa::{Game, Position};
 use caissa_pgntools::filter::{Filter, ParseFilterError};
@@ -514,29 +517,41 @@ impl Read for Exclusive {
     }
 }
 
-/// The iterator [`read_games`] returns.
-#[pyclass(module = "caissa.pgn")]
-pub(crate) struct GameReader {
+/// A PGN being read, for [`GameReader`] and [`HeadersReader`].
+struct Source {
     reader: Reader<Exclusive>,
     skip_errors: bool,
     /// Where the input is in its file, for the places of errors.
     place: Place,
 }
 
-#[pymethods]
-impl GameReader {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
+impl Source {
+    /// The source `source` names (see [`open_source`]), decompressed.
+    fn open(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<Source> {
+        let (inner, place) = open_source(py, source)?;
+        let (input, _) = py
+            .detach(|| decompress(inner))
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+        Ok(Source {
+            reader: Reader::new(Exclusive(Mutex::new(input))),
+            skip_errors,
+            place,
+        })
     }
 
-    /// The next game. A game that cannot be read or replayed raises `PgnParseError` (unless
-    /// the reader skips errors); the call after it reads the next game.
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PgnGame>> {
+    /// The next game as `read` makes it, read with the GIL released. A game that cannot be
+    /// read or replayed raises `PgnParseError` (unless the source skips errors); the call after
+    /// it reads the next game.
+    fn next<T: Send>(
+        &mut self,
+        py: Python<'_>,
+        read: impl Fn(&mut Reader<Exclusive>) -> Option<Result<T, ReadError>> + Send + Sync,
+    ) -> PyResult<Option<T>> {
         loop {
             let reader = &mut self.reader;
-            match py.detach(|| read_one(reader)) {
+            match py.detach(|| read(reader)) {
                 None => return Ok(None),
-                Some(Ok(game)) => return Ok(Some(game)),
+                Some(Ok(item)) => return Ok(Some(item)),
                 Some(Err(_)) if self.skip_errors => {}
                 Some(Err(ReadError::Text(mut e))) => {
                     let place = &mut self.place;
@@ -548,6 +563,88 @@ impl GameReader {
                 Some(Err(ReadError::Replay(e))) => return Err(replay_error(py, &e)),
             }
         }
+    }
+}
+
+/// The iterator [`read_games`] returns.
+#[pyclass(module = "caissa.pgn")]
+pub(crate) struct GameReader(Source);
+
+#[pymethods]
+impl GameReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next game. A game that cannot be read or replayed raises `PgnParseError` (unless
+    /// the reader skips errors); the call after it reads the next game.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PgnGame>> {
+        self.0.next(py, read_one)
+    }
+}
+
+/// The iterator [`read_headers_all`] returns: each game's tag pairs, its movetext skipped.
+#[pyclass(module = "caissa.pgn")]
+pub(crate) struct HeadersReader(Source);
+
+#[pymethods]
+impl HeadersReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next game's tag pairs, as a `dict` in order.
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(tags) = self.0.next(py, |reader| {
+            reader
+                .read_game(&mut TagPairs)
+                .map(|read| read.map_err(ReadError::Text))
+        })?
+        else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        for (name, value) in tags {
+            dict.set_item(name, value)?;
+        }
+        Ok(Some(dict))
+    }
+}
+
+/// A visitor that keeps a game's tag pairs and skips its movetext unread.
+struct TagPairs;
+
+impl Visitor for TagPairs {
+    type Tags = Vec<(String, String)>;
+    type Movetext = Vec<(String, String)>;
+    type Output = Vec<(String, String)>;
+    type Error = PgnError;
+
+    fn begin_game(&mut self, _: Location) -> Flow<Self, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+        _: Location,
+    ) -> Flow<Self> {
+        tags.push((
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> Flow<Self, Self::Movetext> {
+        // Ending the game here skips its movetext unread.
+        ControlFlow::Break(Ok(tags))
+    }
+
+    fn end_game(&mut self, tags: Self::Movetext) -> Result<Self::Output, PgnError> {
+        Ok(tags)
     }
 }
 
@@ -569,15 +666,25 @@ impl GameReader {
 #[pyfunction]
 #[pyo3(signature = (source, *, skip_errors = false))]
 fn read_games(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<GameReader> {
-    let (inner, place) = open_source(py, source)?;
-    let (input, _) = py
-        .detach(|| decompress(inner))
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
-    Ok(GameReader {
-        reader: Reader::new(Exclusive(Mutex::new(input))),
-        skip_errors,
-        place,
-    })
+    Source::open(py, source, skip_errors).map(GameReader)
+}
+
+/// The tag pairs of each game of a PGN, as `dict`s, the movetext skipped unread (python-chess's
+/// `read_headers`, for a whole file): a quick pass to choose games by their tags. `source` and
+/// `skip_errors` as for `read_games`; a game whose tags cannot be read raises `PgnParseError`.
+///
+/// >>> import io
+/// >>> pgn = b'[White "A"]\n[WhiteElo "2500"]\n\n1. e4 *\n\n[White "B"]\n\n1. d4 *\n'
+/// >>> [h["White"] for h in caissa.pgn.read_headers_all(io.BytesIO(pgn))]
+/// ['A', 'B']
+#[pyfunction]
+#[pyo3(signature = (source, *, skip_errors = false))]
+fn read_headers_all(
+    py: Python<'_>,
+    source: Bound<'_, PyAny>,
+    skip_errors: bool,
+) -> PyResult<HeadersReader> {
+    Source::open(py, source, skip_errors).map(HeadersReader)
 }
 
 /// The file, shard or file object `source` names, as [`read_games`] and [`select`] take it
@@ -889,11 +996,13 @@ where
 /// `FilterError` to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(read_headers_all, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
     m.add("FilterError", m.py().get_type::<FilterError>())?;
     m.add_class::<PgnGame>()?;
     m.add_class::<Eval>()?;
     m.add_class::<GameReader>()?;
+    m.add_class::<HeadersReader>()?;
     m.add_class::<MainlineNode>()?;
     m.add("PgnParseError", m.py().get_type::<PgnParseError>())?;
     Ok(())

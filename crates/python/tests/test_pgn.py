@@ -359,3 +359,20 @@ def test_mainline_nodes_and_from_board_as_python_chess():
             assert [m.uci() for m in back.mainline_moves()] == [m.uci() for m in ours.moves]
             assert back.headers["Result"] == end.result()
             assert ours.errors == []
+
+
+def test_headers_without_movetext_as_python_chess():
+    with open(LICHESS, encoding="utf-8") as f:
+        theirs = []
+        while (headers := chess.pgn.read_headers(f)) is not None:
+            theirs.append(dict(headers))
+    ours = list(caissa.pgn.read_headers_all(LICHESS))
+    assert ours == theirs and len(ours) > 400
+    with open(LICHESS, "rb") as f:
+        one_by_one = []
+        while (headers := caissa.pgn.read_headers(f)) is not None:
+            one_by_one.append(headers)
+    assert one_by_one == ours
+    # A game whose movetext does not read still gives its tags: the movetext is not read.
+    assert [h["White"] for h in caissa.pgn.read_headers_all(
+        io.BytesIO(b'[White "A"]\n\n1. e4 e4 *\n\n[White "B"]\n\n1. d4 *\n'))] == ["A", "B"]

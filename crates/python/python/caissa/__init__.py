@@ -2,8 +2,10 @@
 
 The API follows python-chess where the semantics match: ``Board``, ``Move``, ``Piece``, squares
 as ``0..64`` with constants ``A1`` ... ``H8``, piece types ``PAWN`` ... ``KING`` as ``1..6``,
-colours ``WHITE`` / ``BLACK`` as ``True`` / ``False``. Where caissa differs on purpose, the
-docstrings say so:
+colours ``WHITE`` / ``BLACK`` as ``True`` / ``False``, ``SquareSet`` and the ``BB_*`` masks; and
+the submodules ``caissa.pgn`` (reading, selecting, Arrow), ``caissa.polyglot`` (opening books),
+``caissa.engine`` (UCI engines) and ``caissa.svg`` (boards as images). Where caissa differs on
+purpose, the docstrings say so:
 
 - ``Board(fen)`` refuses illegal positions (``IllegalPositionError``) and there is no empty board;
 - ``push`` checks legality (``IllegalMoveError``), as ``push_san`` and ``push_uci`` do, and the

@@ -23,9 +23,11 @@ from caissa._caissa import (
     FilterError,
     Game,
     GameReader,
+    HeadersReader,
     MainlineNode,
     PgnParseError,
     read_games,
+    read_headers_all,
     select,
     to_arrow,
 )
@@ -37,11 +39,14 @@ __all__ = [
     "FilterError",
     "Game",
     "GameReader",
+    "HeadersReader",
     "MainlineNode",
     "PgnParseError",
     "Shard",
     "read_game",
     "read_games",
+    "read_headers",
+    "read_headers_all",
     "select",
     "shards",
     "to_arrow",
@@ -97,14 +102,14 @@ def shards(path: Union[str, "os.PathLike[str]"], size: int = 64 * 2**20) -> List
     return [Shard(path, start, end) for start, end in _shard_ranges(path, size)]
 
 
-# The reader of each file object `read_game` reads, and where the file stood after its last
-# read: the readers read ahead in blocks, so a later call goes on with the same reader while the
-# file has not been moved. Weak keys where the file object allows them, so a closed and dropped
-# file takes its reader with it.
-_READERS: "weakref.WeakKeyDictionary[Any, Tuple[GameReader, Optional[int]]]" = (
+# The readers `read_game` and `read_headers` keep for each file object (by kind: games or
+# headers), and where the file stood after each one's last read: the readers read ahead in
+# blocks, so a later call goes on with the same reader while the file has not been moved. Weak
+# keys where the file object allows them, so a closed and dropped file takes its readers with it.
+_READERS: "weakref.WeakKeyDictionary[Any, Dict[str, Tuple[Any, Optional[int]]]]" = (
     weakref.WeakKeyDictionary()
 )
-_READERS_BY_ID: Dict[int, Tuple[Any, GameReader, Optional[int]]] = {}
+_READERS_BY_ID: Dict[int, Tuple[Any, Dict[str, Tuple[Any, Optional[int]]]]] = {}
 
 
 def _tell(handle: Any) -> Optional[int]:
@@ -112,6 +117,23 @@ def _tell(handle: Any) -> Optional[int]:
         return handle.tell()
     except (AttributeError, OSError, ValueError):
         return None
+
+
+def _next_of(handle: Any, kind: str, open_reader: Any) -> Any:
+    """The next item of the reader of `kind` that `open_reader(handle)` makes for `handle`,
+    kept between calls while the file stays where the last call left it."""
+    try:
+        readers = _READERS.setdefault(handle, {})
+    except TypeError:
+        readers = _READERS_BY_ID.setdefault(id(handle), (handle, {}))[1]
+    position = _tell(handle)
+    reader, last = readers.get(kind, (None, None))
+    if reader is None or position is None or position != last:
+        reader = open_reader(handle)
+    try:
+        return next(reader, None)
+    finally:
+        readers[kind] = (reader, _tell(handle))
 
 
 def read_game(handle: Any) -> Optional[Game]:
@@ -130,21 +152,18 @@ def read_game(handle: Any) -> Optional[Game]:
     >>> [len(caissa.pgn.read_game(f)), len(caissa.pgn.read_game(f)), caissa.pgn.read_game(f)]
     [2, 3, None]
     """
-    position = _tell(handle)
-    try:
-        reader, last = _READERS[handle]
-        weak = True
-    except KeyError:
-        reader, last, weak = None, None, True
-    except TypeError:
-        weak = False
-        _, reader, last = _READERS_BY_ID.get(id(handle), (None, None, None))
-    if reader is None or position is None or position != last:
-        reader = read_games(handle)
-    try:
-        return next(reader, None)
-    finally:
-        if weak:
-            _READERS[handle] = (reader, _tell(handle))
-        else:
-            _READERS_BY_ID[id(handle)] = (handle, reader, _tell(handle))
+    return _next_of(handle, "games", read_games)
+
+
+def read_headers(handle: Any) -> Optional[Dict[str, str]]:
+    r"""The tag pairs of the next game of the open file ``handle``, its movetext skipped
+    unread, or ``None`` at the end (python-chess's ``read_headers``; ``read_headers_all`` for a
+    whole file). Kept between calls as ``read_game`` keeps its reader; the two keep separate
+    places, so do not mix them on one file object.
+
+    >>> import io
+    >>> f = io.StringIO('[White "A"]\n\n1. e4 *\n\n[White "B"]\n\n1. d4 *\n')
+    >>> caissa.pgn.read_headers(f)["White"], caissa.pgn.read_headers(f)["White"]
+    ('A', 'B')
+    """
+    return _next_of(handle, "headers", read_headers_all)
