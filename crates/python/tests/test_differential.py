@@ -10,6 +10,7 @@ outcome, except the documented differences (asserted as such):
 """
 
 import pathlib
+import random
 
 import chess
 import chess.pgn
@@ -177,3 +178,33 @@ def test_same_board_queries_as_python_chess(path):
             ours.push(caissa.Move.from_uci(peer.uci(move)))
             peer.push(move)
     assert positions > 0
+
+
+def test_chess960_queries_as_python_chess():
+    """Random games from 42 Chess960 starts: castling rights and sides, the move predicates and
+    LAN on every legal move, where castling is the king onto its rook."""
+    rng = random.Random(960)
+    for number in range(0, 960, 23):
+        ours, peer = caissa.Board.from_chess960(number), chess.Board.from_chess960_pos(number)
+        for ply in range(40):
+            where = f"Chess960 {number} ply {ply}: {peer.fen()}"
+            assert ours.fen() == peer.fen(), where
+            assert ours.castling_rights == peer.castling_rights, where
+            for color in chess.COLORS:
+                assert ours.has_kingside_castling_rights(color) == (
+                    peer.has_kingside_castling_rights(color)), where
+                assert ours.has_queenside_castling_rights(color) == (
+                    peer.has_queenside_castling_rights(color)), where
+            moves = list(peer.legal_moves)
+            for move in moves:
+                mine = caissa.Move.from_uci(peer.uci(move))
+                for predicate in ("is_castling", "is_kingside_castling", "is_queenside_castling",
+                                  "is_capture", "gives_check", "is_zeroing", "is_irreversible"):
+                    assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
+                        predicate, move, where)
+                assert ours.lan(mine) == peer.lan(move), where
+            if not moves:
+                break
+            move = rng.choice(moves)
+            ours.push(caissa.Move.from_uci(peer.uci(move)))
+            peer.push(move)
