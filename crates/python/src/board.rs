@@ -546,7 +546,7 @@ impl Board {
 
     /// The legal moves, one at a time (python-chess's generator).
     fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        PyList::new(py, self.legal_moves())?.try_iter()
+        PyList::new(py, self.legal_moves().0)?.try_iter()
     }
 
     /// The legal moves that capture, one at a time.
@@ -809,15 +809,18 @@ impl Board {
         0
     }
 
-    /// The legal moves of the current position, as a list (python-chess gives a generator
-    /// object that also supports `len`, `in` and iteration).
+    /// The legal moves of the current position, as python-chess's `LegalMoveGenerator` is used:
+    /// iterated, `len`, `in`, `bool`, `count()`, and indexed (`list(board.legal_moves)` for a
+    /// list).
     #[getter]
-    fn legal_moves(&self) -> Vec<Move> {
+    fn legal_moves(&self) -> LegalMoves {
         let pos = self.position();
-        pos.legal_moves()
-            .into_iter()
-            .map(|m| self.py_move(m))
-            .collect()
+        LegalMoves(
+            pos.legal_moves()
+                .into_iter()
+                .map(|m| self.py_move(m))
+                .collect(),
+        )
     }
 
     /// Whether `move` is legal in the current position.
@@ -1131,9 +1134,59 @@ fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
         })
 }
 
+/// The legal moves of a position (`Board.legal_moves`), as python-chess's
+/// `LegalMoveGenerator` is used.
+///
+/// >>> moves = caissa.Board().legal_moves
+/// >>> len(moves), moves.count(), caissa.Move.from_uci("e2e4") in moves, bool(moves)
+/// (20, 20, True, True)
+#[pyclass(module = "caissa", frozen, sequence)]
+pub(crate) struct LegalMoves(Vec<Move>);
+
+#[pymethods]
+impl LegalMoves {
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        PyList::new(py, self.0.iter().copied())?.try_iter()
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The number of legal moves (python-chess's `count()`).
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    fn __contains__(&self, r#move: &Bound<'_, PyAny>) -> bool {
+        r#move
+            .cast::<Move>()
+            .is_ok_and(|m| self.0.contains(m.get()))
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<Move> {
+        let len = self.0.len() as isize;
+        let at = if index < 0 { index + len } else { index };
+        usize::try_from(at)
+            .ok()
+            .and_then(|i| self.0.get(i).copied())
+            .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))
+    }
+
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self.0.iter().map(|m| m.uci_move().to_string()).collect();
+        format!("<LegalMoves ({})>", moves.join(", "))
+    }
+}
+
 /// Adds the classes, `STARTING_FEN` and `STARTING_BOARD_FEN` to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Board>()?;
+    m.add_class::<LegalMoves>()?;
     m.add_class::<Outcome>()?;
     m.add("STARTING_FEN", starting_fen())?;
     m.add(

@@ -247,7 +247,8 @@ def test_san_writing():
 
 
 def test_legal_moves_and_perft():
-    assert len(caissa.Board().legal_moves) == 20
+    assert len(caissa.Board().legal_moves) == 20 == caissa.Board().legal_moves.count()
+    assert caissa.Board().legal_moves[-1] in caissa.Board().legal_moves
     assert len(caissa.Board(KIWIPETE).legal_moves) == 48
     assert caissa.Board().perft(4) == 197_281
     assert caissa.Board(KIWIPETE).perft(3) == 97_862
@@ -258,7 +259,8 @@ def test_legal_moves_and_perft():
 def test_check_mate_stalemate():
     mate = play(caissa.Board(), "f3 e5 g4 Qh4#")
     assert mate.is_check() and mate.is_checkmate() and not mate.is_stalemate()
-    assert mate.legal_moves == []
+    assert list(mate.legal_moves) == [] and mate.legal_moves.count() == 0
+    assert not mate.legal_moves
     assert mate.is_game_over()
     outcome = mate.outcome()
     assert (outcome.termination, outcome.winner, outcome.article) == ("checkmate", False, "5.1.1")

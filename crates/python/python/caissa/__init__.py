@@ -16,7 +16,8 @@ purpose, the docstrings say so:
   (``is_insufficient_material``, the same here); ``is_dead_position`` asks the analysis;
 - a fifty-move claim with a written move that mates is correct (FIDE 9.3.1); once the game has
   ended there are no claims;
-- ``legal_moves`` is a list.
+- ``legal_moves`` is iterated, counted (``len``, ``count()``), asked ``in`` and indexed, as
+  python-chess's generator is used; it holds the moves of the position it was taken from.
 
 >>> import caissa
 >>> board = caissa.Board()
