@@ -317,15 +317,25 @@ impl PgnGame {
     /// The game of `board`: its start and the moves pushed, the seven tag roster with `?` for
     /// what a board does not know and the `Result` of its outcome, and the `FEN` and `SetUp`
     /// tags when it did not start from the standard position (python-chess's
-    /// `Game.from_board`).
+    /// `Game.from_board`); then the tags of `headers` (a `dict`, in its order), each set where
+    /// the roster has it or added after. A game's `headers` is a copy (python-chess's can be
+    /// changed in place), so tags are given here. A tag name other than letters, digits and
+    /// `_`, or a value with a line break, raises `ValueError`.
     ///
     /// >>> board = caissa.Board()
     /// >>> for san in ["f3", "e5", "g4", "Qh4"]:
     /// ...     _ = board.push_san(san)
-    /// >>> print(caissa.pgn.Game.from_board(board).to_pgn().splitlines()[-1])
+    /// >>> game = caissa.pgn.Game.from_board(board, headers={"White": "Ann", "Annotator": "B"})
+    /// >>> game.headers["White"], game.headers["Annotator"]
+    /// ('Ann', 'B')
+    /// >>> print(game.to_pgn().splitlines()[-1])
     /// 1. f3 e5 2. g4 Qh4# 0-1
     #[staticmethod]
-    fn from_board(board: PyRef<'_, Board>) -> PgnGame {
+    #[pyo3(signature = (board, *, headers = None))]
+    fn from_board(
+        board: PyRef<'_, Board>,
+        headers: Option<Bound<'_, PyDict>>,
+    ) -> PyResult<PgnGame> {
         let game = board.game();
         let played = game
             .moves()
@@ -336,11 +346,23 @@ impl PgnGame {
                 (before, Some(m))
             })
             .collect();
-        PgnGame {
-            tree: GameTree::from_game(game),
+        let mut tree = GameTree::from_game(game);
+        for (name, value) in headers.iter().flat_map(|dict| dict.iter()) {
+            let (name, value): (String, String) = (name.extract()?, value.extract()?);
+            let symbol =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if !symbol || value.contains(['\n', '\r']) {
+                return Err(PyValueError::new_err(format!(
+                    "not a tag pair PGN can hold: {name:?} {value:?}"
+                )));
+            }
+            tree.tags.insert(&name, &value);
+        }
+        Ok(PgnGame {
+            tree,
             start: *game.start(),
             played,
-        }
+        })
     }
 
     /// Always empty: a game that cannot be read raises `PgnParseError` instead (python-chess

@@ -376,3 +376,26 @@ def test_headers_without_movetext_as_python_chess():
     # A game whose movetext does not read still gives its tags: the movetext is not read.
     assert [h["White"] for h in caissa.pgn.read_headers_all(
         io.BytesIO(b'[White "A"]\n\n1. e4 e4 *\n\n[White "B"]\n\n1. d4 *\n'))] == ["A", "B"]
+
+
+def test_from_board_with_headers_is_read_back_by_python_chess():
+    board = caissa.Board()
+    for san in ["e4", "e5", "Nf3"]:
+        board.push_san(san)
+    game = caissa.pgn.Game.from_board(board, headers={
+        "Event": "Club A", "White": "Ann", "WhiteElo": "2100", "Annotator": "Bo"})
+    back = chess.pgn.read_game(io.StringIO(str(game)))
+    assert not back.errors
+    assert back.headers["Event"] == "Club A" and back.headers["White"] == "Ann"
+    assert back.headers["Annotator"] == "Bo" and back.headers["WhiteElo"] == "2100"
+    # Quotes and backslashes are escaped as PGN says (python-chess writes them bare and reads
+    # `\"` as two characters), and caissa reads them back.
+    quoted = caissa.pgn.Game.from_board(board, headers={"Event": 'Club "A" \\ B'})
+    assert '[Event "Club \\"A\\" \\\\ B"]' in str(quoted)
+    again = next(caissa.pgn.read_games(io.StringIO(str(quoted))))
+    assert again.headers["Event"] == 'Club "A" \\ B'
+    assert list(back.headers)[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+    assert [m.uci() for m in back.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+    for bad in ({"Bad Name": "x"}, {"": "x"}, {"Event": "two\nlines"}):
+        with pytest.raises(ValueError):
+            caissa.pgn.Game.from_board(board, headers=bad)
