@@ -1073,9 +1073,28 @@ impl Board {
         py.detach(move || caissa::perft(&pos, depth))
     }
 
-    /// A copy of the board, with its move stack.
-    fn copy(&self) -> Board {
-        self.clone()
+    /// A copy of the board: with its whole move stack (`stack=True`), none (`False`: the
+    /// current position becomes the start), or its last `stack` moves (an `int`), as
+    /// python-chess's `copy(stack=...)`. Repetitions count only in the moves kept.
+    #[pyo3(signature = (*, stack = StackCopy::All(true)))]
+    fn copy(&self, stack: StackCopy) -> Board {
+        let moves = self.game.moves();
+        let kept = match stack {
+            StackCopy::All(true) => return self.clone(),
+            StackCopy::All(false) => 0,
+            StackCopy::Last(n) => n.min(moves.len()),
+        };
+        let first = moves.len() - kept;
+        let mut game = Game::new(
+            *self
+                .game
+                .position_at(first)
+                .expect("a position for each ply"),
+        );
+        for &m in &moves[first..] {
+            game.play_unchecked(m);
+        }
+        Board::from_game(game)
     }
 
     fn __copy__(&self) -> Board {
@@ -1132,6 +1151,13 @@ fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
                 caissa::Rank::First.relative_to(c),
             ))
         })
+}
+
+/// What `Board.copy` keeps of the move stack: all or none (`bool`), or the last moves (`int`).
+#[derive(FromPyObject)]
+enum StackCopy {
+    All(bool),
+    Last(usize),
 }
 
 /// The legal moves of a position (`Board.legal_moves`), as python-chess's

@@ -503,3 +503,15 @@ def test_more_of_python_chess():
     mate = caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     assert mate.outcome().termination == caissa.Termination.CHECKMATE
     assert caissa.Termination.INSUFFICIENT_MATERIAL is caissa.Termination.DEAD_POSITION
+
+
+def test_copy_keeps_the_stack_asked_for():
+    ours, peer = caissa.Board(), chess.Board()
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8", "e4"]:
+        ours.push_san(san)
+        peer.push_san(san)
+    for stack in (True, False, 0, 2, 99):
+        mine, theirs = ours.copy(stack=stack), peer.copy(stack=stack)
+        assert mine.fen() == theirs.fen()
+        assert [m.uci() for m in mine.move_stack] == [m.uci() for m in theirs.move_stack], stack
+    assert len(ours.copy().move_stack) == 5
