@@ -35,6 +35,15 @@ fn seconds(value: f64) -> PyResult<Duration> {
         .map_err(|_| PyValueError::new_err(format!("not a time in seconds: {value}")))
 }
 
+/// What `UciEngine.play` returns: the move, the move to ponder on, the last scored `info` of
+/// the best line, and the last scored `info` of each line of a `MultiPV` search.
+type PlayOutput<'py> = (
+    Move,
+    Option<Move>,
+    Option<Bound<'py, PyDict>>,
+    Vec<Bound<'py, PyDict>>,
+);
+
 /// A UCI engine process: started and greeted (`uci`, `uciok`) when made, searched with `play`,
 /// ended by `quit` (or when dropped). `caissa.engine.SimpleEngine` wraps it.
 #[pyclass(module = "caissa", frozen)]
@@ -128,7 +137,8 @@ impl UciEngine {
     /// last `info` with a score as a dict (`depth`, `seldepth`, `nodes`, `nps`, `time` in
     /// seconds, `hashfull`, `tbhits`, `multipv`, `score` as `(kind, value, bound)` with kind
     /// `'cp'` or `'mate'` from the side to move's view and bound `'exact'`, `'lower'` or
-    /// `'upper'`, `pv` as the legal moves it begins with, `string`), or `None`.
+    /// `'upper'`, `pv` as the legal moves it begins with, `string`), or `None`; and the last such
+    /// `info` of each line of a `MultiPV` search, the best first.
     #[pyo3(signature = (board, *, timeout, movetime = None, depth = None, nodes = None,
                         mate = None, wtime = None, btime = None, winc = None, binc = None,
                         movestogo = None))]
@@ -147,7 +157,7 @@ impl UciEngine {
         winc: Option<i64>,
         binc: Option<i64>,
         movestogo: Option<u32>,
-    ) -> PyResult<(Move, Option<Move>, Option<Bound<'py, PyDict>>)> {
+    ) -> PyResult<PlayOutput<'py>> {
         let go = Go {
             movetime,
             depth,
@@ -179,7 +189,12 @@ impl UciEngine {
             .info
             .map(|info| info_dict(py, pos, &info))
             .transpose()?;
-        Ok((Move::of(pos, best), ponder, info))
+        let lines = result
+            .lines
+            .iter()
+            .map(|line| info_dict(py, pos, line))
+            .collect::<PyResult<_>>()?;
+        Ok((Move::of(pos, best), ponder, info, lines))
     }
 
     /// `quit`; the process is killed if it has not ended within `timeout` seconds.

@@ -41,6 +41,14 @@ def test_play_and_analyse_with_stockfish():
         lost = caissa.Board("6k1/8/8/8/8/8/4q3/K7 w - - 0 1")
         score = engine.analyse(lost, Limit(depth=10))["score"]
         assert score.relative.score(mate_score=100000) < 0 and score.white() == score.relative
+        # The best lines of a MultiPV search, each with its moves and score, the best first;
+        # the option goes back to one line after it.
+        lines = engine.analyse(caissa.Board(), Limit(depth=8), multipv=3)
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        assert len({line["pv"][0] for line in lines}) == 3
+        scores = [line["score"].relative.score() for line in lines]
+        assert scores == sorted(scores, reverse=True)
+        assert engine.analyse(caissa.Board(), Limit(depth=4)).get("multipv", 1) == 1
         # A stalemate has nothing to search: refused before the engine is asked.
         with pytest.raises(caissa.EngineError, match="no legal move"):
             engine.play(caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limit(depth=1))

@@ -39,6 +39,9 @@ use crate::protocol::{
     EngineMessage, Go, GuiCommand, Info, ParseUciLineError, SetPosition, UciOption,
 };
 
+/// The most `MultiPV` lines a search keeps.
+const MAX_LINES: usize = 256;
+
 /// A clock in microseconds from any fixed origin, never decreasing, given by the caller.
 pub type Stamp = Arc<dyn Fn() -> u64 + Send + Sync>;
 
@@ -71,8 +74,11 @@ pub struct SearchResult {
     pub best: Option<UciMove>,
     /// The move to ponder on.
     pub ponder: Option<UciMove>,
-    /// The last `info` line with a score, if any.
+    /// The last `info` line with a score of the best line (`multipv` 1, or none given), if any.
     pub info: Option<Info>,
+    /// The last `info` line with a score of each line of a `MultiPV` search, by its `multipv`
+    /// number, the best first (those the engine gave no scored `info` for left out).
+    pub lines: Vec<Info>,
     /// When `go` was written, by the caller's clock: taken just before the write, so that the
     /// engine's time never starts after its reply can arrive (`received_us >= sent_us`).
     pub sent_us: u64,
@@ -143,21 +149,22 @@ pub enum ClientError {
 /// What the reader thread hands over.
 enum Received {
     /// A line that is not an `info` line, when it was read, and the last `info` line with a
-    /// score read since the line handed over before.
+    /// score of each `multipv` number read since the line handed over before, by number.
     Line {
         line: String,
         at: u64,
-        scored_info: Option<String>,
+        scored_info: Vec<String>,
     },
     TooLong,
     End,
 }
 
-/// A message, when its line was read, and the scored `info` read before it.
+/// A message, when its line was read, and the scored `info` lines read before it (the last of
+/// each `multipv` number, by number).
 struct Message {
     message: EngineMessage,
     at: u64,
-    scored_info: Option<Info>,
+    scored_info: Vec<Info>,
 }
 
 /// A running engine process.
@@ -284,11 +291,12 @@ impl Client {
                 } => match EngineMessage::parse(&line) {
                     Ok(parsed) => {
                         let scored_info = scored_info
-                            .and_then(|info| EngineMessage::parse(&info).ok())
-                            .and_then(|parsed| match parsed.message {
+                            .iter()
+                            .filter_map(|info| match EngineMessage::parse(info).ok()?.message {
                                 EngineMessage::Info(info) => Some(*info),
                                 _ => None,
-                            });
+                            })
+                            .collect();
                         return Ok(Message {
                             message: parsed.message,
                             at,
@@ -371,24 +379,36 @@ impl Client {
             .map_err(|_| ClientError::Exited {
                 waiting_for: "a reader of its input",
             })?;
-        let mut info = None;
+        // The last scored `info` of each `multipv` number, by number.
+        let mut lines: Vec<Option<Info>> = Vec::new();
+        let mut keep = |scored: Info| {
+            let index = scored.multipv.map_or(0, |n| n.saturating_sub(1) as usize);
+            // MultiPV lines are a few hundred at most: a larger number is no line of a search.
+            if index < MAX_LINES {
+                if lines.len() <= index {
+                    lines.resize(index + 1, None);
+                }
+                lines[index] = Some(scored);
+            }
+        };
         loop {
             let next = self.next_message(timeout, "bestmove")?;
-            if let Some(scored) = next.scored_info.filter(|i| i.score.is_some()) {
-                info = Some(scored);
+            for scored in next.scored_info.into_iter().filter(|i| i.score.is_some()) {
+                keep(scored);
             }
             match next.message {
                 EngineMessage::BestMove { best, ponder } => {
                     return Ok(SearchResult {
                         best,
                         ponder,
-                        info,
+                        info: lines.first().cloned().flatten(),
+                        lines: lines.into_iter().flatten().collect(),
                         sent_us,
                         received_us: next.at,
                     });
                 }
                 // An `info` line the reader thread handed over (one not led by `info`).
-                EngineMessage::Info(i) if i.score.is_some() => info = Some(*i),
+                EngineMessage::Info(i) if i.score.is_some() => keep(*i),
                 _ => {}
             }
         }
@@ -479,6 +499,23 @@ fn info_line(line: &[u8]) -> Option<bool> {
     )
 }
 
+/// The `multipv` number of an `info` line (1 when it has none).
+fn multipv_of(line: &[u8]) -> u32 {
+    let mut words = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|word| !word.is_empty())
+        .take_while(|&word| word != b"string");
+    while let Some(word) = words.next() {
+        if word == b"multipv" {
+            return words
+                .next()
+                .and_then(|n| core::str::from_utf8(n).ok()?.parse().ok())
+                .unwrap_or(1);
+        }
+    }
+    1
+}
+
 /// The reader thread: lines until the end of the engine's output or a dropped client.
 fn read_lines(
     mut input: BufReader<std::process::ChildStdout>,
@@ -486,16 +523,20 @@ fn read_lines(
     stamp: &(dyn Fn() -> u64 + Send + Sync),
 ) {
     let mut line = Vec::new();
-    // The last scored `info` line, its buffer reused from one line to the next.
-    let mut scored = Vec::new();
-    let mut has_scored = false;
+    // The last scored `info` line of each `multipv` number since the last message handed over,
+    // each buffer reused from one line of its number to the next.
+    let mut scored: Vec<(u32, Vec<u8>)> = Vec::new();
     loop {
         let read = read_line(&mut input, &mut line, MAX_LINE_BYTES, Overlong::SkipRest);
         let received = match read {
             Ok(LineRead::Line) => match info_line(&line) {
                 Some(true) => {
-                    scored.clone_from(&line);
-                    has_scored = true;
+                    let number = multipv_of(&line);
+                    if let Some(i) = scored.iter().position(|(n, _)| *n == number) {
+                        scored[i].1.clone_from(&line);
+                    } else if scored.len() < MAX_LINES {
+                        scored.push((number, line.clone()));
+                    }
                     continue;
                 }
                 Some(false) => continue,
@@ -503,8 +544,13 @@ fn read_lines(
                     // Stamped first: the time the line came.
                     at: stamp(),
                     line: String::from_utf8_lossy(&line).into_owned(),
-                    scored_info: core::mem::take(&mut has_scored)
-                        .then(|| String::from_utf8_lossy(&scored).into_owned()),
+                    scored_info: {
+                        scored.sort_unstable_by_key(|&(n, _)| n);
+                        scored
+                            .drain(..)
+                            .map(|(_, info)| String::from_utf8_lossy(&info).into_owned())
+                            .collect()
+                    },
                 },
             },
             Ok(LineRead::TooLong) => Received::TooLong,
@@ -521,7 +567,15 @@ fn read_lines(
 
 #[cfg(test)]
 mod tests {
-    use super::info_line;
+    use super::{info_line, multipv_of};
+
+    #[test]
+    fn multipv_numbers_are_read_before_any_string() {
+        assert_eq!(multipv_of(b"info depth 9 multipv 3 score cp 12 pv e2e4"), 3);
+        assert_eq!(multipv_of(b"info depth 9 score cp 12 pv e2e4"), 1);
+        assert_eq!(multipv_of(b"info string multipv 4 score cp 1"), 1);
+        assert_eq!(multipv_of(b"info multipv x score cp 1"), 1);
+    }
 
     #[test]
     fn info_lines_are_told_by_their_words() {

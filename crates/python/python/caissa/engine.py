@@ -6,8 +6,7 @@ as moves), ``configure`` sets options, ``quit`` ends it. The protocol runs in Ru
 GIL released while the engine thinks.
 
 Where python-chess differs: there is no asyncio API, no XBoard, and no ``info`` selection
-(``play`` always returns the last scored ``info``); ``analyse`` gives one line (no
-``multipv``).
+(``play`` always returns the last scored ``info`` of the best line).
 
 >>> from caissa.engine import Cp, Mate, PovScore
 >>> PovScore(Cp(35), caissa.BLACK).white(), PovScore(Mate(2), caissa.WHITE).relative.score(mate_score=10000)
@@ -191,13 +190,33 @@ class SimpleEngine:
     def play(self, board: Board, limit: Limit) -> PlayResult:
         """The engine's move in the current position of ``board`` (sent with its moves, so the
         engine sees repetitions), within ``limit``."""
-        move, ponder, info = self._search(board, limit)
+        move, ponder, info, _ = self._search(board, limit)
         return PlayResult(move, ponder, info)
 
-    def analyse(self, board: Board, limit: Limit) -> Dict[str, Any]:
+    def analyse(self, board: Board, limit: Limit, *,
+                multipv: Optional[int] = None) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         """The engine's last scored ``info`` for the current position of ``board``, searched
-        within ``limit``: ``score`` (a ``PovScore``), ``pv``, ``depth``, ``nodes``, ``time`` ..."""
-        return self._search(board, limit)[2]
+        within ``limit``: ``score`` (a ``PovScore``), ``pv``, ``depth``, ``nodes``, ``time`` ...
+        With ``multipv``, the engine's ``MultiPV`` option is set to it for this search (and back
+        to 1 after), and a list is returned: the last scored ``info`` of each line, the best
+        first."""
+        if multipv is None:
+            return self._search(board, limit)[2]
+        self.configure({"MultiPV": multipv})
+        try:
+            return self._search(board, limit)[3]
+        finally:
+            self.configure({"MultiPV": 1})
+
+    @staticmethod
+    def _info(raw: Optional[Dict[str, Any]], turn: bool) -> Dict[str, Any]:
+        info: Dict[str, Any] = dict(raw or {})
+        if "score" in info:
+            kind, value, bound = info.pop("score")
+            info["score"] = PovScore(Cp(value) if kind == "cp" else Mate(value), turn)
+            if bound != "exact":
+                info[f"{bound}bound"] = True
+        return info
 
     def _search(self, board: Board, limit: Limit):
         wait = self.timeout + (limit.time or 0.0)
@@ -205,18 +224,13 @@ class SimpleEngine:
             wait = max(wait, 24 * 3600.0)  # depth, nodes or mate: as long as it takes
         elif limit.time is None:
             wait += max(limit.white_clock or 0.0, limit.black_clock or 0.0)
-        move, ponder, raw = self._engine.play(
+        move, ponder, raw, lines = self._engine.play(
             board, timeout=wait, movetime=_ms(limit.time), depth=limit.depth,
             nodes=limit.nodes, mate=limit.mate, wtime=_ms(limit.white_clock),
             btime=_ms(limit.black_clock), winc=_ms(limit.white_inc), binc=_ms(limit.black_inc),
             movestogo=limit.remaining_moves)
-        info: Dict[str, Any] = dict(raw or {})
-        if "score" in info:
-            kind, value, bound = info.pop("score")
-            info["score"] = PovScore(Cp(value) if kind == "cp" else Mate(value), board.turn)
-            if bound != "exact":
-                info[f"{bound}bound"] = True
-        return move, ponder, info
+        return (move, ponder, self._info(raw, board.turn),
+                [self._info(line, board.turn) for line in lines])
 
     def quit(self) -> None:
         """Asks the engine to quit, and ends it if it has not within the timeout."""
