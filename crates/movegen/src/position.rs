@@ -396,6 +396,16 @@ impl Position {
         self.attackers_to(sq, color, self.board.occupied()).any()
     }
 
+    /// The position mirrored top to bottom with the colours exchanged (White's men become
+    /// Black's, the other side is to move): the same game for the other colour.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError`] if the mirrored setup is not a legal position.
+    pub fn flip_colors(&self) -> Result<Position, PositionError> {
+        Position::from_setup(self.to_setup().flip_colors(), self.mode)
+    }
+
     /// The line, edge to edge, along which the man on `sq` is pinned to `color`'s king: a
     /// slider of the other colour stands on it beyond `sq`, with nothing but `sq` between it and
     /// the king (whatever stands on `sq`). `None` when nothing pins it, or `color` has no king.

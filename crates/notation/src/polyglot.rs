@@ -152,24 +152,26 @@ pub enum BookError {
     },
 }
 
-/// A Polyglot book over bytes the caller holds: see the module docs.
+/// A Polyglot book over bytes the caller holds (a slice, or a `Vec` it owns): see the module
+/// docs. Checked once when made; finding a key's entries after that is a binary search.
 #[derive(Clone, Copy, Debug)]
-pub struct Book<'a> {
-    bytes: &'a [u8],
+pub struct Book<B> {
+    bytes: B,
 }
 
-impl<'a> Book<'a> {
+impl<B: AsRef<[u8]>> Book<B> {
     /// The book in `bytes`.
     ///
     /// # Errors
     ///
     /// [`BookError::Length`] if the bytes are not whole entries, [`BookError::Unsorted`] at the
     /// first entry whose key is smaller than the previous one's.
-    pub fn new(bytes: &'a [u8]) -> Result<Book<'a>, BookError> {
-        if !bytes.len().is_multiple_of(ENTRY_BYTES) {
-            return Err(BookError::Length { bytes: bytes.len() });
-        }
+    pub fn new(bytes: B) -> Result<Book<B>, BookError> {
         let book = Book { bytes };
+        let len = book.bytes.as_ref().len();
+        if !len.is_multiple_of(ENTRY_BYTES) {
+            return Err(BookError::Length { bytes: len });
+        }
         let mut previous = 0;
         for (index, entry) in book.entries().enumerate() {
             if entry.key < previous {
@@ -186,53 +188,50 @@ impl<'a> Book<'a> {
     /// The number of entries.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.bytes.len() / ENTRY_BYTES
+        self.bytes.as_ref().len() / ENTRY_BYTES
     }
 
     /// Whether the book has no entries.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.bytes.as_ref().is_empty()
     }
 
     /// The entry at `index`, if there is one.
     #[must_use]
     pub fn entry(&self, index: usize) -> Option<BookEntry> {
         let start = index.checked_mul(ENTRY_BYTES)?;
-        let bytes = self.bytes.get(start..start + ENTRY_BYTES)?;
+        let bytes = self.bytes.as_ref().get(start..start + ENTRY_BYTES)?;
         bytes.try_into().ok().map(BookEntry::from_bytes)
     }
 
     /// Every entry, in the book's order.
-    pub fn entries(&self) -> impl Iterator<Item = BookEntry> + 'a {
+    pub fn entries(&self) -> impl Iterator<Item = BookEntry> + '_ {
         self.bytes
+            .as_ref()
             .chunks_exact(ENTRY_BYTES)
             .filter_map(|bytes| bytes.try_into().ok().map(BookEntry::from_bytes))
     }
 
     /// The entries with `key`, in the book's order.
-    pub fn entries_for(&self, key: u64) -> impl Iterator<Item = BookEntry> + 'a {
-        let book = *self;
+    pub fn entries_for(&self, key: u64) -> impl Iterator<Item = BookEntry> + '_ {
         // The first entry whose key is not below `key`.
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let mid = low + (high - low) / 2;
-            if book.entry(mid).is_some_and(|e| e.key < key) {
+            if self.entry(mid).is_some_and(|e| e.key < key) {
                 low = mid + 1;
             } else {
                 high = mid;
             }
         }
         (low..self.len())
-            .map_while(move |i| book.entry(i))
+            .map_while(|i| self.entry(i))
             .take_while(move |e| e.key == key)
     }
 
     /// The entries of `pos` whose moves are legal there, with those moves, in the book's order.
-    pub fn moves<'p>(&self, pos: &'p Position) -> impl Iterator<Item = (Move, BookEntry)> + 'p
-    where
-        'a: 'p,
-    {
+    pub fn moves<'a>(&'a self, pos: &'a Position) -> impl Iterator<Item = (Move, BookEntry)> + 'a {
         self.entries_for(pos.polyglot_key())
             .filter_map(move |entry| entry.to_move(pos).map(|m| (m, entry)))
     }
@@ -301,6 +300,6 @@ mod tests {
             Book::new(&bytes).err(),
             Some(BookError::Unsorted { index: 1, byte: 16 })
         );
-        assert!(Book::new(&[]).expect("an empty book").is_empty());
+        assert!(Book::new(&[] as &[u8]).expect("an empty book").is_empty());
     }
 }

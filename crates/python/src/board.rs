@@ -19,7 +19,8 @@ use pyo3::types::{PyIterator, PyList};
 use crate::errors;
 use crate::squares::SquareSet;
 use crate::types::{
-    Move, Piece, color_from_py, color_to_py, role_from_py, role_to_py, square_from_py,
+    Move, Piece, color_from_py, color_to_py, grid, py_index, role_from_py, role_to_py,
+    square_from_py, unicode_symbol,
 };
 
 /// The FEN of the standard starting position.
@@ -639,8 +640,8 @@ impl Board {
     /// The board mirrored top to bottom with the colours exchanged and the other side to move,
     /// without its move stack (as python-chess's `mirror`).
     fn mirror(&self, py: Python<'_>) -> PyResult<Board> {
-        let pos = self.position();
-        Position::from_setup(pos.to_setup().flip_colors(), pos.castling_mode())
+        self.position()
+            .flip_colors()
             .map(|pos| Board::from_game(Game::new(pos)))
             .map_err(|e| errors::position_error(py, &e))
     }
@@ -689,29 +690,12 @@ impl Board {
     #[pyo3(signature = (*, invert_color = false, empty_square = "\u{2b58}"))]
     fn unicode(&self, invert_color: bool, empty_square: &str) -> String {
         let board = self.position().board();
-        let mut rows = Vec::with_capacity(8);
-        for rank in caissa::Rank::ALL.iter().rev() {
-            let row: Vec<String> = caissa::File::ALL
-                .iter()
-                .map(|&file| {
-                    board
-                        .piece_at(Square::from_coords(file, *rank))
-                        .map_or_else(
-                            || empty_square.to_string(),
-                            |piece| {
-                                let shown = if invert_color {
-                                    piece.role.of(!piece.color)
-                                } else {
-                                    piece
-                                };
-                                crate::types::unicode_symbol(shown).to_string()
-                            },
-                        )
-                })
-                .collect();
-            rows.push(row.join(" "));
-        }
-        rows.join("\n")
+        grid(|sq| {
+            board.piece_at(sq).map_or_else(
+                || empty_square.to_owned(),
+                |piece| unicode_symbol(piece, invert_color).to_string(),
+            )
+        })
     }
 
     /// Puts `piece` on `square` (or empties it for `None`), as python-chess's `set_piece_at`.
@@ -1123,20 +1107,7 @@ impl Board {
     /// The board as eight lines of piece letters, `.` for an empty square, White at the bottom.
     fn __str__(&self) -> String {
         let board = self.position().board();
-        let mut out = String::with_capacity(128);
-        for rank in caissa::Rank::ALL.iter().rev() {
-            for file in caissa::File::ALL {
-                if file != caissa::File::A {
-                    out.push(' ');
-                }
-                let sq = caissa::Square::from_coords(file, *rank);
-                out.push(board.piece_at(sq).map_or('.', |p| p.char()));
-            }
-            if *rank != caissa::Rank::First {
-                out.push('\n');
-            }
-        }
-        out
+        grid(|sq| board.piece_at(sq).map_or('.', |p| p.char()).to_string())
     }
 }
 
@@ -1195,11 +1166,8 @@ impl LegalMoves {
     }
 
     fn __getitem__(&self, index: isize) -> PyResult<Move> {
-        let len = self.0.len() as isize;
-        let at = if index < 0 { index + len } else { index };
-        usize::try_from(at)
-            .ok()
-            .and_then(|i| self.0.get(i).copied())
+        py_index(index, self.0.len())
+            .map(|i| self.0[i])
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))
     }
 

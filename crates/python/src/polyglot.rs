@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::board::Board;
-use crate::types::Move;
+use crate::types::{Move, py_index};
 
 /// One entry of a Polyglot book, as python-chess's `chess.polyglot.Entry`: the position's
 /// `key`, the move as the book writes it (`raw_move`), its `weight` and `learn` value, and the
@@ -84,13 +84,7 @@ impl BookEntry {
 /// python-chess's reader methods.
 #[pyclass(module = "caissa", frozen)]
 pub(crate) struct BookReader {
-    bytes: Vec<u8>,
-}
-
-impl BookReader {
-    fn book(&self) -> Book<'_> {
-        Book::new(&self.bytes).expect("checked when opened")
-    }
+    book: Book<Vec<u8>>,
 }
 
 /// A board or a Polyglot key, as python-chess's readers take either.
@@ -106,22 +100,19 @@ impl BookReader {
     fn new(path: std::path::PathBuf) -> PyResult<BookReader> {
         let bytes = std::fs::read(&path)
             .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
-        Book::new(&bytes).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
-        Ok(BookReader { bytes })
+        let book = Book::new(bytes)
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(BookReader { book })
     }
 
     fn __len__(&self) -> usize {
-        self.book().len()
+        self.book.len()
     }
 
     /// The entry at `index` (negative counts from the end).
     fn __getitem__(&self, index: isize) -> PyResult<BookEntry> {
-        let book = self.book();
-        let len = book.len() as isize;
-        let at = if index < 0 { index + len } else { index };
-        usize::try_from(at)
-            .ok()
-            .and_then(|i| book.entry(i))
+        py_index(index, self.book.len())
+            .and_then(|i| self.book.entry(i))
             .map(BookEntry::raw)
             .ok_or_else(|| PyIndexError::new_err("book index out of range"))
     }
@@ -130,7 +121,7 @@ impl BookReader {
     /// the book's order: for a board only those whose move is legal there.
     #[pyo3(signature = (board, *, minimum_weight = 1))]
     fn find_all(&self, board: BoardOrKey<'_>, minimum_weight: u16) -> Vec<BookEntry> {
-        let book = self.book();
+        let book = &self.book;
         match board {
             BoardOrKey::Key(key) => book
                 .entries_for(key)

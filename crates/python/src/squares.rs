@@ -136,20 +136,6 @@ impl SquareSet {
     /// The set as an 8 by 8 grid, the eighth rank first: `1` for a square in the set, `.` for
     /// one outside it.
     fn __str__(&self) -> String {
-        let mut rows = Vec::with_capacity(8);
-        for rank in caissa::Rank::ALL.iter().rev() {
-            let row: Vec<&str> = caissa::File::ALL
-                .iter()
-                .map(|&file| {
-                    if self.0.contains(Square::from_coords(file, *rank)) {
-                        "1"
-                    } else {
-                        "."
-                    }
-                })
-                .collect();
-            rows.push(row.join(" "));
-        }
-        rows.join("\n")
+        crate::types::grid(|sq| if self.0.contains(sq) { "1" } else { "." }.to_owned())
     }
 }

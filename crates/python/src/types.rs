@@ -213,12 +213,7 @@ impl Piece {
     /// The Unicode chess symbol, of the other colour with `invert_color`.
     #[pyo3(signature = (*, invert_color = false))]
     fn unicode_symbol(&self, invert_color: bool) -> String {
-        let color = if invert_color {
-            !self.0.color
-        } else {
-            self.0.color
-        };
-        unicode_symbol(self.0.role.of(color)).to_string()
+        unicode_symbol(self.0, invert_color).to_string()
     }
 
     fn __str__(&self) -> String {
@@ -270,15 +265,44 @@ fn square_rank(square: u8) -> PyResult<u8> {
     Ok(square_from_py(square)?.rank() as u8)
 }
 
-/// The Unicode chess symbol of `piece` (`\u{2659}` ... `\u{265a}`).
-pub(crate) fn unicode_symbol(piece: caissa::Piece) -> char {
+/// The index of a sequence of `len` items that Python's `index` stands for (negative ones
+/// count from the end), if there is such an item.
+pub(crate) fn py_index(index: isize, len: usize) -> Option<usize> {
+    let at = if index < 0 {
+        index.checked_add_unsigned(len)?
+    } else {
+        index
+    };
+    usize::try_from(at).ok().filter(|&i| i < len)
+}
+
+/// The board as eight lines of eight cells separated by spaces, the eighth rank first: each
+/// square's text from `cell`. (`Board.__str__`, `Board.unicode` and `SquareSet.__str__`.)
+pub(crate) fn grid(mut cell: impl FnMut(Square) -> String) -> String {
+    caissa::Rank::ALL
+        .iter()
+        .rev()
+        .map(|&rank| {
+            caissa::File::ALL
+                .iter()
+                .map(|&file| cell(Square::from_coords(file, rank)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The Unicode chess symbol of `piece` (`\u{2659}` ... `\u{265a}`), of the other colour's
+/// piece with `invert_color`.
+pub(crate) fn unicode_symbol(piece: caissa::Piece, invert_color: bool) -> char {
     const WHITE: [char; 6] = [
         '\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}',
     ];
     const BLACK: [char; 6] = [
         '\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}',
     ];
-    let symbols = if piece.color == Color::White {
+    let symbols = if (piece.color == Color::White) != invert_color {
         WHITE
     } else {
         BLACK
@@ -410,7 +434,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for color in [Color::White, Color::Black] {
         for role in Role::ALL {
             let piece = role.of(color);
-            unicode.set_item(piece.char().to_string(), unicode_symbol(piece).to_string())?;
+            unicode.set_item(
+                piece.char().to_string(),
+                unicode_symbol(piece, false).to_string(),
+            )?;
         }
     }
     m.add("UNICODE_PIECE_SYMBOLS", unicode)?;

@@ -192,7 +192,7 @@ pub(crate) fn can_win_in_steps(
     steps: Steps,
 ) -> Winnability {
     if color == Color::Black
-        && let Some(mirrored) = mirror(pos)
+        && let Ok(mirrored) = pos.flip_colors()
     {
         return match analyse(&mirrored, Color::White, budget, steps) {
             Winnability::Winnable(line) => {
@@ -202,11 +202,6 @@ pub(crate) fn can_win_in_steps(
         };
     }
     analyse(pos, color, budget, steps)
-}
-
-/// `pos` mirrored top to bottom with the colours exchanged.
-fn mirror(pos: &Position) -> Option<Position> {
-    Position::from_setup(pos.to_setup().flip_colors(), pos.castling_mode()).ok()
 }
 
 /// The analysis behind [`can_win_with`], for either colour.
@@ -361,7 +356,7 @@ const STORM_END_NODES: u64 = 150;
 /// replays games checks the storms of its positions.
 pub(crate) fn storm_line(pos: &Position, color: Color) -> Option<Vec<Move>> {
     let line = if color == Color::Black
-        && let Some(mirrored) = mirror(pos)
+        && let Ok(mirrored) = pos.flip_colors()
     {
         stormed(&mirrored, Color::White)
             .map(|line| line.into_iter().map(Move::flip_vertical).collect())
