@@ -226,6 +226,31 @@ impl<'a> Commands<'a> {
     }
 }
 
+impl Commands<'_> {
+    /// The comment's commands alone, each as written, separated by single spaces (`""` for a
+    /// comment without any): what stays of a comment whose text is replaced.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::commands::Commands;
+    ///
+    /// let comment = Commands::new(b"Good [%clk 0:01:00] move [%eval 0.3]");
+    /// assert_eq!(comment.command_text(), "[%clk 0:01:00] [%eval 0.3]");
+    /// ```
+    #[must_use]
+    pub fn command_text(&self) -> String {
+        let mut out = String::new();
+        let mut rest = self.text;
+        while let Some((start, end)) = find_command(rest) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&String::from_utf8_lossy(&rest[start..end]));
+            rest = &rest[end..];
+        }
+        out
+    }
+}
+
 /// The byte range of the first `[%...]` in `text`.
 fn find_command(text: &[u8]) -> Option<(usize, usize)> {
     let mut from = 0;

@@ -137,7 +137,7 @@ pub use replay::{
 pub use start::{StartError, StartErrorKind, StartTags};
 pub use tree::{
     GameTree, GameTreeBuilder, GameTreeInProgress, MainlineMove, MainlineMoves, Node, NodeId,
-    TagBytes, Tags, TreeReplayError,
+    TagBytes, Tags, TreeReplayError, normalize_comment,
 };
 pub use types::{
     Location, Nag, ParseTerminationMarkerError, RawComment, RawTag, TerminationMarker, Tolerated,

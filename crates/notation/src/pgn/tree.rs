@@ -204,6 +204,15 @@ impl Tags {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(u32);
 
+impl NodeId {
+    /// The move's place in the order moves were added to its game, from 0: an index for
+    /// tables kept beside a [`GameTree`] (as [`GameTree::replay_all`] gives).
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// A move of a [`GameTree`] with its annotations and its continuations. (Equality of nodes also
 /// compares their places in the game; [`GameTree`]'s equality compares trees.)
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -270,6 +279,8 @@ pub struct GameTree {
     pub termination_marker: Option<TerminationMarker>,
     nodes: Vec<Node>,
     roots: Vec<NodeId>,
+    /// Moves of the arena that [`GameTree::remove`] took out of the game.
+    removed: usize,
 }
 
 impl GameTree {
@@ -321,13 +332,13 @@ impl GameTree {
     /// How many moves the game has, in all lines.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.nodes.len() - self.removed
     }
 
     /// Whether the game has no moves.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.len() == 0
     }
 
     /// Adds a move after `parent` (`None`: a first move), as the main continuation if it is the
@@ -344,6 +355,93 @@ impl GameTree {
             None => self.roots.push(id),
         }
         id
+    }
+
+    /// The list `id` stands in (its parent's children, or the first moves) and its place there.
+    fn siblings_mut(&mut self, id: NodeId) -> (&mut [NodeId], usize) {
+        let list: &mut [NodeId] = match self.node(id).parent {
+            Some(parent) => &mut self.nodes[parent.index()].children,
+            None => &mut self.roots,
+        };
+        let at = list.iter().position(|&n| n == id).unwrap_or(list.len());
+        (list, at)
+    }
+
+    /// Makes `id` its parent's main continuation (the first of the list), the others keeping
+    /// their order. Nothing changes for a move that was removed.
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::{GameTreeBuilder, Reader};
+    ///
+    /// let pgn = b"1. e4 (1. d4) (1. c4) e5 *";
+    /// let mut tree = Reader::new(&pgn[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
+    /// tree.promote_to_main(tree.roots()[2]);
+    /// assert_eq!(tree.to_export_string().lines().last(), Some("1. c4 ( 1. e4 e5 ) ( 1. d4 ) *"));
+    /// tree.demote(tree.roots()[0]);
+    /// tree.remove(tree.roots()[2]);
+    /// assert_eq!(tree.to_export_string().lines().last(), Some("1. e4 ( 1. c4 ) 1... e5 *"));
+    /// assert_eq!(tree.len(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn promote_to_main(&mut self, id: NodeId) {
+        let (list, at) = self.siblings_mut(id);
+        if at < list.len() {
+            list[..=at].rotate_right(1);
+        }
+    }
+
+    /// Moves `id` one place up in its parent's list (becoming the main continuation from the
+    /// second place); nothing changes for the first or a removed move.
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    pub fn promote(&mut self, id: NodeId) {
+        let (list, at) = self.siblings_mut(id);
+        if at > 0 && at < list.len() {
+            list.swap(at - 1, at);
+        }
+    }
+
+    /// Moves `id` one place down in its parent's list; nothing changes for the last or a removed
+    /// move.
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    pub fn demote(&mut self, id: NodeId) {
+        let (list, at) = self.siblings_mut(id);
+        if at + 1 < list.len() {
+            list.swap(at, at + 1);
+        }
+    }
+
+    /// Takes `id` and the moves after it out of the game: its parent no longer lists it. Their
+    /// ids stay valid (the arena keeps them, [`GameTree::node`] still reads them) but belong to
+    /// no line; removing a move twice changes nothing.
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    pub fn remove(&mut self, id: NodeId) {
+        let parent = self.node(id).parent;
+        let before = self.children(parent).len();
+        match parent {
+            Some(p) => self.nodes[p.index()].children.retain(|n| *n != id),
+            None => self.roots.retain(|n| *n != id),
+        }
+        if self.children(parent).len() == before {
+            return;
+        }
+        let mut stack = vec![id];
+        while let Some(next) = stack.pop() {
+            self.removed += 1;
+            stack.extend_from_slice(&self.node(next).children);
+        }
     }
 
     /// The main line's moves.
@@ -398,6 +496,54 @@ impl GameTree {
         }
     }
 
+    /// Every move of every line replayed from `start`, depth first (each move before its
+    /// variations' moves): the move of each node, by [`NodeId::index`]; `None` for a null
+    /// move (`--`), which passes the turn, and for moves [`GameTree::remove`] took out.
+    ///
+    /// # Errors
+    ///
+    /// [`TreeReplayError`] for the first move, in that order, that does not fit its position.
+    ///
+    /// ```
+    /// use caissa_board::Square;
+    /// use caissa_movegen::{Move, Position};
+    /// use caissa_notation::pgn::{GameTreeBuilder, Reader};
+    ///
+    /// let pgn = b"1. e4 (1. d4 d5) e5 *";
+    /// let tree = Reader::new(&pgn[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
+    /// let moves = tree.replay_all(Position::standard())?;
+    /// let d5 = tree.node(tree.roots()[1]).children()[0];
+    /// assert_eq!(moves[d5.index()], Some(Move::normal(Square::D7, Square::D5)));
+    ///
+    /// let bad = b"1. e4 (1. d4 Nf3) e5 *";
+    /// let tree = Reader::new(&bad[..]).read_game(&mut GameTreeBuilder).expect("a game")?;
+    /// assert_eq!(tree.replay_all(Position::standard()).unwrap_err().ply, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn replay_all(&self, start: Position) -> Result<Vec<Option<Move>>, TreeReplayError> {
+        let mut moves = vec![None; self.nodes.len()];
+        let mut stack: Vec<(NodeId, Position, usize)> =
+            self.roots.iter().rev().map(|&id| (id, start, 0)).collect();
+        while let Some((id, before, ply)) = stack.pop() {
+            let node = self.node(id);
+            let mut replay = Replay::new(before);
+            moves[id.index()] = replay
+                .play(node.san, Location::default())
+                .map_err(|error| TreeReplayError {
+                    ply,
+                    kind: error.kind,
+                })?;
+            let after = *replay.position();
+            stack.extend(
+                node.children
+                    .iter()
+                    .rev()
+                    .map(|&child| (child, after, ply + 1)),
+            );
+        }
+        Ok(moves)
+    }
+
     /// Writes the game in PGN export format (see [`GameTree::write`]).
     #[must_use]
     pub fn to_export_string(&self) -> String {
@@ -425,7 +571,8 @@ pub struct MainlineMove<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {}: {kind}", .ply + 1)]
 pub struct TreeReplayError {
-    /// Where: the number of main-line moves before the problem (0 for the start position).
+    /// Where: the number of moves before the problem on its line, from the start (0 for the
+    /// start position).
     pub ply: usize,
     /// What is wrong.
     pub kind: PgnReplayErrorKind,
@@ -526,7 +673,7 @@ impl PartialEq for GameTree {
         self.tags == other.tags
             && self.comments == other.comments
             && self.termination_marker == other.termination_marker
-            && self.nodes.len() == other.nodes.len()
+            && self.len() == other.len()
             && self
                 .shape()
                 .iter()
@@ -725,8 +872,16 @@ pub(crate) fn plain_comment(text: &[u8]) -> Option<&[u8]> {
     is_plain_text(inside).then_some(inside)
 }
 
-/// A comment's text with whitespace runs made single spaces and the ends trimmed.
-pub(crate) fn normalize_comment(text: &[u8]) -> String {
+/// A comment's text with whitespace runs made single spaces and the ends trimmed, as a
+/// [`GameTree`] keeps it (invalid UTF-8 replaced).
+///
+/// ```
+/// use caissa_notation::pgn::normalize_comment;
+///
+/// assert_eq!(normalize_comment(b"  a\n good\tmove "), "a good move");
+/// ```
+#[must_use]
+pub fn normalize_comment(text: &[u8]) -> String {
     match plain_comment(text).map(core::str::from_utf8) {
         Some(Ok(plain)) => plain.to_owned(),
         _ => {
@@ -846,6 +1001,8 @@ impl Visitor for GameTreeBuilder {
 mod tests {
     use std::collections::hash_map::DefaultHasher;
 
+    use caissa_board::Square;
+
     use super::*;
 
     fn hash(game: &GameTree) -> u64 {
@@ -941,6 +1098,72 @@ mod tests {
         assert_eq!(reused, TagBytes::new());
         reused.push(b"Event", RawTag::new(b"x"));
         assert_eq!(reused.into_tags().get("Event"), Some("x"));
+    }
+
+    fn read(pgn: &str) -> GameTree {
+        super::super::Reader::new(pgn.as_bytes())
+            .read_game(&mut GameTreeBuilder)
+            .expect("a game")
+            .expect("a well-formed game")
+    }
+
+    /// Reordering and removing variations gives the game written that way, equal and with the
+    /// same hash, and removed moves count no more.
+    #[test]
+    fn edited_trees_equal_the_games_written_so() {
+        let mut tree = read("1. e4 (1. d4 d5 (1... Nf6 2. c4)) (1. c4) e5 2. Nf3 *");
+        assert_eq!(tree.len(), 8);
+        let d4 = tree.roots()[1];
+        let nf6 = tree.node(d4).children()[1];
+        tree.promote_to_main(nf6);
+        tree.promote(tree.roots()[2]);
+        let expected = read("1. e4 (1. c4) (1. d4 Nf6 (1... d5) 2. c4) e5 2. Nf3 *");
+        assert_eq!(tree, expected);
+        assert_eq!(hash(&tree), hash(&expected));
+        tree.remove(d4);
+        tree.remove(d4);
+        let e4 = tree.roots()[0];
+        tree.demote(e4);
+        tree.demote(e4);
+        let expected = read("1. c4 (1. e4 e5 2. Nf3) *");
+        assert_eq!(tree.len(), 4);
+        assert_eq!(tree, expected);
+        assert_eq!(hash(&tree), hash(&expected));
+        assert_ne!(tree, read("1. c4 (1. e4 e5) *"));
+        // A removed move is still read, and editing it changes nothing in the game.
+        assert_eq!(tree.node(nf6).san.to_string(), "Nf6");
+        tree.promote_to_main(nf6);
+        assert_eq!(tree, expected);
+    }
+
+    /// Every line is replayed, and a move that does not fit is found in a variation too.
+    #[test]
+    fn every_line_is_replayed() {
+        let tree = read("1. e4 (1. d4 -- 2. c4) e5 (1... c5 2. Nf3) 2. Nf3 *");
+        let moves = tree.replay_all(Position::standard()).expect("legal lines");
+        assert_eq!(moves.len(), tree.len());
+        let main: Vec<Option<Move>> = tree
+            .mainline_moves()
+            .map(|step| step.expect("a legal main line").played)
+            .collect();
+        let mut id = tree.roots()[0];
+        for played in main {
+            assert_eq!(moves[id.index()], played);
+            id = tree.node(id).children().first().copied().unwrap_or(id);
+        }
+        let c5 = tree.node(tree.roots()[0]).children()[1];
+        let nf3 = tree.node(c5).children()[0];
+        assert_eq!(
+            moves[nf3.index()],
+            Some(Move::normal(Square::G1, Square::F3))
+        );
+        let null = tree.node(tree.roots()[1]).children()[0];
+        assert_eq!(moves[null.index()], None);
+        assert!(moves.iter().filter(|m| m.is_some()).count() == 7);
+        let error = read("1. e4 e5 (1... c5 2. Nf3 Nf3) 2. Nf3 *")
+            .replay_all(Position::standard())
+            .expect_err("a knight that is not there");
+        assert_eq!(error.ply, 3);
     }
 
     #[test]
