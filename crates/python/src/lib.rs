@@ -29,6 +29,7 @@ mod arbiter;
 mod board;
 mod engine;
 mod errors;
+mod game;
 mod pgn;
 mod polyglot;
 mod shards;

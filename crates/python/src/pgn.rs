@@ -16,11 +16,9 @@ use std::sync::{Mutex, PoisonError};
 
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{
-    Flow, GameTree, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, TreeReplayError,
-    Visitor,
+    Flow, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, TreeReplayError, Visitor,
 };
 use caissa::notation::san::{San, SanPlus};
-use caissa::{Game, Position};
 use caissa_pgntools::filter::{Filter, ParseFilterError};
 use caissa_pgntools::input::decompress;
 use caissa_pgntools::{
@@ -34,8 +32,8 @@ use pyo3::{create_exception, intern};
 
 use crate::board::Board;
 use crate::errors::{self, attr, with_attrs};
+use crate::game::{ChildNode, GameData, GameNode, PgnGame};
 use crate::shards::{Input, Place};
-use crate::types::Move;
 
 create_exception!(
     caissa,
@@ -49,8 +47,8 @@ create_exception!(
     PgnParseError,
     PyValueError,
     "A game of a PGN that cannot be read or replayed. Attributes: `line` and `column` (from 1)
-     of the problem in the text, or `ply` (the main-line moves replayed before it) for a move
-     that does not fit the position; the others are `None`. From `select`, all three are set,
+     of the problem in the text, or `ply` (the moves before it on its line, from the start)
+     for a move that does not fit the position; the others are `None`. From `select`, all three are set,
      and `byte`, the problem's offset in the (decompressed) input; `None` from `read_games`."
 );
 
@@ -119,47 +117,6 @@ impl Read for PyFile {
     }
 }
 
-/// A game read from PGN, its main line replayed: python-chess's `chess.pgn.Game`, flattened
-/// to the main line (variations are read and checked for syntax, not kept).
-///
-/// >>> import io, caissa.pgn
-/// >>> pgn = io.StringIO('[White "A"]\n\n1. e4 { [%clk 0:03:00] Good } e5 2. Qh5 *')
-/// >>> game = next(caissa.pgn.read_games(pgn))
-/// >>> (game.headers["White"], game.san, game.clocks, game.comments)
-/// ('A', ['e4', 'e5', 'Qh5'], [180.0, None, None], ['Good', '', ''])
-/// >>> game.end().fen()
-/// 'rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2'
-#[pyclass(name = "Game", module = "caissa.pgn", frozen)]
-#[derive(Debug)]
-pub(crate) struct PgnGame {
-    tree: GameTree,
-    start: Position,
-    /// The main line's moves, `None` for a null move, and the positions they were played in.
-    played: Vec<(Position, Option<caissa::Move>)>,
-}
-
-impl PgnGame {
-    /// The main line's nodes in the tree.
-    fn main_nodes(&self) -> impl Iterator<Item = &Node> {
-        self.tree.mainline()
-    }
-
-    /// A board after the first `plies` moves of the main line, with them pushed; `ValueError`
-    /// if one of them is a null move, which a board cannot hold.
-    fn board_after(&self, plies: usize) -> PyResult<Board> {
-        let mut game = Game::new(self.start);
-        for (_, m) in self.played.iter().take(plies) {
-            let m = m.ok_or_else(|| {
-                PyValueError::new_err(
-                    "the main line has a null move (--), which a board cannot hold",
-                )
-            })?;
-            game.play_unchecked(m);
-        }
-        Ok(Board::from_game(game))
-    }
-}
-
 /// The `[%...]` commands of a node's comments.
 fn commands_of(node: &Node) -> impl Iterator<Item = Command<'_>> {
     node.comments
@@ -167,19 +124,29 @@ fn commands_of(node: &Node) -> impl Iterator<Item = Command<'_>> {
         .flat_map(|c| Commands::new(c.as_bytes()).filter_map(Result::ok))
 }
 
-/// A node's comments without their `[%...]` commands, joined (`''` for none).
-fn comment_of(node: &Node) -> String {
+/// `part` of each of a node's comments, the empty ones left out, joined by spaces.
+fn comment_parts(node: &Node, part: impl Fn(&Commands<'_>) -> String) -> String {
     let texts: Vec<String> = node
         .comments
         .iter()
-        .map(|c| Commands::new(c.as_bytes()).text_without_commands())
+        .map(|c| part(&Commands::new(c.as_bytes())))
         .filter(|t| !t.is_empty())
         .collect();
     texts.join(" ")
 }
 
+/// A node's `[%...]` commands as written, joined (`''` for none).
+pub(crate) fn commands_of_text(node: &Node) -> String {
+    comment_parts(node, |c| c.command_text())
+}
+
+/// A node's comments without their `[%...]` commands, joined (`''` for none).
+pub(crate) fn comment_of(node: &Node) -> String {
+    comment_parts(node, |c| c.text_without_commands())
+}
+
 /// A node's `[%clk ...]`, in seconds.
-fn clock_of(node: &Node) -> Option<f64> {
+pub(crate) fn clock_of(node: &Node) -> Option<f64> {
     commands_of(node).find_map(|c| match c {
         Command::Clock(d) => Some(d.as_secs_f64()),
         _ => None,
@@ -187,7 +154,7 @@ fn clock_of(node: &Node) -> Option<f64> {
 }
 
 /// A node's `[%eval ...]`.
-fn eval_of(node: &Node) -> Option<Eval> {
+pub(crate) fn eval_of(node: &Node) -> Option<Eval> {
     commands_of(node).find_map(|c| match c {
         Command::Eval(e) => Some(Eval {
             cp: match e.score {
@@ -230,298 +197,16 @@ impl Eval {
     }
 }
 
-#[pymethods]
-impl PgnGame {
-    /// The tag pairs, in order, as a `dict`.
-    #[getter]
-    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (name, value) in self.tree.tags.iter() {
-            dict.set_item(name, value)?;
-        }
-        Ok(dict)
-    }
-
-    /// The main line's moves (`None` for a null move `--`).
-    #[getter]
-    fn moves(&self) -> Vec<Option<Move>> {
-        self.played
-            .iter()
-            .map(|(pos, m)| m.map(|m| Move::of(pos, m)))
-            .collect()
-    }
-
-    /// python-chess's name: the main line's moves.
-    fn mainline_moves(&self) -> Vec<Option<Move>> {
-        self.moves()
-    }
-
-    /// The main line's moves in SAN, as written in the file.
-    #[getter]
-    fn san(&self) -> Vec<String> {
-        self.main_nodes().map(|n| n.san.to_string()).collect()
-    }
-
-    /// The comment after each main-line move, without its `[%...]` commands (`''` for none).
-    #[getter]
-    fn comments(&self) -> Vec<String> {
-        self.main_nodes().map(comment_of).collect()
-    }
-
-    /// The `[%clk ...]` after each main-line move, in seconds, or `None`.
-    #[getter]
-    fn clocks(&self) -> Vec<Option<f64>> {
-        self.main_nodes().map(clock_of).collect()
-    }
-
-    /// The `[%eval ...]` after each main-line move, or `None`.
-    #[getter]
-    fn evals(&self) -> Vec<Option<Eval>> {
-        self.main_nodes().map(eval_of).collect()
-    }
-
-    /// The comments before the first move (after the tags).
-    #[getter]
-    fn game_comments(&self) -> Vec<String> {
-        self.tree.comments.clone()
-    }
-
-    /// The game termination marker written after the moves (`'1-0'`, `'0-1'`, `'1/2-1/2'`,
-    /// `'*'`), or `None` when there is none.
-    #[getter]
-    fn termination_marker(&self) -> Option<&'static str> {
-        self.tree.termination_marker.map(|t| t.as_str())
-    }
-
-    /// A board at the start position (from the `FEN` and `Variant` tags).
-    fn board(&self) -> Board {
-        Board::from_game(Game::new(self.start))
-    }
-
-    /// A board at the end of the main line, with its moves pushed. Raises `ValueError` if the
-    /// main line has a null move, which a board cannot hold.
-    fn end(&self) -> PyResult<Board> {
-        self.board_after(self.played.len())
-    }
-
-    /// The game in PGN export format.
-    fn to_pgn(&self) -> String {
-        self.tree.to_export_string()
-    }
-
-    /// The game in PGN export format (python-chess's `str(game)`).
-    fn __str__(&self) -> String {
-        self.to_pgn()
-    }
-
-    /// The game of `board`: its start and the moves pushed, the seven tag roster with `?` for
-    /// what a board does not know and the `Result` of its outcome, and the `FEN` and `SetUp`
-    /// tags when it did not start from the standard position (python-chess's
-    /// `Game.from_board`); then the tags of `headers` (a `dict`, in its order), each set where
-    /// the roster has it or added after. A game's `headers` is a copy (python-chess's can be
-    /// changed in place), so tags are given here. A tag name other than letters, digits and
-    /// `_`, or a value with a line break, raises `ValueError`.
-    ///
-    /// >>> board = caissa.Board()
-    /// >>> for san in ["f3", "e5", "g4", "Qh4"]:
-    /// ...     _ = board.push_san(san)
-    /// >>> game = caissa.pgn.Game.from_board(board, headers={"White": "Ann", "Annotator": "B"})
-    /// >>> game.headers["White"], game.headers["Annotator"]
-    /// ('Ann', 'B')
-    /// >>> print(game.to_pgn().splitlines()[-1])
-    /// 1. f3 e5 2. g4 Qh4# 0-1
-    #[staticmethod]
-    #[pyo3(signature = (board, *, headers = None))]
-    fn from_board(
-        board: PyRef<'_, Board>,
-        headers: Option<Bound<'_, PyDict>>,
-    ) -> PyResult<PgnGame> {
-        let game = board.game();
-        let played = game
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(ply, &m)| {
-                let before = *game.position_at(ply).expect("a position before every move");
-                (before, Some(m))
-            })
-            .collect();
-        let mut tree = GameTree::from_game(game);
-        for (name, value) in headers.iter().flat_map(|dict| dict.iter()) {
-            let (name, value): (String, String) = (name.extract()?, value.extract()?);
-            let symbol =
-                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-            if !symbol || value.contains(['\n', '\r']) {
-                return Err(PyValueError::new_err(format!(
-                    "not a tag pair PGN can hold: {name:?} {value:?}"
-                )));
-            }
-            tree.tags.insert(&name, &value);
-        }
-        Ok(PgnGame {
-            tree,
-            start: *game.start(),
-            played,
-        })
-    }
-
-    /// Always empty: a game that cannot be read raises `PgnParseError` instead (python-chess
-    /// keeps such games with their errors here).
-    #[getter]
-    fn errors(&self) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// The main line's moves as nodes (python-chess's `game.mainline()`): each with its
-    /// `move`, `comment`, `clock()`, `eval()`, `san()`, `board()` and `next()`.
-    fn mainline(slf: Bound<'_, Self>) -> Vec<MainlineNode> {
-        let len = slf.get().played.len();
-        (0..len)
-            .map(|index| MainlineNode {
-                game: slf.clone().unbind(),
-                index,
-            })
-            .collect()
-    }
-
-    /// The first move's node, or `None` for a game without moves.
-    fn next(slf: Bound<'_, Self>) -> Option<MainlineNode> {
-        (!slf.get().played.is_empty()).then(|| MainlineNode {
-            game: slf.unbind(),
-            index: 0,
-        })
-    }
-
-    fn __len__(&self) -> usize {
-        self.played.len()
-    }
-
-    fn __repr__(&self) -> String {
-        let tag = |name: &str| self.tree.tags.get(name).unwrap_or("?").to_owned();
-        format!(
-            "<Game {} - {}, {} moves>",
-            tag("White"),
-            tag("Black"),
-            self.played.len()
-        )
-    }
-}
-
-/// A move of a game's main line with what was written after it, as python-chess's
-/// `chess.pgn.ChildNode` on the main line (variations are not kept).
-///
-/// >>> import io, caissa.pgn
-/// >>> game = next(caissa.pgn.read_games(io.StringIO("1. e4 { [%clk 0:01:00] fine } e5 *")))
-/// >>> node = game.next()
-/// >>> node.move.uci(), node.comment, node.clock(), node.next().san(), node.next().is_end()
-/// ('e2e4', 'fine', 60.0, 'e5', True)
-#[pyclass(module = "caissa.pgn", frozen)]
-pub(crate) struct MainlineNode {
-    game: Py<PgnGame>,
-    /// The move's index in the main line.
-    index: usize,
-}
-
-impl MainlineNode {
-    fn node<'a>(&self, game: &'a PgnGame) -> &'a Node {
-        game.main_nodes()
-            .nth(self.index)
-            .expect("a node for every move of the main line")
-    }
-}
-
-#[pymethods]
-impl MainlineNode {
-    /// The move (`None` for a null move `--`).
-    #[getter]
-    fn r#move(&self) -> Option<Move> {
-        let (pos, m) = &self.game.get().played[self.index];
-        m.map(|m| Move::of(pos, m))
-    }
-
-    /// The move in SAN, as written in the file.
-    fn san(&self) -> String {
-        self.node(self.game.get()).san.to_string()
-    }
-
-    /// The move in UCI notation (`'0000'` for a null move).
-    fn uci(&self) -> String {
-        self.r#move()
-            .map_or_else(|| "0000".to_owned(), |m| m.uci_move().to_string())
-    }
-
-    /// The comment after the move, without its `[%...]` commands (`''` for none).
-    #[getter]
-    fn comment(&self) -> String {
-        comment_of(self.node(self.game.get()))
-    }
-
-    /// The `[%clk ...]` after the move, in seconds, or `None`.
-    fn clock(&self) -> Option<f64> {
-        clock_of(self.node(self.game.get()))
-    }
-
-    /// The `[%eval ...]` after the move, or `None`.
-    fn eval(&self) -> Option<Eval> {
-        eval_of(self.node(self.game.get()))
-    }
-
-    /// A board after the move, with the main line up to it pushed.
-    fn board(&self) -> PyResult<Board> {
-        self.game.get().board_after(self.index + 1)
-    }
-
-    /// The number of half-moves from the game's start to this move, it included.
-    fn ply(&self) -> usize {
-        self.index + 1
-    }
-
-    /// The side to move after the move (`True` for White).
-    fn turn(&self) -> bool {
-        let (pos, _) = &self.game.get().played[self.index];
-        pos.turn() != caissa::Color::White
-    }
-
-    /// Whether this is the main line's last move.
-    fn is_end(&self) -> bool {
-        self.index + 1 == self.game.get().played.len()
-    }
-
-    /// The next move's node, or `None` at the end.
-    fn next(&self, py: Python<'_>) -> Option<MainlineNode> {
-        (!self.is_end()).then(|| MainlineNode {
-            game: self.game.clone_ref(py),
-            index: self.index + 1,
-        })
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<MainlineNode {} at ply {}>", self.san(), self.ply())
-    }
-}
-
 /// The outcome of reading one game, made without the GIL.
-fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<PgnGame, ReadError>> {
+fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<GameData, ReadError>> {
     let tree = match reader.read_game(&mut GameTreeBuilder)? {
         Ok(tree) => tree,
         Err(e) => return Some(Err(ReadError::Text(e))),
     };
-    let start = match tree.start_position() {
-        Ok(start) => start,
-        Err(e) => return Some(Err(ReadError::Text(e.into()))),
-    };
-    let mut played = Vec::new();
-    for step in tree.mainline_moves() {
-        match step {
-            Ok(step) => played.push((step.before, step.played)),
-            Err(e) => return Some(Err(ReadError::Replay(e))),
-        }
+    if let Err(e) = tree.start_position() {
+        return Some(Err(ReadError::Text(e.into())));
     }
-    Some(Ok(PgnGame {
-        tree,
-        start,
-        played,
-    }))
+    Some(GameData::replayed(tree).map_err(ReadError::Replay))
 }
 
 enum ReadError {
@@ -600,8 +285,11 @@ impl GameReader {
 
     /// The next game. A game that cannot be read or replayed raises `PgnParseError` (unless
     /// the reader skips errors); the call after it reads the next game.
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PgnGame>> {
-        self.0.next(py, read_one)
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PgnGame>>> {
+        self.0
+            .next(py, read_one)?
+            .map(|data| PgnGame::create(py, data))
+            .transpose()
     }
 }
 
@@ -674,7 +362,8 @@ impl Visitor for TagPairs {
 /// Rust), a `Shard` of a file (see `shards`), or a file object (binary, or text, whose `read`
 /// returns `str`); plain or compressed (zstd, gzip, bzip2: found from the first bytes).
 ///
-/// Each game is read and its main line replayed with the GIL released. A game that cannot be
+/// Each game is read and every line of it (the main line and the variations) replayed with
+/// the GIL released. A game that cannot be
 /// read or replayed raises `PgnParseError` (a `ValueError`, with `line` and `column`, or `ply`),
 /// and iteration can go on with the next game; with `skip_errors=True` such games are
 /// skipped. Memory stays bounded by one game whatever the file's size. A shard's games are
@@ -683,7 +372,7 @@ impl Visitor for TagPairs {
 ///
 /// >>> import io
 /// >>> games = list(caissa.pgn.read_games(io.BytesIO(b"1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 *")))
-/// >>> [len(g) for g in games], games[0].end().is_checkmate()
+/// >>> [len(g) for g in games], games[0].end().board().is_checkmate()
 /// ([4, 1], True)
 #[pyfunction]
 #[pyo3(signature = (source, *, skip_errors = false))]
@@ -1021,11 +710,12 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_headers_all, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
     m.add("FilterError", m.py().get_type::<FilterError>())?;
+    m.add_class::<GameNode>()?;
     m.add_class::<PgnGame>()?;
+    m.add_class::<ChildNode>()?;
     m.add_class::<Eval>()?;
     m.add_class::<GameReader>()?;
     m.add_class::<HeadersReader>()?;
-    m.add_class::<MainlineNode>()?;
     m.add("PgnParseError", m.py().get_type::<PgnParseError>())?;
     Ok(())
 }

@@ -41,7 +41,7 @@ def test_headers_moves_comments_clocks_evals():
     assert game.termination_marker == "0-1"
     assert len(game) == 4
     assert game.board() == caissa.Board()
-    end = game.end()
+    end = game.end().board()
     assert end.is_checkmate() and end.outcome().winner is False
     assert len(end.move_stack) == 4
     assert "Qh4#" in game.to_pgn()
@@ -99,7 +99,7 @@ def test_chess960_and_fen_starts():
     (game,) = caissa.pgn.read_games(io.StringIO(text))
     assert game.board().chess960
     assert game.moves[0].uci() == "b1e1"
-    assert game.end().fen() == "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"
+    assert game.end().board().fen() == "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"
 
 
 def peer_games(path):
@@ -132,7 +132,7 @@ def test_the_same_games_as_python_chess(path):
             board.push(node.move)
         replay = game.board()
         assert [replay.san_and_push(m) for m in game.moves] == sans
-        assert game.end().fen() == board.fen()
+        assert game.end().board().fen() == board.fen()
         assert game.clocks == [n.clock() for n in nodes]
         evals = [n.eval() for n in nodes]
         for ours_eval, peer_eval in zip(game.evals, evals):
@@ -352,7 +352,7 @@ def test_mainline_nodes_and_from_board_as_python_chess():
                 assert nodes[-1].board().fen() == theirs[-1].board().fen()
                 assert ours.next().next() is None or ours.next().next().ply() == 2
             # A board's game, written and read back by python-chess.
-            end = ours.end()
+            end = ours.end().board()
             written = str(caissa.pgn.Game.from_board(end))
             back = chess.pgn.read_game(io.StringIO(written))
             assert not back.errors

@@ -15,16 +15,18 @@ Eval(cp=30, mate=None, depth=None)
 
 import os
 import weakref
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from collections.abc import MutableMapping
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from caissa._caissa import (
     ArrowStream,
+    ChildNode,
     Eval,
     FilterError,
     Game,
+    GameNode,
     GameReader,
     HeadersReader,
-    MainlineNode,
     PgnParseError,
     read_games,
     read_headers_all,
@@ -35,12 +37,14 @@ from caissa._caissa import _shard_ranges
 
 __all__ = [
     "ArrowStream",
+    "ChildNode",
     "Eval",
     "FilterError",
     "Game",
+    "GameNode",
     "GameReader",
+    "Headers",
     "HeadersReader",
-    "MainlineNode",
     "PgnParseError",
     "Shard",
     "read_game",
@@ -51,6 +55,60 @@ __all__ = [
     "shards",
     "to_arrow",
 ]
+
+
+class Headers(MutableMapping):
+    r"""The tag pairs of a ``Game`` (its ``headers``), as python-chess's ``chess.pgn.Headers``:
+    a mutable mapping of names to values that reads and changes the game's tags. The seven tag
+    roster comes first, in its order, then the others in the order they were added. A name
+    other than letters, digits and ``_``, or a value with a line break, raises ``ValueError``;
+    so do ``FEN``, ``SetUp`` and ``Variant`` values that give no start position, or that change
+    the start of a game that has moves.
+
+    >>> game = caissa.pgn.Game()
+    >>> game.headers["Annotator"] = "caissa"
+    >>> game.headers["White"] = "Ann"
+    >>> del game.headers["Site"]
+    >>> list(game.headers)
+    ['Event', 'Date', 'Round', 'White', 'Black', 'Result', 'Annotator']
+    >>> game.headers
+    Headers(Event='?', Date='????.??.??', Round='?', White='Ann', Black='?', Result='*', Annotator='caissa')
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __getitem__(self, name: str) -> str:
+        value = self._game._tag(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __setitem__(self, name: str, value: str) -> None:
+        self._game._set_tag(name, value)
+
+    def __delitem__(self, name: str) -> None:
+        if not self._game._remove_tag(name):
+            raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._game._tag(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._game._tag_names())
+
+    def __len__(self) -> int:
+        return len(self._game._tag_names())
+
+    def copy(self) -> Dict[str, str]:
+        """The tags as a ``dict``, apart from the game."""
+        return dict(self.items())
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{name}={value!r}" for name, value in self.items())
+        return f"Headers({pairs})"
 
 
 class Shard(NamedTuple):

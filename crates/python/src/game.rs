@@ -1,0 +1,945 @@
+//! `caissa.pgn.Game` and its nodes: a game as python-chess's tree of `GameNode`s, over
+//! caissa-notation's `GameTree`.
+//!
+//! A [`Game`] and every [`ChildNode`] of it share one [`GameData`]: the tree (tags, moves as
+//! SAN with their comments and glyphs, variations), the start position and the move each node
+//! stands for, resolved once (when the game is read, or when a move is added). A node is the
+//! shared data and a node id; Python objects for nodes are made when asked for, and two of
+//! them for the same move of the same game are equal. Moves added from Python are checked
+//! against their position (python-chess takes any move there).
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use caissa::notation::fen::{EnPassantMode, Fen};
+use caissa::notation::pgn::{
+    GameTree, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TreeReplayError, normalize_comment,
+};
+use caissa::notation::san::SanPlus;
+use caissa::{Game as RustGame, Position};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PySet};
+
+use crate::board::Board;
+use crate::errors;
+use crate::pgn::{Eval, clock_of, commands_of_text, comment_of, eval_of};
+use crate::types::Move;
+
+/// What a game and its nodes share.
+#[derive(Debug)]
+pub(crate) struct GameData {
+    pub(crate) tree: GameTree,
+    pub(crate) start: Position,
+    /// The move of each node, by [`NodeId::index`] (`None` for a null move, `--`).
+    moves: Vec<Option<caissa::Move>>,
+}
+
+impl GameData {
+    /// A game read from PGN (or made from a board): its start from the tags, every line replayed.
+    pub(crate) fn replayed(tree: GameTree) -> Result<GameData, TreeReplayError> {
+        let start = tree.start_position()?;
+        let moves = tree.replay_all(start)?;
+        Ok(GameData { tree, start, moves })
+    }
+
+    /// The ids of the moves from the first to `id`.
+    fn path(&self, id: Option<NodeId>) -> Vec<NodeId> {
+        let mut path: Vec<NodeId> =
+            std::iter::successors(id, |&n| self.tree.node(n).parent()).collect();
+        path.reverse();
+        path
+    }
+
+    /// The position after `id` (the start for `None`).
+    fn position_at(&self, id: Option<NodeId>) -> Position {
+        self.path(id)
+            .into_iter()
+            .fold(self.start, |pos, n| match self.moves[n.index()] {
+                Some(m) => {
+                    let mut next = pos;
+                    next.play_unchecked(m);
+                    next
+                }
+                // A null move was replayed, so it passes.
+                None => pos.pass().unwrap_or(pos),
+            })
+    }
+
+    /// A board after `id`, with the moves up to it pushed; `ValueError` if one of them is a
+    /// null move, which a board cannot hold.
+    fn board_at(&self, id: Option<NodeId>) -> PyResult<Board> {
+        let mut game = RustGame::new(self.start);
+        for n in self.path(id) {
+            let m = self.moves[n.index()].ok_or_else(|| {
+                PyValueError::new_err("the line has a null move (--), which a board cannot hold")
+            })?;
+            game.play_unchecked(m);
+        }
+        Ok(Board::from_game(game))
+    }
+
+    /// The ids of the main line from the first move.
+    pub(crate) fn main_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.line_after(None)
+    }
+
+    /// The ids of the main continuation after `id`.
+    fn line_after(&self, id: Option<NodeId>) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.tree.children(id).first().copied(), |&n| {
+            self.tree.node(n).children().first().copied()
+        })
+    }
+
+    /// The Python move of node `id` (`None` for a null move).
+    pub(crate) fn py_move(&self, id: NodeId) -> Option<Move> {
+        self.moves[id.index()].map(|m| Move::of(&self.start, m))
+    }
+
+    /// The half-moves before the start, as python-chess counts them from the FEN's move number.
+    fn start_ply(&self) -> usize {
+        let black = usize::from(self.start.turn() == caissa::Color::Black);
+        2 * (self.start.fullmoves().max(1) as usize - 1) + black
+    }
+
+    /// Adds the legal move `m` of the position after `parent` as its last continuation.
+    fn add(&mut self, parent: Option<NodeId>, m: &Move) -> PyResult<NodeId> {
+        let pos = self.position_at(parent);
+        let legal = legal_move(&pos, m)?;
+        let id = self.tree.add_move(parent, SanPlus::from_move(&pos, legal));
+        self.moves.push(Some(legal));
+        Ok(id)
+    }
+
+    /// The start from the tags after a change to them, which must give a position, and the one
+    /// the moves were played from if there are any.
+    fn restart(&mut self) -> Result<(), String> {
+        let start = self.tree.start_position().map_err(|e| e.to_string())?;
+        if !self.tree.is_empty() && start != self.start {
+            return Err("the game has moves: its start position cannot change".to_owned());
+        }
+        self.start = start;
+        Ok(())
+    }
+}
+
+/// The legal move of `pos` that `m` stands for; `IllegalMoveError` if none.
+fn legal_move(pos: &Position, m: &Move) -> PyResult<caissa::Move> {
+    m.uci_move().to_move(pos).map_err(|e| {
+        errors::uci_error(
+            &Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+            &e,
+        )
+    })
+}
+
+type Shared = Arc<Mutex<GameData>>;
+
+fn lock(data: &Shared) -> MutexGuard<'_, GameData> {
+    data.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A place in a game: the game itself (the start) or a move of it, as python-chess's
+/// `chess.pgn.GameNode`, the base of `Game` and `ChildNode`. Nodes are views of the game: a
+/// change made through one is seen through every other, and two nodes of the same move are
+/// equal.
+///
+/// Differences from python-chess, on purpose: a move added must be legal where it is added
+/// (`IllegalMoveError` otherwise); `comment` is the text without its `[%...]` commands, which
+/// setting it keeps (read them with `clock()` and `eval()`).
+///
+/// >>> import caissa, caissa.pgn
+/// >>> game = caissa.pgn.Game()
+/// >>> node = game.add_variation(caissa.Move.from_uci("e2e4"))
+/// >>> node = node.add_variation(caissa.Move.from_uci("e7e5"), comment="Open")
+/// >>> side = node.parent.add_variation(caissa.Move.from_uci("c7c5"))
+/// >>> node.parent.variations == [node, side], side.starts_variation(), side.san()
+/// (True, True, 'c5')
+/// >>> print(game.to_pgn().splitlines()[-1])
+/// 1. e4 e5 { Open } ( 1... c5 ) *
+#[pyclass(module = "caissa.pgn", subclass, frozen)]
+pub(crate) struct GameNode {
+    data: Shared,
+    id: Option<NodeId>,
+    /// The game object, for the nodes of its moves (`None` in the game itself).
+    root: Option<Py<PgnGame>>,
+}
+
+impl GameNode {
+    fn data(&self) -> MutexGuard<'_, GameData> {
+        lock(&self.data)
+    }
+
+    /// The game object of `slf`.
+    fn game_of(slf: &Bound<'_, GameNode>) -> Py<PgnGame> {
+        let me = slf.get();
+        match &me.root {
+            Some(game) => game.clone_ref(slf.py()),
+            None => slf
+                .cast::<PgnGame>()
+                .expect("a node without a root is its game")
+                .clone()
+                .unbind(),
+        }
+    }
+
+    /// The node object of `id` in the game of `slf` (the game itself for `None`).
+    fn node_object(slf: &Bound<'_, GameNode>, id: Option<NodeId>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let game = GameNode::game_of(slf);
+        match id {
+            None => Ok(game.into_any()),
+            Some(id) => {
+                let node = GameNode {
+                    data: Arc::clone(&slf.get().data),
+                    id: Some(id),
+                    root: Some(game),
+                };
+                Ok(Py::new(py, PyClassInitializer::from(node).add_subclass(ChildNode))?.into_any())
+            }
+        }
+    }
+
+    /// The child of this node that `key` names: an index in `variations`, a move, or a node.
+    fn child(&self, key: &Bound<'_, PyAny>) -> PyResult<NodeId> {
+        let data = self.data();
+        let children = data.tree.children(self.id);
+        if let Ok(node) = key.cast::<GameNode>() {
+            let node = node.get();
+            return children
+                .iter()
+                .copied()
+                .find(|&c| Arc::ptr_eq(&node.data, &self.data) && node.id == Some(c))
+                .ok_or_else(|| PyKeyError::new_err("not a variation of this node"));
+        }
+        if let Ok(m) = key.extract::<PyRef<'_, Move>>() {
+            return children
+                .iter()
+                .copied()
+                .find(|&c| data.py_move(c).as_ref() == Some(&*m))
+                .ok_or_else(|| PyKeyError::new_err(m.uci_move().to_string()));
+        }
+        let index: isize = key.extract()?;
+        crate::types::py_index(index, children.len())
+            .map(|i| children[i])
+            .ok_or_else(|| PyIndexError::new_err("variation index out of range"))
+    }
+
+    /// The node of this move, `ValueError` for the game itself.
+    fn move_id(&self, what: &str) -> PyResult<NodeId> {
+        self.id
+            .ok_or_else(|| PyValueError::new_err(format!("the game's start has no {what}")))
+    }
+
+    /// Applies `edit` to the tree and the child `key` names.
+    fn edit_child(
+        &self,
+        key: &Bound<'_, PyAny>,
+        edit: impl FnOnce(&mut GameTree, NodeId),
+    ) -> PyResult<()> {
+        let id = self.child(key)?;
+        edit(&mut self.data().tree, id);
+        Ok(())
+    }
+
+    /// Adds `m` after `slf` with its comments and glyphs, as the main continuation if `main`,
+    /// else as the last; its node.
+    fn add_child(
+        slf: &Bound<'_, Self>,
+        m: &Move,
+        (comment, starting_comment): (&str, &str),
+        nags: Option<&Bound<'_, PyAny>>,
+        main: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let nags = nags_from(nags)?;
+        let id = {
+            let mut data = slf.get().data();
+            let id = data.add(slf.get().id, m)?;
+            GameNode::annotate(&mut data, id, comment, starting_comment, nags);
+            if main {
+                data.tree.promote_to_main(id);
+            }
+            id
+        };
+        GameNode::node_object(slf, Some(id))
+    }
+
+    /// Sets the node `id`'s comment, glyphs and starting comment as python-chess's
+    /// `add_variation` takes them.
+    fn annotate(
+        data: &mut GameData,
+        id: NodeId,
+        comment: &str,
+        starting_comment: &str,
+        nags: Vec<Nag>,
+    ) {
+        let node = data.tree.node_mut(id);
+        set_comment(&mut node.comments, comment, "");
+        set_comment(&mut node.comments_before, starting_comment, "");
+        node.nags = nags;
+    }
+}
+
+/// Replaces `comments` with `text` after `keep` (normalised; nothing for an empty result).
+fn set_comment(comments: &mut Vec<String>, text: &str, keep: &str) {
+    comments.clear();
+    let joined = normalize_comment(format!("{keep} {text}").as_bytes());
+    if !joined.is_empty() {
+        comments.push(joined);
+    }
+}
+
+/// Glyphs given as python-chess takes them (any iterable of ints, `None` for none), sorted
+/// and without repeats, as a set of them is.
+fn nags_from(nags: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Nag>> {
+    let mut all = Vec::new();
+    if let Some(nags) = nags {
+        for nag in nags.try_iter()? {
+            all.push(Nag(nag?.extract()?));
+        }
+    }
+    all.sort_unstable();
+    all.dedup();
+    Ok(all)
+}
+
+#[pymethods]
+impl GameNode {
+    /// The node before this one: `None` for the game, the game for a first move.
+    #[getter]
+    fn parent(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let Some(id) = slf.get().id else {
+            return Ok(None);
+        };
+        let parent = slf.get().data().tree.node(id).parent();
+        GameNode::node_object(slf, parent).map(Some)
+    }
+
+    /// The move that leads here: `None` for the game and for a null move (`--`).
+    #[getter]
+    fn r#move(&self) -> Option<Move> {
+        self.id.and_then(|id| self.data().py_move(id))
+    }
+
+    /// The moves that follow, as nodes: the main continuation first, then the variations.
+    #[getter]
+    fn variations(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyAny>>> {
+        let children = slf.get().data().tree.children(slf.get().id).to_vec();
+        children
+            .into_iter()
+            .map(|c| GameNode::node_object(slf, Some(c)))
+            .collect()
+    }
+
+    /// The comment after the move (for the game: before the first move), without its `[%...]`
+    /// commands (`''` for none). Setting it replaces the text and keeps the commands.
+    #[getter]
+    fn comment(&self) -> String {
+        let data = self.data();
+        match self.id {
+            Some(id) => comment_of(data.tree.node(id)),
+            None => data.tree.comments.join(" "),
+        }
+    }
+
+    #[setter]
+    fn set_comment(&self, text: &str) {
+        let mut data = self.data();
+        match self.id {
+            Some(id) => {
+                let node = data.tree.node_mut(id);
+                let keep = commands_of_text(node);
+                set_comment(&mut node.comments, text, &keep);
+            }
+            None => set_comment(&mut data.tree.comments, text, ""),
+        }
+    }
+
+    /// The comment before the move, for a move that starts a variation (`''` for none; always
+    /// for the game, which cannot have one).
+    #[getter]
+    fn starting_comment(&self) -> String {
+        self.id.map_or_else(String::new, |id| {
+            self.data().tree.node(id).comments_before.join(" ")
+        })
+    }
+
+    #[setter]
+    fn set_starting_comment(&self, text: &str) -> PyResult<()> {
+        let id = self.move_id("starting comment")?;
+        set_comment(&mut self.data().tree.node_mut(id).comments_before, text, "");
+        Ok(())
+    }
+
+    /// The move's glyphs (NAGs) as a set of ints (empty for the game). A copy: set a new set to
+    /// change them.
+    #[getter]
+    fn nags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
+        let nags: Vec<u8> = self.id.map_or_else(Vec::new, |id| {
+            self.data().tree.node(id).nags.iter().map(|n| n.0).collect()
+        });
+        PySet::new(py, nags)
+    }
+
+    #[setter]
+    fn set_nags(&self, nags: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = self.move_id("glyphs")?;
+        self.data().tree.node_mut(id).nags = nags_from(Some(nags))?;
+        Ok(())
+    }
+
+    /// A board at this node, with the moves from the start pushed. Raises `ValueError` if
+    /// they include a null move, which a board cannot hold.
+    fn board(&self) -> PyResult<Board> {
+        self.data().board_at(self.id)
+    }
+
+    /// The half-moves to this node as python-chess counts them: from the start position's move
+    /// number and side to move, plus the moves since.
+    fn ply(&self) -> usize {
+        let data = self.data();
+        data.start_ply() + data.path(self.id).len()
+    }
+
+    /// The side to move at this node (`True` for White).
+    fn turn(&self) -> bool {
+        self.ply().is_multiple_of(2)
+    }
+
+    /// The game.
+    fn root(slf: &Bound<'_, Self>) -> Py<PgnGame> {
+        GameNode::game_of(slf)
+    }
+
+    /// The game (python-chess's other name for `root`).
+    fn game(slf: &Bound<'_, Self>) -> Py<PgnGame> {
+        GameNode::game_of(slf)
+    }
+
+    /// The last node of the main continuation from here (this node at the end of its line).
+    fn end(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let last = slf.get().data().line_after(slf.get().id).last();
+        GameNode::node_object(slf, last.or(slf.get().id))
+    }
+
+    /// Whether nothing follows this node.
+    fn is_end(&self) -> bool {
+        self.data().tree.children(self.id).is_empty()
+    }
+
+    /// Whether this move starts a variation: it is not its parent's main continuation.
+    fn starts_variation(&self) -> bool {
+        let data = self.data();
+        self.id
+            .is_some_and(|id| data.tree.children(data.tree.node(id).parent()).first() != Some(&id))
+    }
+
+    /// Whether this node is on the game's main line (the game is).
+    fn is_mainline(&self) -> bool {
+        let data = self.data();
+        data.path(self.id)
+            .iter()
+            .all(|&id| data.tree.children(data.tree.node(id).parent()).first() == Some(&id))
+    }
+
+    /// Whether this node is its parent's main continuation (the game is).
+    fn is_main_variation(&self) -> bool {
+        !self.starts_variation()
+    }
+
+    fn __getitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let id = slf.get().child(key)?;
+        GameNode::node_object(slf, Some(id))
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        self.child(key).is_ok()
+    }
+
+    /// The continuation `key` names: an index in `variations`, a move, or a node. Raises
+    /// `KeyError` (`IndexError` for an index) if there is none.
+    fn variation(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        GameNode::__getitem__(slf, key)
+    }
+
+    /// Whether `key` (an index, a move or a node) names a continuation of this node.
+    fn has_variation(&self, key: &Bound<'_, PyAny>) -> bool {
+        self.child(key).is_ok()
+    }
+
+    /// Makes the continuation `key` names the main one.
+    fn promote_to_main(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(key, GameTree::promote_to_main)
+    }
+
+    /// Moves the continuation `key` names one place up.
+    fn promote(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(key, GameTree::promote)
+    }
+
+    /// Moves the continuation `key` names one place down.
+    fn demote(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(key, GameTree::demote)
+    }
+
+    /// Removes the continuation `key` names, with the moves after it.
+    fn remove_variation(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(key, GameTree::remove)
+    }
+
+    /// Adds `move` (legal here, else `IllegalMoveError`) as the last continuation of this
+    /// node, with a comment after it, a comment before it and glyphs; returns its node.
+    #[pyo3(signature = (r#move, *, comment = "", starting_comment = "", nags = None))]
+    fn add_variation(
+        slf: &Bound<'_, Self>,
+        r#move: PyRef<'_, Move>,
+        comment: &str,
+        starting_comment: &str,
+        nags: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        GameNode::add_child(slf, &r#move, (comment, starting_comment), nags, false)
+    }
+
+    /// Adds `move` (legal here) as the main continuation, the others after it.
+    #[pyo3(signature = (r#move, *, comment = "", nags = None))]
+    fn add_main_variation(
+        slf: &Bound<'_, Self>,
+        r#move: PyRef<'_, Move>,
+        comment: &str,
+        nags: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        GameNode::add_child(slf, &r#move, (comment, ""), nags, true)
+    }
+
+    /// Adds `moves` one after the other from this node, each as the last continuation of the
+    /// one before; the starting comment goes before the first, the comment (after any it has)
+    /// and glyphs after the last. Returns the last node. Nothing is added unless every move is
+    /// legal where it comes.
+    #[pyo3(signature = (moves, *, comment = "", starting_comment = "", nags = None))]
+    fn add_line(
+        slf: &Bound<'_, Self>,
+        moves: Vec<PyRef<'_, Move>>,
+        comment: &str,
+        starting_comment: &str,
+        nags: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let nags = nags_from(nags)?;
+        let me = slf.get();
+        let last = {
+            let mut data = me.data();
+            // Checked first, so that a bad move adds nothing.
+            let mut pos = data.position_at(me.id);
+            for m in &moves {
+                pos.play_unchecked(legal_move(&pos, m)?);
+            }
+            let mut at = me.id;
+            for (i, m) in moves.iter().enumerate() {
+                let id = data.add(at, m)?;
+                if i == 0 {
+                    set_comment(
+                        &mut data.tree.node_mut(id).comments_before,
+                        starting_comment,
+                        "",
+                    );
+                }
+                at = Some(id);
+            }
+            if let Some(id) = at.filter(|_| !moves.is_empty()) {
+                let node = data.tree.node_mut(id);
+                let before = node.comments.join(" ");
+                set_comment(&mut node.comments, comment, &before);
+                node.nags.extend(nags);
+                node.nags.sort_unstable();
+                node.nags.dedup();
+            }
+            at
+        };
+        GameNode::node_object(slf, last)
+    }
+
+    /// The main continuation's first node, or `None` at the end.
+    fn next(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let first = slf
+            .get()
+            .data()
+            .tree
+            .children(slf.get().id)
+            .first()
+            .copied();
+        first
+            .map(|id| GameNode::node_object(slf, Some(id)))
+            .transpose()
+    }
+
+    /// The nodes of the main continuation after this one, in order.
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyAny>>> {
+        let ids: Vec<NodeId> = slf.get().data().line_after(slf.get().id).collect();
+        ids.into_iter()
+            .map(|id| GameNode::node_object(slf, Some(id)))
+            .collect()
+    }
+
+    /// The moves of the main continuation after this node (`None` for a null move).
+    fn mainline_moves(&self) -> Vec<Option<Move>> {
+        let data = self.data();
+        data.line_after(self.id)
+            .map(|id| data.py_move(id))
+            .collect()
+    }
+
+    /// The `[%clk ...]` after the move, in seconds, or `None` (always for the game).
+    fn clock(&self) -> Option<f64> {
+        self.id.and_then(|id| clock_of(self.data().tree.node(id)))
+    }
+
+    /// The `[%eval ...]` after the move, or `None` (always for the game).
+    fn eval(&self) -> Option<Eval> {
+        self.id.and_then(|id| eval_of(self.data().tree.node(id)))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<GameNode>()
+            .is_ok_and(|o| Arc::ptr_eq(&o.get().data, &self.data) && o.get().id == self.id)
+    }
+
+    fn __hash__(&self) -> isize {
+        let game = Arc::as_ptr(&self.data) as isize;
+        game ^ self.id.map_or(-1, |id| id.index() as isize)
+    }
+}
+
+/// A move of a game with what was written around it: python-chess's `chess.pgn.ChildNode`.
+/// See `GameNode` for what every node has.
+///
+/// >>> import io, caissa.pgn
+/// >>> game = caissa.pgn.read_game(io.StringIO("1. e4 { [%clk 0:01:00] fine } e5 (1... c5 $1) *"))
+/// >>> node = game.next()
+/// >>> node.move.uci(), node.comment, node.clock(), node.next().san(), node.next().is_end()
+/// ('e2e4', 'fine', 60.0, 'e5', True)
+/// >>> side = node.variation(1)
+/// >>> side.san(), side.nags, side.parent == node, side.is_mainline()
+/// ('c5', {1}, True, False)
+#[pyclass(module = "caissa.pgn", extends = GameNode, frozen)]
+pub(crate) struct ChildNode;
+
+#[pymethods]
+impl ChildNode {
+    /// The move in SAN, as written in the file (or as caissa writes a move added).
+    fn san(slf: PyRef<'_, Self>) -> String {
+        let base = slf.as_super();
+        let id = base.id.expect("a child node has a move");
+        base.data().tree.node(id).san.to_string()
+    }
+
+    /// The move in UCI notation (`'0000'` for a null move).
+    fn uci(slf: PyRef<'_, Self>) -> String {
+        slf.as_super()
+            .r#move()
+            .map_or_else(|| "0000".to_owned(), |m| m.uci_move().to_string())
+    }
+
+    fn __repr__(slf: PyRef<'_, Self>) -> String {
+        let ply = slf.as_super().ply();
+        format!(
+            "<ChildNode {}{} {}>",
+            ply.div_ceil(2),
+            if ply % 2 == 1 { "." } else { "..." },
+            ChildNode::san(slf)
+        )
+    }
+}
+
+/// A game: its tags (`headers`), its start, its moves as a tree of nodes with comments, glyphs
+/// and variations: python-chess's `chess.pgn.Game`, a `GameNode` (see there for moves and
+/// variations). Read from PGN by `read_games` or `read_game`, made from a board by
+/// `from_board`, or built move by move from `Game()` (the seven tag roster with `?`, result
+/// `*`) or `Game(headers)`.
+///
+/// Besides python-chess's names, the main line as lists: `moves`, `san`, `comments`,
+/// `clocks`, `evals`.
+///
+/// >>> import io, caissa.pgn
+/// >>> pgn = io.StringIO('[White "A"]\n\n1. e4 { [%clk 0:03:00] Good } e5 2. Qh5 *')
+/// >>> game = next(caissa.pgn.read_games(pgn))
+/// >>> (game.headers["White"], game.san, game.clocks, game.comments)
+/// ('A', ['e4', 'e5', 'Qh5'], [180.0, None, None], ['Good', '', ''])
+/// >>> game.end().board().fen()
+/// 'rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2'
+/// >>> game.headers["Black"] = "B"
+/// >>> print(game.to_pgn().splitlines()[5])
+/// [Black "B"]
+#[pyclass(name = "Game", module = "caissa.pgn", extends = GameNode, frozen)]
+pub(crate) struct PgnGame;
+
+impl PgnGame {
+    /// The Python object of a game.
+    pub(crate) fn create(py: Python<'_>, data: GameData) -> PyResult<Py<PgnGame>> {
+        Py::new(py, PgnGame::initializer(data))
+    }
+
+    fn initializer(data: GameData) -> PyClassInitializer<PgnGame> {
+        PyClassInitializer::from(GameNode {
+            data: Arc::new(Mutex::new(data)),
+            id: None,
+            root: None,
+        })
+        .add_subclass(PgnGame)
+    }
+
+    fn shared<'a>(slf: &'a PyRef<'_, Self>) -> MutexGuard<'a, GameData> {
+        slf.as_super().data()
+    }
+}
+
+/// Checks a tag pair as python-chess's headers do: a name of letters, digits and `_`, a value
+/// without a line break.
+fn check_tag(name: &str, value: &str) -> PyResult<()> {
+    let symbol = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !symbol || value.contains(['\n', '\r']) {
+        return Err(PyValueError::new_err(format!(
+            "not a tag pair PGN can hold: {name:?} {value:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// Applies `change` to the tags of `data`, undoing it if the start position it gives is not
+/// one the game can have.
+fn change_tags(
+    data: &mut GameData,
+    change: impl FnOnce(&mut caissa::notation::pgn::Tags),
+) -> PyResult<()> {
+    let before = data.tree.tags.clone();
+    change(&mut data.tree.tags);
+    data.restart().map_err(|e| {
+        data.tree.tags = before;
+        PyValueError::new_err(e)
+    })
+}
+
+#[pymethods]
+impl PgnGame {
+    #[new]
+    #[pyo3(signature = (headers = None))]
+    fn new(headers: Option<Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<PgnGame>> {
+        let mut tree = GameTree::new();
+        match headers {
+            None => {
+                for (name, value) in SEVEN_TAG_ROSTER {
+                    tree.tags.push(name, value);
+                }
+            }
+            Some(headers) => {
+                let pairs = match headers.cast::<PyDict>() {
+                    Ok(dict) => dict.items().into_any(),
+                    Err(_) => match headers.call_method0("items") {
+                        Ok(items) => items,
+                        Err(_) => headers,
+                    },
+                };
+                for pair in pairs.try_iter()? {
+                    let (name, value): (String, String) = pair?.extract()?;
+                    check_tag(&name, &value)?;
+                    tree.tags.insert(&name, &value);
+                }
+            }
+        }
+        let data = GameData::replayed(tree)
+            .map_err(|e| PyValueError::new_err(format!("the tags give no start: {e}")))?;
+        Ok(PgnGame::initializer(data))
+    }
+
+    /// A game without tags (python-chess's `Game.without_tag_roster()`).
+    #[staticmethod]
+    fn without_tag_roster(py: Python<'_>) -> PyResult<Py<PgnGame>> {
+        PgnGame::create(
+            py,
+            GameData::replayed(GameTree::new()).expect("no tags give the standard start"),
+        )
+    }
+
+    /// The tag pairs as a live mapping (`caissa.pgn.Headers`): reading, setting and deleting
+    /// tags changes the game. The seven tag roster comes first, in its order.
+    #[getter]
+    fn headers(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let class = py.import("caissa.pgn")?.getattr("Headers")?;
+        Ok(class.call1((slf,))?.unbind())
+    }
+
+    /// The names of the tags, the roster first (for `Headers`).
+    fn _tag_names(slf: PyRef<'_, Self>) -> Vec<String> {
+        let data = PgnGame::shared(&slf);
+        let tags = &data.tree.tags;
+        let in_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name);
+        let roster = SEVEN_TAG_ROSTER
+            .iter()
+            .map(|&(n, _)| n)
+            .filter(|n| tags.get(n).is_some());
+        let others = tags.iter().map(|(n, _)| n).filter(|n| !in_roster(n));
+        roster.chain(others).map(str::to_owned).collect()
+    }
+
+    /// The value of tag `name`, or `None` (for `Headers`).
+    fn _tag(slf: PyRef<'_, Self>, name: &str) -> Option<String> {
+        PgnGame::shared(&slf).tree.tags.get(name).map(str::to_owned)
+    }
+
+    /// Sets tag `name` (for `Headers`): `ValueError` for a pair PGN cannot hold, or start tags
+    /// (`FEN`, `SetUp`, `Variant`) that give no position or change the start of a game with
+    /// moves.
+    fn _set_tag(slf: PyRef<'_, Self>, name: &str, value: &str) -> PyResult<()> {
+        check_tag(name, value)?;
+        change_tags(&mut PgnGame::shared(&slf), |tags| tags.insert(name, value))
+    }
+
+    /// Removes tag `name`; whether it was there (for `Headers`).
+    fn _remove_tag(slf: PyRef<'_, Self>, name: &str) -> PyResult<bool> {
+        let mut data = PgnGame::shared(&slf);
+        if data.tree.tags.get(name).is_none() {
+            return Ok(false);
+        }
+        change_tags(&mut data, |tags| tags.remove(name))?;
+        Ok(true)
+    }
+
+    /// Sets the start position to `board` (a `Board` or a FEN): the `FEN` and `SetUp` tags,
+    /// removed for the standard start, and `Variant` for Chess960. `ValueError` once the game
+    /// has moves.
+    fn setup(slf: PyRef<'_, Self>, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<()> {
+        let pos = match board.extract::<PyRef<'_, Board>>() {
+            Ok(board) => *board.game().start(),
+            Err(_) => *Board::new(py, Some(&board.extract::<String>()?), false)?
+                .game()
+                .start(),
+        };
+        let mut data = PgnGame::shared(&slf);
+        if !data.tree.is_empty() {
+            return Err(PyValueError::new_err(
+                "the game has moves: its start position cannot change",
+            ));
+        }
+        change_tags(&mut data, |tags| tags.set_start(&pos))
+    }
+
+    /// The main line's moves (`None` for a null move `--`).
+    #[getter]
+    fn moves(slf: PyRef<'_, Self>) -> Vec<Option<Move>> {
+        let data = PgnGame::shared(&slf);
+        data.main_ids().map(|id| data.py_move(id)).collect()
+    }
+
+    /// The main line's moves in SAN, as written in the file.
+    #[getter]
+    fn san(slf: PyRef<'_, Self>) -> Vec<String> {
+        PgnGame::main_nodes(&slf, |n| n.san.to_string())
+    }
+
+    /// The comment after each main-line move, without its `[%...]` commands (`''` for none).
+    #[getter]
+    fn comments(slf: PyRef<'_, Self>) -> Vec<String> {
+        PgnGame::main_nodes(&slf, comment_of)
+    }
+
+    /// The `[%clk ...]` after each main-line move, in seconds, or `None`.
+    #[getter]
+    fn clocks(slf: PyRef<'_, Self>) -> Vec<Option<f64>> {
+        PgnGame::main_nodes(&slf, clock_of)
+    }
+
+    /// The `[%eval ...]` after each main-line move, or `None`.
+    #[getter]
+    fn evals(slf: PyRef<'_, Self>) -> Vec<Option<Eval>> {
+        PgnGame::main_nodes(&slf, eval_of)
+    }
+
+    /// The comments before the first move (after the tags), as written.
+    #[getter]
+    fn game_comments(slf: PyRef<'_, Self>) -> Vec<String> {
+        PgnGame::shared(&slf).tree.comments.clone()
+    }
+
+    /// The game termination marker written after the moves (`'1-0'`, `'0-1'`, `'1/2-1/2'`,
+    /// `'*'`), or `None` when there is none.
+    #[getter]
+    fn termination_marker(slf: PyRef<'_, Self>) -> Option<&'static str> {
+        PgnGame::shared(&slf)
+            .tree
+            .termination_marker
+            .map(|t| t.as_str())
+    }
+
+    /// The game in PGN export format, variations included.
+    fn to_pgn(slf: PyRef<'_, Self>) -> String {
+        PgnGame::shared(&slf).tree.to_export_string()
+    }
+
+    /// The game in PGN export format (python-chess's `str(game)`).
+    fn __str__(slf: PyRef<'_, Self>) -> String {
+        PgnGame::to_pgn(slf)
+    }
+
+    /// The game of `board`: its start and the moves pushed, the seven tag roster with `?` for
+    /// what a board does not know and the `Result` of its outcome, and the `FEN` and `SetUp`
+    /// tags when it did not start from the standard position (python-chess's
+    /// `Game.from_board`); then the tags of `headers` (a `dict`, in its order), each set where
+    /// the roster has it or added after. A tag name other than letters, digits and `_`, or a
+    /// value with a line break, raises `ValueError`.
+    ///
+    /// >>> board = caissa.Board()
+    /// >>> for san in ["f3", "e5", "g4", "Qh4"]:
+    /// ...     _ = board.push_san(san)
+    /// >>> game = caissa.pgn.Game.from_board(board, headers={"White": "Ann", "Annotator": "B"})
+    /// >>> game.headers["White"], game.headers["Annotator"]
+    /// ('Ann', 'B')
+    /// >>> print(game.to_pgn().splitlines()[-1])
+    /// 1. f3 e5 2. g4 Qh4# 0-1
+    #[staticmethod]
+    #[pyo3(signature = (board, *, headers = None))]
+    fn from_board(
+        py: Python<'_>,
+        board: PyRef<'_, Board>,
+        headers: Option<Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PgnGame>> {
+        let mut tree = GameTree::from_game(board.game());
+        for (name, value) in headers.iter().flat_map(|dict| dict.iter()) {
+            let (name, value): (String, String) = (name.extract()?, value.extract()?);
+            check_tag(&name, &value)?;
+            tree.tags.insert(&name, &value);
+        }
+        let data = GameData::replayed(tree)
+            .map_err(|e| PyValueError::new_err(format!("the tags give another start: {e}")))?;
+        PgnGame::create(py, data)
+    }
+
+    /// Always empty: a game that cannot be read raises `PgnParseError` instead (python-chess
+    /// keeps such games with their errors here).
+    #[getter]
+    fn errors(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The number of main-line moves.
+    fn __len__(slf: PyRef<'_, Self>) -> usize {
+        PgnGame::shared(&slf).main_ids().count()
+    }
+
+    fn __repr__(slf: PyRef<'_, Self>) -> String {
+        let data = PgnGame::shared(&slf);
+        let tag = |name: &str| data.tree.tags.get(name).unwrap_or("?").to_owned();
+        format!(
+            "<Game {} - {}, {} moves>",
+            tag("White"),
+            tag("Black"),
+            data.main_ids().count()
+        )
+    }
+}
+
+impl PgnGame {
+    /// `f` of each main-line node.
+    fn main_nodes<T>(slf: &PyRef<'_, Self>, f: impl Fn(&Node) -> T) -> Vec<T> {
+        let data = PgnGame::shared(slf);
+        data.main_ids().map(|id| f(data.tree.node(id))).collect()
+    }
+}

@@ -1,0 +1,260 @@
+"""Games as trees of nodes (variations, comments, glyphs, edits), against python-chess's
+chess.pgn on the same games and the same edits."""
+
+import io
+import random
+import re
+
+import chess
+import chess.pgn
+import pytest
+
+import caissa
+import caissa.pgn
+
+ANNOTATED = """[Event "Tree"]
+[White "A"]
+[Black "B"]
+[Result "*"]
+
+{ Before the moves } 1. e4 $1 { Best [%clk 0:03:00] } e5 ( { Or } 1... c5 $2 2. Nf3 ( 2. c3 d5 )
+2... d6 ) ( 1... e6 2. d4 d5 ) 2. Nf3 Nc6 ( 2... Nf6 3. Nxe5 $6 ) 3. Bb5 a6 { [%eval 0.25] } *
+"""
+
+
+def commandless(comment):
+    """python-chess's comment without the [%...] commands caissa keeps apart, its whitespace
+    runs made single spaces as caissa keeps comments (python-chess keeps the line breaks its
+    writer puts into long comments)."""
+    return " ".join(re.sub(r"\[%[^\]]*\]", " ", comment).split())
+
+
+def assert_same_tree(ours, theirs):
+    """Every node of both games, depth first: the same moves, SAN, comments, glyphs, places."""
+    assert ours.comment == commandless(theirs.comment)
+    stack = [(ours, theirs)]
+    nodes = 0
+    while stack:
+        a, b = stack.pop()
+        assert len(a.variations) == len(b.variations)
+        assert a.is_end() == b.is_end()
+        assert a.ply() == b.ply() and a.turn() == b.turn()
+        assert a.board().fen() == b.board().fen()
+        if b.parent is not None:
+            nodes += 1
+            assert a.move.uci() == b.move.uci()
+            assert a.san() == b.san() and a.uci() == b.uci()
+            assert a.comment == commandless(b.comment)
+            assert a.starting_comment == b.starting_comment
+            assert a.nags == b.nags
+            assert a.clock() == b.clock()
+            assert a.starts_variation() == b.starts_variation()
+            assert a.is_mainline() == b.is_mainline()
+            assert a.is_main_variation() == b.is_main_variation()
+        stack.extend(zip(a.variations, b.variations))
+    assert [m.uci() for m in ours.mainline_moves()] == [m.uci() for m in theirs.mainline_moves()]
+    assert ours.end().board().fen() == theirs.end().board().fen()
+    return nodes
+
+
+def test_an_annotated_game_reads_as_python_chess_reads_it():
+    ours = caissa.pgn.read_game(io.StringIO(ANNOTATED))
+    theirs = chess.pgn.read_game(io.StringIO(ANNOTATED))
+    assert assert_same_tree(ours, theirs) == 16
+    c5 = ours.next().variation(1)
+    assert c5.san() == "c5" and c5.starting_comment == "Or" and c5.nags == {2}
+    assert c5.parent == ours.next() and c5.parent.parent == ours and ours.parent is None
+    assert c5.game() == ours and c5.root() == ours
+    assert c5.variation(1).san() == "c3" and c5.next().san() == "Nf3"
+    assert c5 in ours.next().variations and ours.next().has_variation(c5.move)
+    assert ours.next()[caissa.Move.from_uci("e7e6")].next().san() == "d4"
+    with pytest.raises(KeyError):
+        ours.next()[caissa.Move.from_uci("a7a6")]
+    with pytest.raises(IndexError):
+        ours.next()[3]
+    assert ours.next().next() == ours.next()[0] and hash(ours.next()[0]) == hash(ours.next().next())
+    assert ours.next().next() != c5
+    assert repr(c5) == "<ChildNode 1... c5>"
+    # Written with its variations, and read back the same by python-chess.
+    back = chess.pgn.read_game(io.StringIO(str(ours)))
+    assert not back.errors
+    assert_same_tree(ours, back)
+
+
+def random_tree_game(rng, moves=30):
+    """A python-chess game of random legal moves with random variations, comments and glyphs."""
+    game = chess.pgn.Game()
+    game.headers["Event"] = f"random {rng.random():.6f}"
+    frontier = [game]
+    for _ in range(moves):
+        node = rng.choice(frontier)
+        board = node.board()
+        legal = [m for m in board.legal_moves if m not in [v.move for v in node.variations]]
+        if not legal:
+            continue
+        child = node.add_variation(rng.choice(legal))
+        if rng.random() < 0.2:
+            child.comment = rng.choice(["good", "a long thought", "[%clk 0:01:02] fast"])
+        if rng.random() < 0.15:
+            child.nags = {rng.choice([1, 2, 3, 4, 5, 6, 14, 146])}
+        if child.starts_variation() and rng.random() < 0.3:
+            child.starting_comment = "alternative"
+        frontier.append(child)
+    return game
+
+
+def test_random_trees_read_as_python_chess_reads_them():
+    rng = random.Random(17)
+    total = 0
+    for _ in range(60):
+        theirs = random_tree_game(rng)
+        text = str(theirs)
+        ours = caissa.pgn.read_game(io.StringIO(text))
+        total += assert_same_tree(ours, theirs)
+        assert_same_tree(ours, chess.pgn.read_game(io.StringIO(str(ours))))
+    assert total > 1500
+
+
+def test_the_same_edits_give_the_same_games():
+    """Random edits made to both games: adding lines and variations, reordering, removing,
+    comments and glyphs; after each the trees are compared."""
+    rng = random.Random(5)
+    for _ in range(25):
+        ours, theirs = caissa.pgn.Game(), chess.pgn.Game()
+        for _ in range(40):
+            # A random node, the same in both.
+            a, b = ours, theirs
+            while b.variations and rng.random() < 0.8:
+                i = rng.randrange(len(b.variations))
+                a, b = a.variations[i], b.variations[i]
+            op = rng.random()
+            legal = list(b.board().legal_moves)
+            if op < 0.35 and legal:
+                m = rng.choice(legal)
+                if m in [v.move for v in b.variations]:
+                    continue
+                kwargs = {"comment": rng.choice(["", "x y"]), "nags": rng.choice([[], [3]])}
+                if rng.random() < 0.5:
+                    a.add_variation(caissa.Move.from_uci(m.uci()), **kwargs)
+                    b.add_variation(m, **kwargs)
+                else:
+                    a.add_main_variation(caissa.Move.from_uci(m.uci()), **kwargs)
+                    b.add_main_variation(m, **kwargs)
+            elif op < 0.5 and legal:
+                board = b.board()
+                line = []
+                for _ in range(rng.randrange(1, 6)):
+                    moves = list(board.legal_moves)
+                    if not moves:
+                        break
+                    line.append(rng.choice(moves))
+                    board.push(line[-1])
+                if line[0] in [v.move for v in b.variations]:
+                    continue
+                end_a = a.add_line([caissa.Move.from_uci(m.uci()) for m in line], comment="end",
+                                   nags=[1])
+                end_b = b.add_line(line, comment="end", nags=[1])
+                assert end_a.board().fen() == end_b.board().fen()
+            elif b.variations:
+                i = rng.randrange(len(b.variations))
+                key_a, key_b = rng.choice([(i, i), (a.variations[i], b.variations[i]),
+                                           (caissa.Move.from_uci(b.variations[i].move.uci()),
+                                            b.variations[i].move)])
+                name = rng.choice(["promote_to_main", "promote", "demote", "remove_variation"])
+                getattr(a, name)(key_a)
+                getattr(b, name)(key_b)
+            if b.parent is not None and rng.random() < 0.2:
+                a.comment = b.comment = rng.choice(["", "changed"])
+                a.nags = b.nags = rng.choice([set(), {2, 4}])
+            assert_same_tree(ours, theirs)
+        assert_same_tree(ours, chess.pgn.read_game(io.StringIO(str(ours))))
+
+
+def test_headers_are_a_live_mapping():
+    game = caissa.pgn.Game()
+    peer = chess.pgn.Game()
+    assert dict(game.headers) == dict(peer.headers)
+    for name, value in [("Annotator", "me"), ("White", "Ann"), ("Event", "Open")]:
+        game.headers[name] = value
+        peer.headers[name] = value
+    del game.headers["Site"]
+    del peer.headers["Site"]
+    assert list(game.headers.items()) == list(peer.headers.items())
+    assert game.headers == peer.headers and len(game.headers) == 7
+    assert game.headers.pop("Annotator") == "me" and "Annotator" not in game.headers
+    game.headers.update({"WhiteElo": "2100"})
+    assert game.headers.get("WhiteElo") == "2100" and game.headers.get("None") is None
+    assert '[WhiteElo "2100"]' in str(game)
+    with pytest.raises(KeyError):
+        del game.headers["Site"]
+    with pytest.raises(ValueError):
+        game.headers["Bad name"] = "x"
+    with pytest.raises(ValueError):
+        game.headers["Event"] = "two\nlines"
+    assert caissa.pgn.Game(headers={}).headers == {}
+    assert dict(caissa.pgn.Game.without_tag_roster().headers) == {}
+    assert caissa.pgn.Game({"White": "A"}).headers == {"White": "A"}
+    assert caissa.pgn.Game([("Black", "B")]).headers == {"Black": "B"}
+
+
+def test_the_start_follows_the_tags_until_moves_are_added():
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40"
+    game = caissa.pgn.Game()
+    game.headers["FEN"] = fen
+    assert game.board().fen() == fen
+    assert game.ply() == chess.Board(fen).ply() == 78
+    node = game.add_variation(caissa.Move.from_uci("e2e4"))
+    assert node.ply() == 79 and node.turn() is False
+    with pytest.raises(ValueError):
+        game.headers["FEN"] = chess.STARTING_FEN
+    with pytest.raises(ValueError):
+        game.setup(caissa.Board())
+    assert game.headers["FEN"] == fen
+    game.headers["Annotator"] = "x"
+    # Bad start tags change nothing.
+    empty = caissa.pgn.Game()
+    with pytest.raises(ValueError):
+        empty.headers["FEN"] = "not a fen"
+    assert "FEN" not in empty.headers
+    empty.setup(caissa.Board(fen))
+    peer = chess.pgn.Game()
+    peer.setup(chess.Board(fen))
+    assert empty.headers == peer.headers
+    empty.setup(caissa.Board.from_chess960(518))
+    assert empty.headers["Variant"] == "Chess960"
+    empty.setup(chess.STARTING_FEN)
+    assert "FEN" not in empty.headers and "Variant" not in empty.headers
+    with pytest.raises(ValueError):
+        caissa.pgn.Game({"FEN": "8/8/8/8/8/8/8/8 w - - 0 1"})
+
+
+def test_illegal_moves_are_refused_and_change_nothing():
+    game = caissa.pgn.Game()
+    with pytest.raises(caissa.IllegalMoveError):
+        game.add_variation(caissa.Move.from_uci("e2e5"))
+    with pytest.raises(caissa.IllegalMoveError):
+        game.add_line([caissa.Move.from_uci("e2e4"), caissa.Move.from_uci("e2e4")])
+    assert game.variations == [] and len(game) == 0
+    with pytest.raises(ValueError):
+        game.nags = {1}
+    with pytest.raises(ValueError):
+        game.starting_comment = "x"
+    game.comment = "Before"
+    assert game.comment == "Before" and "{ Before }" in str(game)
+
+
+def test_comments_keep_their_commands():
+    game = caissa.pgn.read_game(io.StringIO("1. e4 { good [%clk 0:01:00] [%eval 0.3] } *"))
+    node = game.next()
+    node.comment = "better"
+    assert node.comment == "better" and node.clock() == 60.0 and node.eval().cp == 30
+    node.comment = ""
+    assert node.clock() == 60.0
+    assert "[%clk 0:01:00] [%eval 0.3]" in str(game)
+
+
+def test_variations_are_checked_when_read():
+    with pytest.raises(caissa.PgnParseError) as error:
+        caissa.pgn.read_game(io.StringIO("1. e4 e5 (1... c5 2. Nf3 Nf3) 2. Nf3 *"))
+    assert error.value.ply == 3
+    assert caissa.pgn.read_game(io.StringIO("1. d4 *")).next().san() == "d4"
