@@ -32,6 +32,8 @@ use std::time::Duration;
 
 use caissa_board::Square;
 
+use super::tree::normalize_comment;
+
 /// One command of a comment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -249,6 +251,42 @@ impl Commands<'_> {
         }
         out
     }
+}
+
+/// `text` (a comment's text) with its first `[%name ...]` command replaced by `command`, or
+/// `command` added at the end when it has none; with `None`, that first command taken out.
+/// Whitespace runs become single spaces, the ends trimmed (as a game keeps comments).
+///
+/// ```
+/// use std::time::Duration;
+/// use caissa_notation::pgn::commands::{Command, replace_command};
+///
+/// let clock = Command::Clock(Duration::from_secs(62));
+/// assert_eq!(replace_command("Good [%clk 0:03:00] move", "clk", Some(&clock)),
+///            "Good [%clk 0:01:02] move");
+/// assert_eq!(replace_command("Good", "clk", Some(&clock)), "Good [%clk 0:01:02]");
+/// assert_eq!(replace_command("[%eval 0.3] Good", "eval", None), "Good");
+/// ```
+#[must_use]
+pub fn replace_command(text: &str, name: &str, command: Option<&Command<'_>>) -> String {
+    let new = command.map(ToString::to_string).unwrap_or_default();
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some((start, end)) = find_command(&bytes[from..]) {
+        let (start, end) = (from + start, from + end);
+        let inner = &bytes[start + 2..end - 1];
+        let found = inner
+            .split(u8::is_ascii_whitespace)
+            .next()
+            .is_some_and(|n| n == name.as_bytes());
+        if found {
+            // `[` and `]` are ASCII, so both ends are character boundaries.
+            let joined = format!("{} {new} {}", &text[..start], &text[end..]);
+            return normalize_comment(joined.as_bytes());
+        }
+        from = end;
+    }
+    normalize_comment(format!("{text} {new}").as_bytes())
 }
 
 /// The byte range of the first `[%...]` in `text`.

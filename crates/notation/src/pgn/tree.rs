@@ -420,22 +420,33 @@ impl GameTree {
         }
     }
 
+    /// Whether `id` is still in the game: every move from the first to it is listed by the
+    /// move before it ([`GameTree::remove`] took none of them out).
+    ///
+    /// # Panics
+    ///
+    /// If `id` belongs to another game.
+    #[must_use]
+    pub fn is_in_game(&self, id: NodeId) -> bool {
+        core::iter::successors(Some(id), |&n| self.node(n).parent())
+            .all(|n| self.children(self.node(n).parent).contains(&n))
+    }
+
     /// Takes `id` and the moves after it out of the game: its parent no longer lists it. Their
     /// ids stay valid (the arena keeps them, [`GameTree::node`] still reads them) but belong to
-    /// no line; removing a move twice changes nothing.
+    /// no line; removing a move that is no longer in the game changes nothing.
     ///
     /// # Panics
     ///
     /// If `id` belongs to another game.
     pub fn remove(&mut self, id: NodeId) {
+        if !self.is_in_game(id) {
+            return;
+        }
         let parent = self.node(id).parent;
-        let before = self.children(parent).len();
         match parent {
             Some(p) => self.nodes[p.index()].children.retain(|n| *n != id),
             None => self.roots.retain(|n| *n != id),
-        }
-        if self.children(parent).len() == before {
-            return;
         }
         let mut stack = vec![id];
         while let Some(next) = stack.pop() {
@@ -1122,6 +1133,9 @@ mod tests {
         assert_eq!(hash(&tree), hash(&expected));
         tree.remove(d4);
         tree.remove(d4);
+        // A move inside the line taken out is out already.
+        assert!(!tree.is_in_game(nf6) && tree.is_in_game(tree.roots()[0]));
+        tree.remove(nf6);
         let e4 = tree.roots()[0];
         tree.demote(e4);
         tree.demote(e4);
