@@ -9,20 +9,23 @@
 //! against their position (python-chess takes any move there).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use caissa::notation::fen::{EnPassantMode, Fen};
+use caissa::notation::pgn::commands::{Command, Eval as RustEval, Score, replace_command};
 use caissa::notation::pgn::{
-    GameTree, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TreeReplayError, normalize_comment,
+    EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TreeReplayError,
+    normalize_comment,
 };
 use caissa::notation::san::SanPlus;
 use caissa::{Game as RustGame, Position};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PySet};
 
 use crate::board::Board;
 use crate::errors;
-use crate::pgn::{Eval, clock_of, commands_of_text, comment_of, eval_of};
+use crate::pgn::{Eval, clock_of, commands_of_text, comment_of, emt_of, eval_of};
 use crate::types::Move;
 
 /// What a game and its nodes share.
@@ -263,6 +266,20 @@ impl GameNode {
         GameNode::node_object(slf, Some(id))
     }
 
+    /// Replaces the first `[%name ...]` command of the move's comments with `command`, or
+    /// adds it, or takes it out for `None`; the comments become one.
+    fn set_command(&self, what: &str, name: &str, command: Option<Command<'_>>) -> PyResult<()> {
+        let id = self.move_id(what)?;
+        let mut data = self.data();
+        let node = data.tree.node_mut(id);
+        let text = replace_command(&node.comments.join(" "), name, command.as_ref());
+        node.comments.clear();
+        if !text.is_empty() {
+            node.comments.push(text);
+        }
+        Ok(())
+    }
+
     /// Sets the node `id`'s comment, glyphs and starting comment as python-chess's
     /// `add_variation` takes them.
     fn annotate(
@@ -277,6 +294,19 @@ impl GameNode {
         set_comment(&mut node.comments_before, starting_comment, "");
         node.nags = nags;
     }
+}
+
+/// `seconds` (`None` for none) as a duration, at least 0, to the millisecond.
+fn duration(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    seconds
+        .map(|s| {
+            if s.is_finite() {
+                Ok(Duration::from_millis((s.max(0.0) * 1000.0).round() as u64))
+            } else {
+                Err(PyValueError::new_err(format!("not a time: {s}")))
+            }
+        })
+        .transpose()
 }
 
 /// Replaces `comments` with `text` after `keep` (normalised; nothing for an empty result).
@@ -591,9 +621,89 @@ impl GameNode {
         self.id.and_then(|id| clock_of(self.data().tree.node(id)))
     }
 
-    /// The `[%eval ...]` after the move, or `None` (always for the game).
-    fn eval(&self) -> Option<Eval> {
-        self.id.and_then(|id| eval_of(self.data().tree.node(id)))
+    /// The `[%emt ...]` after the move (the time it took), in seconds, or `None` (always for
+    /// the game).
+    fn emt(&self) -> Option<f64> {
+        self.id.and_then(|id| emt_of(self.data().tree.node(id)))
+    }
+
+    /// The `[%eval ...]` after the move as python-chess gives it, a `caissa.engine.PovScore`
+    /// from the point of view of the side to move here, or `None` (always for the game). The
+    /// game's `evals` has them all from White's point of view.
+    fn eval(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let Some(eval) = self.id.and_then(|id| eval_of(self.data().tree.node(id))) else {
+            return Ok(None);
+        };
+        let engine = py.import("caissa.engine")?;
+        let turn = self.turn();
+        // From the side to move's point of view; a mate in 0 is the side to move's, mated.
+        let relative = match (eval.cp, eval.mate) {
+            (_, Some(0)) => engine.getattr("Mate")?.call1((0,))?,
+            (_, Some(mate)) => engine
+                .getattr("Mate")?
+                .call1((if turn { mate } else { -mate },))?,
+            (cp, None) => {
+                let cp = cp.unwrap_or(0);
+                engine
+                    .getattr("Cp")?
+                    .call1((if turn { cp } else { -cp },))?
+            }
+        };
+        Ok(Some(
+            engine
+                .getattr("PovScore")?
+                .call1((relative, turn))?
+                .unbind(),
+        ))
+    }
+
+    /// The depth of the `[%eval ...]` after the move, or `None`.
+    fn eval_depth(&self) -> Option<u32> {
+        self.id
+            .and_then(|id| eval_of(self.data().tree.node(id)))
+            .and_then(|eval| eval.depth)
+    }
+
+    /// Sets the `[%clk ...]` after the move to `seconds` (at least 0, to the millisecond), or
+    /// takes it out for `None`, the rest of the comment kept.
+    #[pyo3(signature = (seconds))]
+    fn set_clock(&self, seconds: Option<f64>) -> PyResult<()> {
+        let command = duration(seconds)?.map(Command::Clock);
+        self.set_command("clock", "clk", command)
+    }
+
+    /// Sets the `[%emt ...]` after the move to `seconds`, or takes it out for `None`.
+    #[pyo3(signature = (seconds))]
+    fn set_emt(&self, seconds: Option<f64>) -> PyResult<()> {
+        let command = duration(seconds)?.map(Command::ElapsedMoveTime);
+        self.set_command("move time", "emt", command)
+    }
+
+    /// Sets the `[%eval ...]` after the move to `score` (a `PovScore`, python-chess's or
+    /// caissa's, or an `Eval`) with `depth`, or takes it out for `None` (and for a mate in 0,
+    /// as python-chess does).
+    #[pyo3(signature = (score, depth = None))]
+    fn set_eval(&self, score: Option<&Bound<'_, PyAny>>, depth: Option<u32>) -> PyResult<()> {
+        let white = match score {
+            None => None,
+            Some(score) => match score.extract::<PyRef<'_, Eval>>() {
+                Ok(eval) => Some((eval.cp, eval.mate)),
+                Err(_) => {
+                    let white = score.call_method0("white")?;
+                    Some((
+                        white.call_method0("score")?.extract()?,
+                        white.call_method0("mate")?.extract()?,
+                    ))
+                }
+            },
+        };
+        let score = match white {
+            Some((Some(cp), _)) => Some(Score::Centipawns(cp)),
+            Some((None, Some(mate))) if mate != 0 => Some(Score::Mate(mate)),
+            _ => None,
+        };
+        let command = score.map(|score| Command::Eval(RustEval { score, depth }));
+        self.set_command("evaluation", "eval", command)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -689,6 +799,41 @@ impl PgnGame {
     fn shared<'a>(slf: &'a PyRef<'_, Self>) -> MutexGuard<'a, GameData> {
         slf.as_super().data()
     }
+}
+
+/// Every move of `tree` still in the game, depth first.
+fn moves_in(tree: &GameTree) -> Vec<NodeId> {
+    let mut all = Vec::with_capacity(tree.len());
+    let mut stack: Vec<NodeId> = tree.roots().to_vec();
+    while let Some(id) = stack.pop() {
+        all.push(id);
+        stack.extend_from_slice(tree.node(id).children());
+    }
+    all
+}
+
+/// A copy of `tree` without its comments and glyphs unless `comments`, without its variations
+/// unless `variations`.
+fn stripped(tree: &GameTree, comments: bool, variations: bool) -> GameTree {
+    let mut out = tree.clone();
+    if !variations {
+        let parents = std::iter::once(None).chain(moves_in(tree).into_iter().map(Some));
+        for parent in parents {
+            for id in tree.children(parent).iter().skip(1) {
+                out.remove(*id);
+            }
+        }
+    }
+    if !comments {
+        out.comments.clear();
+        for id in moves_in(&out) {
+            let node = out.node_mut(id);
+            node.comments.clear();
+            node.comments_before.clear();
+            node.nags.clear();
+        }
+    }
+    out
 }
 
 /// Checks a tag pair as python-chess's headers do: a name of letters, digits and `_`, a value
@@ -869,14 +1014,81 @@ impl PgnGame {
             .map(|t| t.as_str())
     }
 
-    /// The game in PGN export format, variations included.
-    fn to_pgn(slf: PyRef<'_, Self>) -> String {
-        PgnGame::shared(&slf).tree.to_export_string()
+    /// The game in PGN export format, with its variations, comments and glyphs: the seven
+    /// tag roster first, lines of at most 80 columns, a final newline. `headers=False` gives
+    /// the movetext alone, `comments=False` leaves out the comments (their `[%...]` commands
+    /// too) and glyphs, `variations=False` the variations; `columns=None` writes the movetext
+    /// on one line (80 is the only width otherwise).
+    ///
+    /// >>> import io
+    /// >>> game = caissa.pgn.read_game(io.StringIO("1. e4 { Best } $1 e5 (1... c5) 2. Nf3 *"))
+    /// >>> print(game.to_pgn(headers=False, comments=False, variations=False), end="")
+    /// 1. e4 e5 2. Nf3 *
+    /// >>> print(game.to_pgn(headers=False, columns=None), end="")
+    /// 1. e4 $1 { Best } 1... e5 ( 1... c5 ) 2. Nf3 *
+    #[pyo3(signature = (*, headers = true, comments = true, variations = true, columns = Some(EXPORT_WIDTH)))]
+    fn to_pgn(
+        slf: PyRef<'_, Self>,
+        headers: bool,
+        comments: bool,
+        variations: bool,
+        columns: Option<usize>,
+    ) -> PyResult<String> {
+        if columns.is_some_and(|c| c != EXPORT_WIDTH) {
+            return Err(PyValueError::new_err(format!(
+                "columns is {EXPORT_WIDTH} or None, not {columns:?}"
+            )));
+        }
+        let data = PgnGame::shared(&slf);
+        let mut tree = stripped(&data.tree, comments, variations);
+        let export = tree.to_export_string();
+        // The export format's tags end at its first blank line (a value has no line break).
+        let (tags, movetext) = export.split_once("\n\n").unwrap_or(("", &export));
+        let movetext = match columns {
+            Some(_) => movetext.to_owned(),
+            None => {
+                // The movetext alone on one line, ended as the export format ends it.
+                let result = tree.tags.get("Result").and_then(|r| r.parse().ok());
+                tree.termination_marker = tree.termination_marker.or(result);
+                tree.tags.clear();
+                let mut line = String::new();
+                tree.write(&mut line, Layout::Compact);
+                line + "\n"
+            }
+        };
+        Ok(if headers {
+            format!("{tags}\n\n{movetext}")
+        } else {
+            movetext
+        })
     }
 
-    /// The game in PGN export format (python-chess's `str(game)`).
-    fn __str__(slf: PyRef<'_, Self>) -> String {
-        PgnGame::to_pgn(slf)
+    /// The game in PGN (python-chess's `str(game)`): the tags, a blank line, and the movetext
+    /// on one line, without a final newline.
+    fn __str__(slf: PyRef<'_, Self>) -> PyResult<String> {
+        let text = PgnGame::to_pgn(slf, true, true, true, None)?;
+        Ok(text.trim_end().to_owned())
+    }
+
+    /// Writes the game to `visitor`, a `caissa.pgn.StringExporter` or `FileExporter` (with
+    /// their `headers`, `comments`, `variations` and `columns`), and returns its result: the
+    /// text, or the number of characters written to the file (python-chess's `game.accept`).
+    /// Other visitors raise `TypeError`: games are read in Rust, not through visitors.
+    fn accept(slf: PyRef<'_, Self>, visitor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if !visitor.hasattr("_take")? {
+            return Err(PyTypeError::new_err(
+                "accept takes a caissa.pgn.StringExporter or FileExporter",
+            ));
+        }
+        let option = |name: &str| visitor.getattr(name)?.extract::<bool>();
+        let text = PgnGame::to_pgn(
+            slf,
+            option("headers")?,
+            option("comments")?,
+            option("variations")?,
+            visitor.getattr("columns")?.extract()?,
+        )?;
+        Ok(visitor.call_method1("_take", (text,))?.unbind())
     }
 
     /// The game of `board`: its start and the moves pushed, the seven tag roster with `?` for

@@ -153,6 +153,14 @@ pub(crate) fn clock_of(node: &Node) -> Option<f64> {
     })
 }
 
+/// A node's `[%emt ...]`, in seconds.
+pub(crate) fn emt_of(node: &Node) -> Option<f64> {
+    commands_of(node).find_map(|c| match c {
+        Command::ElapsedMoveTime(d) => Some(d.as_secs_f64()),
+        _ => None,
+    })
+}
+
 /// A node's `[%eval ...]`.
 pub(crate) fn eval_of(node: &Node) -> Option<Eval> {
     commands_of(node).find_map(|c| match c {
@@ -177,11 +185,11 @@ pub(crate) fn eval_of(node: &Node) -> Option<Eval> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Eval {
     #[pyo3(get)]
-    cp: Option<i32>,
+    pub(crate) cp: Option<i32>,
     #[pyo3(get)]
-    mate: Option<i32>,
+    pub(crate) mate: Option<i32>,
     #[pyo3(get)]
-    depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
 }
 
 #[pymethods]

@@ -339,13 +339,15 @@ def test_mainline_nodes_and_from_board_as_python_chess():
                 assert node.clock() == other.clock()
                 assert node.ply() == other.ply() and node.turn() == other.turn()
                 assert node.is_end() == other.is_end()
-                score = other.eval()
+                score, ours_score = other.eval(), node.eval()
                 if score is None:
-                    assert node.eval() is None
-                elif score.is_mate():
-                    assert node.eval().mate == score.white().mate()
+                    assert ours_score is None
                 else:
-                    assert node.eval().cp == score.white().score()
+                    assert ours_score.turn == score.turn
+                    assert ours_score.relative.score() == score.relative.score()
+                    assert ours_score.white().mate() == score.white().mate()
+                    assert ours_score.is_mate() == score.is_mate()
+                    assert node.eval_depth() == other.eval_depth()
                 # caissa's comment leaves out the [%...] commands python-chess keeps.
                 assert node.comment == re.sub(r"\s*\[%[^\]]*\]\s*", " ", other.comment).strip()
             if nodes:

@@ -6,10 +6,12 @@ import random
 import re
 
 import chess
+import chess.engine
 import chess.pgn
 import pytest
 
 import caissa
+import caissa.engine
 import caissa.pgn
 
 ANNOTATED = """[Event "Tree"]
@@ -247,7 +249,7 @@ def test_comments_keep_their_commands():
     game = caissa.pgn.read_game(io.StringIO("1. e4 { good [%clk 0:01:00] [%eval 0.3] } *"))
     node = game.next()
     node.comment = "better"
-    assert node.comment == "better" and node.clock() == 60.0 and node.eval().cp == 30
+    assert node.comment == "better" and node.clock() == 60.0 and node.eval().white().score() == 30
     node.comment = ""
     assert node.clock() == 60.0
     assert "[%clk 0:01:00] [%eval 0.3]" in str(game)
@@ -258,3 +260,94 @@ def test_variations_are_checked_when_read():
         caissa.pgn.read_game(io.StringIO("1. e4 e5 (1... c5 2. Nf3 Nf3) 2. Nf3 *"))
     assert error.value.ply == 3
     assert caissa.pgn.read_game(io.StringIO("1. d4 *")).next().san() == "d4"
+
+
+def test_exports_are_python_chess_exports():
+    rng = random.Random(23)
+    compared = 0
+    for _ in range(30):
+        theirs = random_tree_game(rng, moves=25)
+        ours = caissa.pgn.read_game(io.StringIO(str(theirs)))
+        assert str(ours) == str(theirs)
+        for headers in (True, False):
+            for comments in (True, False):
+                for variations in (True, False):
+                    flags = {"headers": headers, "comments": comments, "variations": variations}
+                    expected = theirs.accept(chess.pgn.StringExporter(columns=None, **flags))
+                    got = ours.accept(caissa.pgn.StringExporter(columns=None, **flags))
+                    assert got == expected, flags
+                    wrapped = ours.accept(caissa.pgn.StringExporter(**flags))
+                    assert all(len(line) <= 80 for line in wrapped.splitlines())
+                    # Read back by python-chess, which keeps the line breaks the wrapping
+                    # put into comments.
+                    back = chess.pgn.read_game(io.StringIO(wrapped))
+                    movetext = str(back).split("\n\n")[-1]
+                    assert movetext.split() == expected.split("\n\n")[-1].split()
+                    compared += 1
+    out = io.StringIO()
+    written = ours.accept(caissa.pgn.FileExporter(out))
+    assert written == len(out.getvalue()) and out.getvalue().endswith("*\n\n")
+    with pytest.raises(TypeError):
+        ours.accept(chess.pgn.StringExporter())
+    with pytest.raises(ValueError):
+        ours.to_pgn(columns=40)
+    assert compared == 240
+
+
+def test_clock_and_eval_setters_as_python_chess():
+    text = "1. e4 { [%eval 0.2] [%clk 0:03:00] Book } e5 { [%clk 0:02:59.5] } 2. Nf3 Nc6 *"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    edits = [
+        ("set_clock", (61.25,)), ("set_clock", (None,)), ("set_emt", (3.5,)),
+        ("set_clock", (-4,)), ("set_eval", ("cp", -35, 18)), ("set_eval", ("mate", -2, None)),
+        ("set_eval", ("mate", 0, None)), ("set_eval", (None, None, None)),
+        ("set_eval", ("cp", 120, None)), ("set_emt", (None,)), ("set_clock", (3725.0,)),
+    ]
+    for i, (name, args) in enumerate(edits * 3):
+        a = ours.mainline()[i % 4]
+        b = list(theirs.mainline())[i % 4]
+        if name == "set_eval":
+            kind, value, depth = args
+            if kind is None:
+                a.set_eval(None)
+                b.set_eval(None)
+            else:
+                score = chess.engine.Cp(value) if kind == "cp" else chess.engine.Mate(value)
+                pov = chess.engine.PovScore(score, chess.WHITE)
+                a.set_eval(pov, depth)
+                b.set_eval(pov, depth)
+        else:
+            getattr(a, name)(*args)
+            getattr(b, name)(*args)
+        assert a.clock() == b.clock() and a.emt() == b.emt()
+        assert a.eval_depth() == b.eval_depth()
+        if b.eval() is None:
+            assert a.eval() is None
+        else:
+            assert a.eval().white().score() == b.eval().white().score()
+            assert a.eval().white().mate() == b.eval().white().mate()
+        assert a.comment == commandless(b.comment)
+    back = chess.pgn.read_game(io.StringIO(str(ours)))
+    assert [n.clock() for n in back.mainline()] == [n.clock() for n in theirs.mainline()]
+    assert [n.eval() for n in back.mainline()] == [n.eval() for n in theirs.mainline()]
+    # caissa's own Eval and PovScore are taken too.
+    node = ours.next()
+    node.set_eval(caissa.engine.PovScore(caissa.engine.Mate(3), False))
+    assert node.eval().white().mate() == -3
+    node.set_eval(ours.evals[1] or caissa.pgn.read_game(io.StringIO("1. e4 {[%eval 1.5]} *")).evals[0])
+    assert node.eval().white().score() == 150
+    with pytest.raises(ValueError):
+        node.set_clock(float("nan"))
+    with pytest.raises(ValueError):
+        ours.set_clock(5)
+
+
+def test_nags_tag_roster_and_skip_game():
+    assert caissa.pgn.NAG_BLUNDER == chess.pgn.NAG_BLUNDER == 4
+    names = [n for n in dir(chess.pgn) if n.startswith("NAG_")]
+    assert all(getattr(caissa.pgn, n) == getattr(chess.pgn, n) for n in names) and len(names) == 31
+    assert caissa.pgn.TAG_ROSTER == chess.pgn.TAG_ROSTER
+    f = io.StringIO("[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n")
+    assert caissa.pgn.skip_game(f) and caissa.pgn.read_headers(f)["White"] == "B"
+    assert not caissa.pgn.skip_game(f)

@@ -43,18 +43,106 @@ __all__ = [
     "Game",
     "GameNode",
     "GameReader",
+    "FileExporter",
     "Headers",
     "HeadersReader",
     "PgnParseError",
     "Shard",
+    "StringExporter",
+    "TAG_ROSTER",
     "read_game",
     "read_games",
     "read_headers",
     "read_headers_all",
     "select",
     "shards",
+    "skip_game",
     "to_arrow",
 ]
+
+
+#: The seven tag roster, in the order the export format writes it.
+TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+
+# The numeric annotation glyphs python-chess names (PGN standard, section 10).
+NAG_NULL = 0
+NAG_GOOD_MOVE = 1
+NAG_MISTAKE = 2
+NAG_BRILLIANT_MOVE = 3
+NAG_BLUNDER = 4
+NAG_SPECULATIVE_MOVE = 5
+NAG_DUBIOUS_MOVE = 6
+NAG_FORCED_MOVE = 7
+NAG_SINGULAR_MOVE = 8
+NAG_WORST_MOVE = 9
+NAG_DRAWISH_POSITION = 10
+NAG_QUIET_POSITION = 11
+NAG_ACTIVE_POSITION = 12
+NAG_UNCLEAR_POSITION = 13
+NAG_WHITE_SLIGHT_ADVANTAGE = 14
+NAG_BLACK_SLIGHT_ADVANTAGE = 15
+NAG_WHITE_MODERATE_ADVANTAGE = 16
+NAG_BLACK_MODERATE_ADVANTAGE = 17
+NAG_WHITE_DECISIVE_ADVANTAGE = 18
+NAG_BLACK_DECISIVE_ADVANTAGE = 19
+NAG_WHITE_ZUGZWANG = 22
+NAG_BLACK_ZUGZWANG = 23
+NAG_WHITE_MODERATE_COUNTERPLAY = 132
+NAG_BLACK_MODERATE_COUNTERPLAY = 133
+NAG_WHITE_DECISIVE_COUNTERPLAY = 134
+NAG_BLACK_DECISIVE_COUNTERPLAY = 135
+NAG_WHITE_MODERATE_TIME_PRESSURE = 136
+NAG_BLACK_MODERATE_TIME_PRESSURE = 137
+NAG_WHITE_SEVERE_TIME_PRESSURE = 138
+NAG_BLACK_SEVERE_TIME_PRESSURE = 139
+NAG_NOVELTY = 146
+
+
+class StringExporter:
+    r"""What ``game.accept`` writes a game with, as python-chess's ``StringExporter``: PGN
+    with or without the tags, comments (and glyphs) and variations, the movetext in lines of
+    80 columns or, with ``columns=None``, on one line; no final newline. (No other width: the
+    export format's is 80.)
+
+    >>> import io
+    >>> game = caissa.pgn.read_game(io.StringIO("1. e4 { Best } e5 (1... c5) *"))
+    >>> game.accept(caissa.pgn.StringExporter(headers=False, variations=False))
+    '1. e4 { Best } 1... e5 *'
+    """
+
+    def __init__(self, *, columns: Optional[int] = 80, headers: bool = True,
+                 comments: bool = True, variations: bool = True) -> None:
+        self.columns = columns
+        self.headers = headers
+        self.comments = comments
+        self.variations = variations
+
+    def _take(self, text: str) -> str:
+        return text.rstrip()
+
+
+class FileExporter(StringExporter):
+    r"""As ``StringExporter``, but ``game.accept`` writes the game to the text file ``handle``,
+    followed by a blank line, and returns the number of characters written (python-chess's
+    ``FileExporter``).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> game = caissa.pgn.read_game(io.StringIO("1. d4 d5 *"))
+    >>> game.accept(caissa.pgn.FileExporter(out, headers=False)), out.getvalue()
+    (12, '1. d4 d5 *\n\n')
+    """
+
+    def __init__(self, handle: Any, *, columns: Optional[int] = 80, headers: bool = True,
+                 comments: bool = True, variations: bool = True) -> None:
+        super().__init__(columns=columns, headers=headers, comments=comments,
+                         variations=variations)
+        self.handle = handle
+
+    def _take(self, text: str) -> int:  # type: ignore[override]
+        text = text.rstrip() + "\n\n"
+        self.handle.write(text)
+        return len(text)
 
 
 class Headers(MutableMapping):
@@ -211,6 +299,19 @@ def read_game(handle: Any) -> Optional[Game]:
     [2, 3, None]
     """
     return _next_of(handle, "games", read_games)
+
+
+def skip_game(handle: Any) -> bool:
+    r"""Passes over the next game of the open file ``handle`` without reading its movetext;
+    whether there was one (python-chess's ``skip_game``). Kept between calls as
+    ``read_headers`` keeps its reader.
+
+    >>> import io
+    >>> f = io.StringIO("1. e4 *\n\n1. d4 *\n")
+    >>> caissa.pgn.skip_game(f), caissa.pgn.skip_game(f), caissa.pgn.skip_game(f)
+    (True, True, False)
+    """
+    return read_headers(handle) is not None
 
 
 def read_headers(handle: Any) -> Optional[Dict[str, str]]:
