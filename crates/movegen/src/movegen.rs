@@ -210,6 +210,71 @@ impl Position {
         self.generate(Bitboard::FULL, Bitboard::FULL, &mut Expand(f));
     }
 
+    /// Calls `f` with every pseudo-legal move: each man moving as it moves, whether or not
+    /// that leaves its own king attacked (a pinned man's moves off its line, a king's steps
+    /// into check, moves that ignore a check); pawns push, take, take en passant onto the
+    /// [`Position::pseudo_legal_ep_square`] and promote to the four roles; castling only where
+    /// it is legal, as python-chess's pseudo-legal moves have it. The legal moves are among
+    /// them. Not used by the legal generator; no allocation.
+    ///
+    /// ```
+    /// use caissa_movegen::fen::Fen;
+    /// use caissa_movegen::{CastlingMode, Move, Square};
+    ///
+    /// // The knight on d2 is pinned: its six moves are pseudo-legal, not legal.
+    /// let fen: Fen = "3rk3/8/8/8/8/8/3N4/3K4 w - - 0 1".parse()?;
+    /// let pos = fen.into_position(CastlingMode::Standard)?;
+    /// let mut moves = Vec::new();
+    /// pos.for_each_pseudo_legal_move(|m| moves.push(m));
+    /// assert!(moves.contains(&Move::normal(Square::D2, Square::B3)));
+    /// assert!(moves.contains(&Move::normal(Square::D1, Square::E1)));
+    /// assert_eq!((moves.len(), pos.legal_moves().len()), (10, 4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_each_pseudo_legal_move(&self, f: impl FnMut(Move)) {
+        let mut sink = Expand(f);
+        let us = self.turn;
+        let board = &self.board;
+        let ours = board.by_color(us);
+        let occupied = board.occupied();
+        for from in ours - board.pawns() {
+            let targets = match board.role_at(from) {
+                Some(Role::Knight) => attacks::knight(from),
+                Some(Role::Bishop) => attacks::bishop(from, occupied),
+                Some(Role::Rook) => attacks::rook(from, occupied),
+                Some(Role::Queen) => attacks::queen(from, occupied),
+                _ => attacks::king(from),
+            };
+            sink.piece(from, targets - ours);
+        }
+        let pawns = board.pawns() & ours;
+        let empty = !occupied;
+        let push: i8 = us.fold(-8, 8);
+        let single = pawns.forward(us) & empty;
+        let double =
+            (single & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) & empty;
+        sink.pawns(single, push);
+        sink.pawns(double, 2 * push);
+        for from in pawns {
+            for to in attacks::pawn(us, from) & board.by_color(!us) {
+                sink.pawns(
+                    Bitboard::from_square(to),
+                    (from.index() as i32 - to.index() as i32) as i8,
+                );
+            }
+        }
+        if let Some(ep) = self.pseudo_legal_ep_square() {
+            for from in attacks::pawn(!us, ep) & pawns {
+                sink.special(Move::en_passant(from, ep));
+            }
+        }
+        for side in CastlingSide::ALL {
+            if let Some(m) = self.castling_move(side) {
+                sink.special(m);
+            }
+        }
+    }
+
     /// Calls `f` with every legal move of the pieces standing on `from`.
     #[inline]
     pub fn for_each_legal_move_from(&self, from: Bitboard, f: impl FnMut(Move)) {
@@ -604,6 +669,33 @@ static CASTLING_PATHS: [[[CastlingPaths; 8]; 8]; 2] = castling_paths();
 mod tests {
     use crate::testing::test_positions;
     use crate::{Move, Position, Square};
+
+    /// The legal moves are the pseudo-legal moves that `is_legal` takes, and pseudo-legal
+    /// moves are listed once each; in check or with pins there are more of them.
+    #[test]
+    fn legal_moves_are_the_legal_pseudo_legal_moves() {
+        let mut more = 0;
+        for pos in test_positions() {
+            let mut pseudo = Vec::new();
+            pos.for_each_pseudo_legal_move(|m| pseudo.push(m));
+            let mut sorted = pseudo.clone();
+            sorted.sort_by_key(|m| m.to_u16());
+            sorted.dedup();
+            assert_eq!(sorted.len(), pseudo.len(), "{pos}");
+            let legal: Vec<Move> = pseudo
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_legal(m))
+                .collect();
+            let mut expected = pos.legal_moves().as_slice().to_vec();
+            expected.sort_by_key(|m| m.to_u16());
+            let mut got = legal;
+            got.sort_by_key(|m| m.to_u16());
+            assert_eq!(got, expected, "{pos}");
+            more += usize::from(pseudo.len() > expected.len());
+        }
+        assert!(more > 100, "{more}");
+    }
 
     #[test]
     fn captures_are_the_legal_moves_that_capture() {
