@@ -159,6 +159,45 @@ impl Board {
         Move::of(self.position(), m)
     }
 
+    /// The pseudo-legal moves of the current position (see `generate_pseudo_legal_moves`).
+    fn pseudo_legal(&self) -> Vec<caissa::Move> {
+        let mut moves = Vec::new();
+        self.position()
+            .for_each_pseudo_legal_move(|m| moves.push(m));
+        moves
+    }
+
+    /// An iterator over the Python moves of the `which` moves of `kind`, from a square of the
+    /// first mask to a square of the second (python-chess's `from_mask` and `to_mask`, where
+    /// castling goes to its rook's square, as caissa's moves have it).
+    fn generated<'py>(
+        &self,
+        py: Python<'py>,
+        which: Generated,
+        kind: Kind,
+        (from_mask, to_mask): (u64, u64),
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        let pos = self.position();
+        let moves = match which {
+            Generated::Legal => pos.legal_moves().as_slice().to_vec(),
+            Generated::PseudoLegal => self.pseudo_legal(),
+        };
+        let picked: Vec<Move> = moves
+            .into_iter()
+            .filter(|&m| {
+                Bitboard(from_mask).contains(m.from()) && Bitboard(to_mask).contains(m.to())
+            })
+            .filter(|&m| match kind {
+                Kind::All => true,
+                Kind::Captures => pos.is_capture(m),
+                Kind::EnPassant => m.is_en_passant(),
+                Kind::Castling => m.is_castle(),
+            })
+            .map(|m| self.py_move(m))
+            .collect();
+        PyList::new(py, picked)?.try_iter()
+    }
+
     /// The legal move of the current position `m` stands for.
     fn rust_move(&self, m: &Move) -> PyResult<caissa::Move> {
         m.uci_move()
@@ -438,6 +477,31 @@ impl Board {
         )))
     }
 
+    /// `attackers` as a bit mask.
+    fn attackers_mask(&self, color: bool, square: u8) -> PyResult<u64> {
+        Ok(self.attackers(color, square)?.0.0)
+    }
+
+    /// `attacks` as a bit mask.
+    fn attacks_mask(&self, square: u8) -> PyResult<u64> {
+        Ok(self.attacks(square)?.0.0)
+    }
+
+    /// `pin` as a bit mask.
+    fn pin_mask(&self, color: bool, square: u8) -> PyResult<u64> {
+        Ok(self.pin(color, square)?.0.0)
+    }
+
+    /// `checkers` as a bit mask.
+    fn checkers_mask(&self) -> u64 {
+        self.position().checkers().0
+    }
+
+    /// `pieces` as a bit mask.
+    fn pieces_mask(&self, piece_type: u8, color: bool) -> PyResult<u64> {
+        Ok(self.pieces(piece_type, color)?.0.0)
+    }
+
     /// Whether a piece of `color` attacks `square`.
     fn is_attacked_by(&self, color: bool, square: u8) -> PyResult<bool> {
         Ok(self.attackers(color, square)?.0.any())
@@ -486,6 +550,33 @@ impl Board {
     #[getter]
     fn castling_rights(&self) -> u64 {
         castling_rooks(self.position(), None).0
+    }
+
+    /// The castling rights as python-chess's `clean_castling_rights` gives them: a caissa
+    /// board keeps only rights it can use, so the same mask as `castling_rights`.
+    fn clean_castling_rights(&self) -> u64 {
+        castling_rooks(self.position(), None).0
+    }
+
+    /// Whether some castling right is one only Chess960 has: a king off the e-file or a rook
+    /// off the a- and h-files.
+    fn has_chess960_castling_rights(&self) -> bool {
+        let pos = self.position();
+        pos.castling_rights().iter().any(|(color, _, file)| {
+            let king_file = pos.king(color).file();
+            king_file != caissa::File::E || !matches!(file, caissa::File::A | caissa::File::H)
+        })
+    }
+
+    /// The castling field of the FEN (`KQkq`, or the rooks' files where those letters would
+    /// not say which rook: X-FEN), `'-'` for none.
+    fn castling_xfen(&self) -> PyResult<String> {
+        Ok(fen_field(&self.fen(false, "legal")?, 2))
+    }
+
+    /// The castling field of the Shredder-FEN: the rooks' files (`HAha`), `'-'` for none.
+    fn castling_shredder_fen(&self) -> PyResult<String> {
+        Ok(fen_field(&self.fen(true, "legal")?, 2))
     }
 
     /// Whether `color` may still castle on either side.
@@ -545,21 +636,141 @@ impl Board {
         self.legal_move_is(r#move, |pos, m| pos.gives_check(m))
     }
 
-    /// The legal moves, one at a time (python-chess's generator).
-    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        PyList::new(py, self.legal_moves().0)?.try_iter()
+    /// The legal moves, one at a time (python-chess's generator); only those from a square of
+    /// `from_mask` to a square of `to_mask` (bit masks, all squares by default; castling goes
+    /// to its rook's square there, as in python-chess).
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::Legal, Kind::All, (from_mask, to_mask))
     }
 
-    /// The legal moves that capture, one at a time.
-    fn generate_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        let pos = self.position();
-        let captures: Vec<Move> = pos
-            .legal_moves()
+    /// The legal moves that capture, one at a time (masks as `generate_legal_moves`).
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::Legal, Kind::Captures, (from_mask, to_mask))
+    }
+
+    /// The legal en passant captures (masks as `generate_legal_moves`).
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_legal_ep<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::Legal, Kind::EnPassant, (from_mask, to_mask))
+    }
+
+    /// The legal castling moves (masks as `generate_legal_moves`, where castling goes from
+    /// the king's square to its rook's, as in python-chess).
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_castling_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::Legal, Kind::Castling, (from_mask, to_mask))
+    }
+
+    /// The pseudo-legal moves, as python-chess has them (`pseudo_legal_moves`): every move by
+    /// the way the men move, whether or not it leaves the mover's king in check; castling
+    /// only where it is legal. With masks as `generate_legal_moves`.
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_pseudo_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::PseudoLegal, Kind::All, (from_mask, to_mask))
+    }
+
+    /// The pseudo-legal moves that capture (masks as `generate_legal_moves`).
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_pseudo_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(
+            py,
+            Generated::PseudoLegal,
+            Kind::Captures,
+            (from_mask, to_mask),
+        )
+    }
+
+    /// The pseudo-legal en passant captures (masks as `generate_legal_moves`).
+    #[pyo3(signature = (from_mask = u64::MAX, to_mask = u64::MAX))]
+    fn generate_pseudo_legal_ep<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(
+            py,
+            Generated::PseudoLegal,
+            Kind::EnPassant,
+            (from_mask, to_mask),
+        )
+    }
+
+    /// The pseudo-legal moves (see `generate_pseudo_legal_moves`) as python-chess's
+    /// `pseudo_legal_moves`: iterated, `len`, `in`, `bool`, `count()`, indexed.
+    ///
+    /// >>> board = caissa.Board("3rk3/8/8/8/8/8/3N4/3K4 w - - 0 1")
+    /// >>> board.pseudo_legal_moves.count(), board.legal_moves.count()
+    /// (10, 4)
+    /// >>> board.is_pseudo_legal(caissa.Move.from_uci("d2b3")), board.is_into_check(caissa.Move.from_uci("d2b3"))
+    /// (True, True)
+    #[getter]
+    fn pseudo_legal_moves(&self, py: Python<'_>) -> PyResult<Py<PseudoLegalMoves>> {
+        let moves = self
+            .pseudo_legal()
             .into_iter()
-            .filter(|&m| pos.is_capture(m))
             .map(|m| self.py_move(m))
             .collect();
-        PyList::new(py, captures)?.try_iter()
+        Py::new(
+            py,
+            PyClassInitializer::from(LegalMoves(moves)).add_subclass(PseudoLegalMoves),
+        )
+    }
+
+    /// Whether `move` is pseudo-legal here (see `pseudo_legal_moves`).
+    fn is_pseudo_legal(&self, r#move: &Move) -> bool {
+        self.pseudo_legal()
+            .into_iter()
+            .any(|m| self.py_move(m) == *r#move)
+    }
+
+    /// Whether the pseudo-legal `move` leaves the mover's king in check (`False` for a legal
+    /// move and for a move that is not pseudo-legal).
+    fn is_into_check(&self, r#move: &Move) -> bool {
+        self.is_pseudo_legal(r#move) && !self.is_legal(r#move)
+    }
+
+    /// Always `False`: the side that just moved never left its king in check on a caissa
+    /// board, which holds legal positions only.
+    fn was_into_check(&self) -> bool {
+        false
+    }
+
+    /// Whether a pawn of the side to move stands ready to take en passant, legally or not.
+    fn has_pseudo_legal_en_passant(&self) -> bool {
+        self.position().pseudo_legal_ep_square().is_some()
     }
 
     /// The legal move from `from_square` to `to_square`, as python-chess's `find_move`: a
@@ -1124,6 +1335,27 @@ fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
         })
 }
 
+/// Which moves a generator of `Board` goes through.
+#[derive(Clone, Copy)]
+enum Generated {
+    Legal,
+    PseudoLegal,
+}
+
+/// Which of them it gives.
+#[derive(Clone, Copy)]
+enum Kind {
+    All,
+    Captures,
+    EnPassant,
+    Castling,
+}
+
+/// Field `index` (from 0) of a FEN.
+fn fen_field(fen: &str, index: usize) -> String {
+    fen.split(' ').nth(index).unwrap_or("-").to_owned()
+}
+
 /// What `Board.copy` keeps of the move stack: all or none (`bool`), or the last moves (`int`).
 #[derive(FromPyObject)]
 enum StackCopy {
@@ -1137,8 +1369,13 @@ enum StackCopy {
 /// >>> moves = caissa.Board().legal_moves
 /// >>> len(moves), moves.count(), caissa.Move.from_uci("e2e4") in moves, bool(moves)
 /// (20, 20, True, True)
-#[pyclass(module = "caissa", frozen, sequence)]
+#[pyclass(module = "caissa", frozen, sequence, subclass)]
 pub(crate) struct LegalMoves(Vec<Move>);
+
+/// The pseudo-legal moves of a position (`Board.pseudo_legal_moves`), as python-chess's
+/// `PseudoLegalMoveGenerator` is used; the same methods as `LegalMoves`.
+#[pyclass(module = "caissa", frozen, extends = LegalMoves)]
+pub(crate) struct PseudoLegalMoves;
 
 #[pymethods]
 impl LegalMoves {
@@ -1171,9 +1408,18 @@ impl LegalMoves {
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))
     }
 
-    fn __repr__(&self) -> String {
-        let moves: Vec<String> = self.0.iter().map(|m| m.uci_move().to_string()).collect();
-        format!("<LegalMoves ({})>", moves.join(", "))
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let moves: Vec<String> = slf
+            .get()
+            .0
+            .iter()
+            .map(|m| m.uci_move().to_string())
+            .collect();
+        Ok(format!(
+            "<{} ({})>",
+            slf.get_type().name()?,
+            moves.join(", ")
+        ))
     }
 }
 
@@ -1181,6 +1427,7 @@ impl LegalMoves {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Board>()?;
     m.add_class::<LegalMoves>()?;
+    m.add_class::<PseudoLegalMoves>()?;
     m.add_class::<Outcome>()?;
     m.add("STARTING_FEN", starting_fen())?;
     m.add(

@@ -151,6 +151,47 @@ def compare_queries(ours, peer, where):
                                                       move.promotion)), where
     assert ours.epd() == peer.epd(), where
     assert ours.mirror().fen() == peer.mirror().fen(), where
+    compare_pseudo_legal(ours, peer, where)
+
+
+MASKS = [chess.BB_ALL, chess.BB_RANK_2 | chess.BB_FILE_E, chess.BB_LIGHT_SQUARES,
+         chess.BB_CENTER | chess.BB_RANK_7, 0]
+
+
+def compare_pseudo_legal(ours, peer, where):
+    """Pseudo-legal moves, the generators with masks, the bit-mask queries and the castling
+    fields."""
+    def ucis(moves):
+        return sorted(peer.uci(m) if isinstance(m, chess.Move) else m.uci() for m in moves)
+
+    assert ucis(ours.pseudo_legal_moves) == ucis(peer.pseudo_legal_moves), where
+    assert ours.pseudo_legal_moves.count() == peer.pseudo_legal_moves.count(), where
+    for from_mask in MASKS:
+        for to_mask in MASKS[:3]:
+            for name in ("generate_legal_moves", "generate_legal_captures", "generate_legal_ep",
+                         "generate_castling_moves", "generate_pseudo_legal_moves",
+                         "generate_pseudo_legal_captures", "generate_pseudo_legal_ep"):
+                assert ucis(getattr(ours, name)(from_mask, to_mask)) == ucis(
+                    getattr(peer, name)(from_mask, to_mask)), (name, where)
+    for move in peer.pseudo_legal_moves:
+        mine = caissa.Move.from_uci(peer.uci(move))
+        assert ours.is_pseudo_legal(mine), where
+        assert ours.is_into_check(mine) == peer.is_into_check(move), (move, where)
+    assert ours.has_pseudo_legal_en_passant() == peer.has_pseudo_legal_en_passant(), where
+    assert not ours.was_into_check() and not peer.was_into_check()
+    assert ours.checkers_mask() == peer.checkers_mask(), where
+    for square in chess.SQUARES:
+        assert ours.attacks_mask(square) == peer.attacks_mask(square), where
+        for color in chess.COLORS:
+            assert ours.attackers_mask(color, square) == peer.attackers_mask(color, square)
+            assert ours.pin_mask(color, square) == peer.pin_mask(color, square), where
+    for color in chess.COLORS:
+        for piece_type in chess.PIECE_TYPES:
+            assert ours.pieces_mask(piece_type, color) == peer.pieces_mask(piece_type, color)
+    assert ours.castling_xfen() == peer.castling_xfen(), where
+    assert ours.castling_shredder_fen() == peer.castling_shredder_fen(), where
+    assert ours.clean_castling_rights() == peer.clean_castling_rights(), where
+    assert ours.has_chess960_castling_rights() == peer.has_chess960_castling_rights(), where
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
@@ -203,6 +244,8 @@ def test_chess960_queries_as_python_chess():
                     assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
                         predicate, move, where)
                 assert ours.lan(mine) == peer.lan(move), where
+            if ply % 5 == 0:
+                compare_pseudo_legal(ours, peer, where)
             if not moves:
                 break
             move = rng.choice(moves)
