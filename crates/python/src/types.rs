@@ -2,8 +2,9 @@
 //! squares as `0..64` (`a1` = 0, `h8` = 63), [`Move`] and [`Piece`], and the module constants
 //! naming them (`WHITE`, `PAWN`, `E4`, `SQUARE_NAMES`, ...).
 
+use caissa::movegen::attacks;
 use caissa::notation::uci::UciMove;
-use caissa::{Color, Role, Square};
+use caissa::{Bitboard, Color, Role, Square};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -360,7 +361,7 @@ fn piece_name(piece_type: u8) -> PyResult<&'static str> {
 /// `BB_SQUARES`, `BB_FILE_A` ... and `BB_FILES`, `BB_RANK_1` ... and `BB_RANKS`,
 /// `BB_LIGHT_SQUARES`, `BB_DARK_SQUARES`, `BB_CORNERS`, `BB_CENTER`, `BB_BACKRANKS`.
 fn register_masks(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    use caissa::{Bitboard, File, Rank};
+    use caissa::{File, Rank};
     m.add("BB_EMPTY", Bitboard::EMPTY.0)?;
     m.add("BB_ALL", Bitboard::FULL.0)?;
     for sq in Square::ALL {
@@ -410,8 +411,59 @@ fn register_masks(m: &Bound<'_, PyModule>) -> PyResult<()> {
         center.into_iter().fold(Bitboard::EMPTY, Bitboard::with).0,
     )?;
     m.add("BB_BACKRANKS", Bitboard::BACK_RANKS.0)?;
+    let table = |attacks: fn(Square) -> Bitboard| Square::ALL.map(|sq| attacks(sq).0);
+    m.add("BB_KNIGHT_ATTACKS", table(attacks::knight))?;
+    m.add("BB_KING_ATTACKS", table(attacks::king))?;
+    m.add(
+        "BB_PAWN_ATTACKS",
+        [
+            table(|sq| attacks::pawn(Color::Black, sq)),
+            table(|sq| attacks::pawn(Color::White, sq)),
+        ],
+    )?;
+    let rays: Vec<[u64; 64]> = Square::ALL
+        .iter()
+        .map(|&a| Square::ALL.map(|b| attacks::line(a, b).0))
+        .collect();
+    m.add("BB_RAYS", rays)?;
     Ok(())
 }
+
+/// The whole line through squares `a` and `b` (edge to edge) as a bit mask, `0` when they
+/// share no rank, file or diagonal (python-chess's `ray`).
+#[pyfunction]
+fn ray(a: u8, b: u8) -> PyResult<u64> {
+    Ok(attacks::line(square_from_py(a)?, square_from_py(b)?).0)
+}
+
+/// The squares strictly between `a` and `b` on their rank, file or diagonal, as a bit mask
+/// (python-chess's `between`).
+#[pyfunction]
+fn between(a: u8, b: u8) -> PyResult<u64> {
+    Ok(attacks::between(square_from_py(a)?, square_from_py(b)?).0)
+}
+
+/// python-chess's `STATUS_*` flags. A caissa board holds legal positions only, so its
+/// `status()` is always `STATUS_VALID`; the flags are there for code that tests them.
+const STATUS_FLAGS: [&str; 17] = [
+    "STATUS_NO_WHITE_KING",
+    "STATUS_NO_BLACK_KING",
+    "STATUS_TOO_MANY_KINGS",
+    "STATUS_TOO_MANY_WHITE_PAWNS",
+    "STATUS_TOO_MANY_BLACK_PAWNS",
+    "STATUS_PAWNS_ON_BACKRANK",
+    "STATUS_TOO_MANY_WHITE_PIECES",
+    "STATUS_TOO_MANY_BLACK_PIECES",
+    "STATUS_BAD_CASTLING_RIGHTS",
+    "STATUS_INVALID_EP_SQUARE",
+    "STATUS_OPPOSITE_CHECK",
+    "STATUS_EMPTY",
+    "STATUS_RACE_CHECK",
+    "STATUS_RACE_OVER",
+    "STATUS_RACE_MATERIAL",
+    "STATUS_TOO_MANY_CHECKERS",
+    "STATUS_IMPOSSIBLE_CHECK",
+];
 
 /// Adds the classes, functions and constants to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -430,6 +482,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(piece_name, m)?)?;
     register_masks(m)?;
     m.add("STATUS_VALID", 0)?;
+    for (bit, name) in STATUS_FLAGS.iter().enumerate() {
+        m.add(*name, 1u32 << bit)?;
+    }
+    m.add_function(wrap_pyfunction!(ray, m)?)?;
+    m.add_function(wrap_pyfunction!(between, m)?)?;
+    m.add(
+        "SQUARES_180",
+        Square::ALL.map(|sq| sq.flip_vertical() as u32),
+    )?;
     let unicode = pyo3::types::PyDict::new(m.py());
     for color in [Color::White, Color::Black] {
         for role in Role::ALL {

@@ -2,6 +2,7 @@
 positions carried by the exceptions."""
 
 import copy
+import random
 
 import chess
 import chess.polyglot
@@ -433,9 +434,102 @@ def test_module_functions_and_masks_match_python_chess():
     names = [name for name in dir(chess) if name.startswith("BB_") and isinstance(
         getattr(chess, name), (int, list))]
     ours = [name for name in names if hasattr(caissa, name)]
-    assert len(ours) == 90
+    assert len(ours) == 94
     for name in ours:
         assert getattr(caissa, name) == getattr(chess, name), name
+    assert caissa.SQUARES_180 == chess.SQUARES_180
+    statuses = [name for name in dir(chess) if name.startswith("STATUS_")]
+    assert len(statuses) == 18
+    assert all(getattr(caissa, name) == getattr(chess, name) for name in statuses)
+    for a in chess.SQUARES:
+        for b in chess.SQUARES:
+            assert caissa.ray(a, b) == chess.ray(a, b) and caissa.between(a, b) == chess.between(a, b)
+            assert caissa.SquareSet.ray(a, b) == chess.SquareSet.ray(a, b)
+            assert caissa.SquareSet.between(a, b) == chess.SquareSet.between(a, b)
+
+
+BIT_HELPERS = ["lsb", "msb", "popcount", "flip_vertical", "flip_horizontal", "flip_diagonal",
+               "flip_anti_diagonal", "shift_down", "shift_2_down", "shift_up", "shift_2_up",
+               "shift_right", "shift_2_right", "shift_left", "shift_2_left", "shift_up_left",
+               "shift_up_right", "shift_down_left", "shift_down_right"]
+
+
+def test_bit_helpers_match_python_chess():
+    rng = random.Random(64)
+    masks = [0, 1, chess.BB_ALL, chess.BB_H8] + [rng.getrandbits(64) & rng.getrandbits(64)
+                                                 for _ in range(3000)]
+    for bb in masks:
+        for name in BIT_HELPERS:
+            assert getattr(caissa, name)(bb) == getattr(chess, name)(bb), (name, bb)
+        assert list(caissa.scan_forward(bb)) == list(chess.scan_forward(bb))
+        assert list(caissa.scan_reversed(bb)) == list(chess.scan_reversed(bb))
+
+
+def test_square_sets_change_as_python_chess_square_sets():
+    """The same random edits to both sets, compared after each; the answers of the set
+    methods too."""
+    rng = random.Random(8)
+    ours, theirs = caissa.SquareSet(), chess.SquareSet()
+    for _ in range(3000):
+        other = rng.getrandbits(64) & rng.getrandbits(64)
+        squares = [rng.randrange(64) for _ in range(rng.randrange(4))]
+        op = rng.choice(["add", "discard", "remove", "pop", "clear", "update", "ior", "iand",
+                         "isub", "ixor", "intersection_update", "difference_update",
+                         "symmetric_difference_update"])
+        if op in ("add", "discard", "remove"):
+            square = rng.randrange(64)
+            try:
+                getattr(theirs, op)(square)
+            except KeyError:
+                with pytest.raises(KeyError):
+                    getattr(ours, op)(square)
+            else:
+                getattr(ours, op)(square)
+        elif op == "pop":
+            if theirs:
+                assert ours.pop() == theirs.pop()
+            else:
+                with pytest.raises(KeyError):
+                    ours.pop()
+        elif op == "clear":
+            ours.clear()
+            theirs.clear()
+        elif op == "update":
+            ours.update(other, squares)
+            theirs.update(other, squares)
+        elif op in ("ior", "iand", "isub", "ixor"):
+            operand = rng.choice([other, squares, chess.SquareSet(other)])
+            mine = caissa.SquareSet(int(operand)) if isinstance(operand, chess.SquareSet) else operand
+            if op == "ior":
+                ours |= mine
+                theirs |= operand
+            elif op == "iand":
+                ours &= mine
+                theirs &= operand
+            elif op == "isub":
+                ours -= mine
+                theirs -= operand
+            else:
+                ours ^= mine
+                theirs ^= operand
+        else:
+            getattr(ours, op)(other)
+            getattr(theirs, op)(other)
+        assert int(ours) == int(theirs), op
+        for name in ("union", "intersection", "difference", "symmetric_difference"):
+            assert int(getattr(ours, name)(other)) == int(getattr(theirs, name)(other))
+        for name in ("isdisjoint", "issubset", "issuperset"):
+            assert getattr(ours, name)(other) == getattr(theirs, name)(other), name
+        assert int(ours.mirror()) == int(theirs.mirror()) and int(ours.copy()) == int(theirs)
+    small = chess.SquareSet(0b1011_0000_0001)
+    assert list(caissa.SquareSet(int(small)).carry_rippler()) == list(small.carry_rippler())
+    everything = caissa.SquareSet(chess.BB_ALL).carry_rippler()
+    assert [next(everything) for _ in range(4)] == [0, 1, 2, 3]
+    assert caissa.SquareSet.from_square(caissa.E4) == chess.BB_E4
+    with pytest.raises(TypeError):
+        hash(caissa.SquareSet())
+    with pytest.raises(ValueError):
+        caissa.SquareSet().update([70])
 
 
 def test_board_editing_and_views_match_python_chess():

@@ -45,6 +45,12 @@ from caissa._caissa import (
     __version__, parse_square, piece_name, piece_symbol, square, square_distance, square_file,
     square_mirror, square_name, square_rank, square_manhattan_distance, square_knight_distance,
     STARTING_BOARD_FEN, STATUS_VALID, UNICODE_PIECE_SYMBOLS,
+    STATUS_NO_WHITE_KING, STATUS_NO_BLACK_KING, STATUS_TOO_MANY_KINGS, STATUS_TOO_MANY_WHITE_PAWNS,
+    STATUS_TOO_MANY_BLACK_PAWNS, STATUS_PAWNS_ON_BACKRANK, STATUS_TOO_MANY_WHITE_PIECES,
+    STATUS_TOO_MANY_BLACK_PIECES, STATUS_BAD_CASTLING_RIGHTS, STATUS_INVALID_EP_SQUARE,
+    STATUS_OPPOSITE_CHECK, STATUS_EMPTY, STATUS_RACE_CHECK, STATUS_RACE_OVER, STATUS_RACE_MATERIAL,
+    STATUS_TOO_MANY_CHECKERS, STATUS_IMPOSSIBLE_CHECK,
+    BB_KNIGHT_ATTACKS, BB_KING_ATTACKS, BB_PAWN_ATTACKS, BB_RAYS, SQUARES_180, between, ray,
     BB_EMPTY, BB_ALL, BB_SQUARES, BB_FILES, BB_RANKS, BB_LIGHT_SQUARES, BB_DARK_SQUARES,
     BB_CORNERS, BB_CENTER, BB_BACKRANKS, BB_A1, BB_B1, BB_C1, BB_D1, BB_E1, BB_F1, BB_G1, BB_H1,
     BB_A2, BB_B2, BB_C2, BB_D2, BB_E2, BB_F2, BB_G2, BB_H2, BB_A3, BB_B3, BB_C3, BB_D3, BB_E3,
@@ -57,6 +63,134 @@ from caissa._caissa import (
 )
 
 import enum  # noqa: E402
+from typing import Iterator  # noqa: E402
+
+# python-chess's helpers for bit masks (plain integers, `a1` the lowest bit).
+
+
+def lsb(bb: int) -> int:
+    """The lowest square of the mask (`-1` for an empty one)."""
+    return (bb & -bb).bit_length() - 1
+
+
+def msb(bb: int) -> int:
+    """The highest square of the mask (`-1` for an empty one)."""
+    return bb.bit_length() - 1
+
+
+def popcount(bb: int) -> int:
+    """The number of squares in the mask."""
+    return bin(bb).count("1")
+
+
+def scan_forward(bb: int) -> Iterator[int]:
+    """The squares of the mask, lowest first."""
+    while bb:
+        low = bb & -bb
+        yield low.bit_length() - 1
+        bb ^= low
+
+
+def scan_reversed(bb: int) -> Iterator[int]:
+    """The squares of the mask, highest first."""
+    while bb:
+        square = bb.bit_length() - 1
+        yield square
+        bb ^= 1 << square
+
+
+def flip_vertical(bb: int) -> int:
+    """The mask mirrored top to bottom (rank 1 to rank 8)."""
+    return int.from_bytes((bb & BB_ALL).to_bytes(8, "little"), "big")
+
+
+def flip_horizontal(bb: int) -> int:
+    """The mask mirrored left to right (file a to file h)."""
+    bb = ((bb >> 1) & 0x5555_5555_5555_5555) | ((bb & 0x5555_5555_5555_5555) << 1)
+    bb = ((bb >> 2) & 0x3333_3333_3333_3333) | ((bb & 0x3333_3333_3333_3333) << 2)
+    bb = ((bb >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((bb & 0x0f0f_0f0f_0f0f_0f0f) << 4)
+    return bb & BB_ALL
+
+
+def flip_diagonal(bb: int) -> int:
+    """The mask mirrored in the a1-h8 diagonal."""
+    t = (bb ^ (bb << 28)) & 0x0f0f_0f0f_0000_0000
+    bb = (bb ^ t ^ (t >> 28)) & BB_ALL
+    t = (bb ^ (bb << 14)) & 0x3333_0000_3333_0000
+    bb = (bb ^ t ^ (t >> 14)) & BB_ALL
+    t = (bb ^ (bb << 7)) & 0x5500_5500_5500_5500
+    return (bb ^ t ^ (t >> 7)) & BB_ALL
+
+
+def flip_anti_diagonal(bb: int) -> int:
+    """The mask mirrored in the a8-h1 diagonal."""
+    t = bb ^ (bb << 36)
+    bb = (bb ^ ((t ^ (bb >> 36)) & 0xf0f0_f0f0_0f0f_0f0f)) & BB_ALL
+    t = (bb ^ (bb << 18)) & 0xcccc_0000_cccc_0000
+    bb = (bb ^ t ^ (t >> 18)) & BB_ALL
+    t = (bb ^ (bb << 9)) & 0xaa00_aa00_aa00_aa00
+    return (bb ^ t ^ (t >> 9)) & BB_ALL
+
+
+def shift_down(b: int) -> int:
+    """The mask one rank down (towards rank 1)."""
+    return b >> 8
+
+
+def shift_2_down(b: int) -> int:
+    """The mask two ranks down."""
+    return b >> 16
+
+
+def shift_up(b: int) -> int:
+    """The mask one rank up (towards rank 8)."""
+    return (b << 8) & BB_ALL
+
+
+def shift_2_up(b: int) -> int:
+    """The mask two ranks up."""
+    return (b << 16) & BB_ALL
+
+
+def shift_right(b: int) -> int:
+    """The mask one file right (towards file h)."""
+    return (b << 1) & ~BB_FILE_A & BB_ALL
+
+
+def shift_2_right(b: int) -> int:
+    """The mask two files right."""
+    return (b << 2) & ~BB_FILE_A & ~BB_FILE_B & BB_ALL
+
+
+def shift_left(b: int) -> int:
+    """The mask one file left (towards file a)."""
+    return (b >> 1) & ~BB_FILE_H
+
+
+def shift_2_left(b: int) -> int:
+    """The mask two files left."""
+    return (b >> 2) & ~BB_FILE_G & ~BB_FILE_H
+
+
+def shift_up_left(b: int) -> int:
+    """The mask one square up and left."""
+    return (b << 7) & ~BB_FILE_H & BB_ALL
+
+
+def shift_up_right(b: int) -> int:
+    """The mask one square up and right."""
+    return (b << 9) & ~BB_FILE_A & BB_ALL
+
+
+def shift_down_left(b: int) -> int:
+    """The mask one square down and left."""
+    return (b >> 9) & ~BB_FILE_H
+
+
+def shift_down_right(b: int) -> int:
+    """The mask one square down and right."""
+    return (b >> 7) & ~BB_FILE_A
+
 
 
 class Termination(str, enum.Enum):
