@@ -14,7 +14,7 @@ use caissa::notation::uci::UciMove;
 use caissa::{Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Role, Setup, Square};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyIterator, PyList};
+use pyo3::types::{PyDict, PyIterator, PyList};
 
 use crate::errors;
 use crate::squares::SquareSet;
@@ -159,6 +159,21 @@ impl Board {
         Move::of(self.position(), m)
     }
 
+    /// The board of the EPD line `epd` in castling mode `mode`, and its operations.
+    fn read_epd<'py>(
+        py: Python<'py>,
+        epd: &str,
+        mode: CastlingMode,
+    ) -> PyResult<(Board, Bound<'py, PyDict>)> {
+        let parsed =
+            Epd::from_ascii(epd.trim().as_bytes()).map_err(|e| errors::epd_error(py, &e))?;
+        let pos = parsed
+            .position(mode)
+            .map_err(|e| errors::position_error(py, &e))?;
+        let operations = crate::epd::operations(py, &parsed, &pos)?;
+        Ok((Board::from_game(Game::new(pos)), operations))
+    }
+
     /// The pseudo-legal moves of the current position (see `generate_pseudo_legal_moves`).
     fn pseudo_legal(&self) -> Vec<caissa::Move> {
         let mut moves = Vec::new();
@@ -263,8 +278,12 @@ impl Board {
         } else {
             CastlingMode::Standard
         };
-        let Some(text) = fen else {
-            return Ok(Board::from_game(Game::new(Position::standard())));
+        let text = match fen {
+            Some(text) => text,
+            None if !chess960 => return Ok(Board::from_game(Game::new(Position::standard()))),
+            // The standard start, its castling in Chess960's terms (as python-chess's
+            // `Board(chess960=True)`).
+            None => &starting_fen(),
         };
         let parsed = Fen::from_ascii(text.as_bytes()).map_err(|e| errors::fen_error(py, &e))?;
         let pos = parsed
@@ -301,17 +320,7 @@ impl Board {
     /// not), `'fen'` (after every double push).
     #[pyo3(signature = (*, shredder = false, en_passant = "legal"))]
     fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
-        let mode = match en_passant {
-            "legal" => EnPassantMode::Legal,
-            "xfen" => EnPassantMode::PseudoLegal,
-            "fen" => EnPassantMode::Always,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "en_passant is 'legal', 'xfen' or 'fen', not {other:?}"
-                )));
-            }
-        };
-        let fen = Fen::from_position(self.position(), mode);
+        let fen = Fen::from_position(self.position(), en_passant_mode(en_passant)?);
         Ok(if shredder {
             fen.shredder().to_string()
         } else {
@@ -825,9 +834,65 @@ impl Board {
         Ok(out)
     }
 
-    /// The EPD of the current position: the FEN without its two move counters.
-    fn epd(&self) -> String {
-        Epd::from_position(self.position(), EnPassantMode::Legal).to_string()
+    /// The EPD of the position: the FEN's first four fields (`shredder` and `en_passant` as
+    /// for `fen`), then `operations` as python-chess writes them (`board.epd(bm=move,
+    /// id="x")`): `None` the opcode alone, a `Move` in SAN, an `int` or `float` as a number,
+    /// `bm` and `am` lists of moves in SAN sorted, a `pv` list played one after the other, a
+    /// `str` quoted (one with a line break or tab raises `ValueError`: an EPD line cannot
+    /// hold it). `promoted` is python-chess's and ignored: caissa has no promoted pieces.
+    ///
+    /// >>> board = caissa.Board()
+    /// >>> board.epd(bm=caissa.Move.from_uci("e2e4"), id="start", acd=20)
+    /// 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id "start"; acd 20;'
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None, **operations))]
+    fn epd(
+        &self,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+        operations: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        let _ = promoted;
+        crate::epd::write(
+            self.position(),
+            en_passant_mode(en_passant)?,
+            shredder,
+            operations,
+        )
+    }
+
+    /// Sets the board to the position of the EPD line `epd`, with no moves played, and
+    /// returns its operations as python-chess's `set_epd` does: a dict of each opcode and its
+    /// operand (`None`, a `str`, an `int` or `float`, a `Move`, or a list of `Move`s for
+    /// `bm`, `am` and `pv`); `hmvc` and `fmvn` set the counters. Raises `InvalidFenError`
+    /// (with `byte`) for text that is not EPD, `IllegalPositionError`, or `ValueError` for a
+    /// move operand that is not legal; the board is unchanged then.
+    ///
+    /// >>> board = caissa.Board()
+    /// >>> ops = board.set_epd('4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id "pawn"; ce 120;')
+    /// >>> [m.uci() for m in ops["bm"]], ops["id"], ops["ce"], board.fen()
+    /// (['e2e4'], 'pawn', 120, '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1')
+    fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
+        let (board, operations) = Board::read_epd(py, epd, self.position().castling_mode())?;
+        *self = board;
+        Ok(operations)
+    }
+
+    /// The board of the EPD line `epd` and its operations (python-chess's `Board.from_epd`;
+    /// see `set_epd`).
+    #[staticmethod]
+    #[pyo3(signature = (epd, *, chess960 = false))]
+    fn from_epd<'py>(
+        py: Python<'py>,
+        epd: &str,
+        chess960: bool,
+    ) -> PyResult<(Board, Bound<'py, PyDict>)> {
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        Board::read_epd(py, epd, mode)
     }
 
     /// Sets the board to the position of `fen`, with no moves played (as python-chess's
@@ -1349,6 +1414,18 @@ enum Kind {
     Captures,
     EnPassant,
     Castling,
+}
+
+/// python-chess's `en_passant` argument: `'legal'`, `'xfen'` or `'fen'`.
+fn en_passant_mode(en_passant: &str) -> PyResult<EnPassantMode> {
+    match en_passant {
+        "legal" => Ok(EnPassantMode::Legal),
+        "xfen" => Ok(EnPassantMode::PseudoLegal),
+        "fen" => Ok(EnPassantMode::Always),
+        other => Err(PyValueError::new_err(format!(
+            "en_passant is 'legal', 'xfen' or 'fen', not {other:?}"
+        ))),
+    }
 }
 
 /// Field `index` (from 0) of a FEN.

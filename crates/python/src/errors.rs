@@ -6,6 +6,7 @@
 //! `byte` for PGN.
 
 use caissa::PositionError;
+use caissa::notation::epd::ParseEpdError;
 use caissa::notation::fen::ParseFenError;
 use caissa::notation::san::{ParseSanError, SanError};
 use caissa::notation::uci::{ParseUciError, UciError};
@@ -47,6 +48,18 @@ create_exception!(
     "The SAN names more than one legal move (python-chess's AmbiguousMoveError). Attribute: \
      `candidates`, the legal moves it could stand for, in UCI."
 );
+
+/// The `InvalidFenError` of an EPD line that cannot be read: `byte` where, `field` `None`.
+pub(crate) fn epd_error(py: Python<'_>, e: &ParseEpdError) -> PyErr {
+    with_attrs(
+        py,
+        InvalidFenError::new_err(format!("invalid EPD: {e}")),
+        [
+            ("field", py.None().into_bound(py)),
+            ("byte", attr(py, e.byte)),
+        ],
+    )
+}
 
 /// `error` with the attributes `attrs` set on its exception object.
 pub(crate) fn with_attrs<'py>(

@@ -28,6 +28,7 @@
 mod arbiter;
 mod board;
 mod engine;
+mod epd;
 mod errors;
 mod game;
 mod pgn;

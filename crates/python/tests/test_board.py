@@ -2,6 +2,7 @@
 positions carried by the exceptions."""
 
 import copy
+import pathlib
 import random
 
 import chess
@@ -609,3 +610,64 @@ def test_copy_keeps_the_stack_asked_for():
         assert mine.fen() == theirs.fen()
         assert [m.uci() for m in mine.move_stack] == [m.uci() for m in theirs.move_stack], stack
     assert len(ours.copy().move_stack) == 5
+
+
+EPD_LINES = [
+    '4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id "pawn"; ce 120;',
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5 Bc4; am d4; "
+    'pv Bb5 a6 Ba4; acd 12; c0 "Ruy"; hmvc 2; fmvn 3;',
+    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - D1 20; D2 400; xx 1.5; yy; zz e4; '
+    'ww "q \\" \\\\";',
+]
+
+
+def plain_operations(operations):
+    def plain(value):
+        if isinstance(value, list):
+            return [m.uci() for m in value]
+        if isinstance(value, (chess.Move, caissa.Move)):
+            return value.uci()
+        return value
+    return {opcode: plain(value) for opcode, value in operations.items()}
+
+
+def test_epd_reads_and_writes_as_python_chess():
+    perft = pathlib.Path(__file__).resolve().parents[3] / "data" / "perft"
+    lines = [(line, False) for line in EPD_LINES]
+    # (standard.epd has FEN counters after the four fields, which python-chess refuses.)
+    for name in ("random-d4.epd", "chess960-random-d4.epd"):
+        chess960 = name.startswith("chess960")
+        text = (perft / name).read_text()
+        lines += [(line, chess960) for line in text.splitlines()[:40]
+                  if line.strip() and not line.startswith("#")]
+    for line, chess960 in lines:
+        peer, peer_ops = chess.Board.from_epd(line, chess960=chess960)
+        ours, ours_ops = caissa.Board.from_epd(line, chess960=chess960)
+        assert ours.fen() == peer.fen(), line
+        assert plain_operations(ours_ops) == plain_operations(peer_ops), line
+        # Written back with the same operations (python-chess's moves as caissa's).
+        mine = {k: (caissa.Move.from_uci(v.uci()) if isinstance(v, chess.Move) else
+                    [caissa.Move.from_uci(m.uci()) for m in v] if isinstance(v, list) else v)
+                for k, v in peer_ops.items()}
+        assert ours.epd(**mine) == peer.epd(**peer_ops), line
+        board = caissa.Board(chess960=chess960)
+        assert plain_operations(board.set_epd(line)) == plain_operations(peer_ops)
+        assert board.fen() == peer.fen()
+    assert caissa.Board(chess960=True).chess960 and not caissa.Board().chess960
+    # FEN counters after the four fields (python-chess refuses them) read as hmvc and fmvn.
+    board, operations = caissa.Board.from_epd("8/8/8/8/8/8/8/K1k5 b - - 3 70")
+    assert operations == {"hmvc": 3, "fmvn": 70} and board.fen() == "8/8/8/8/8/8/8/K1k5 b - - 3 70"
+    assert caissa.Board().epd() == chess.Board().epd()
+    assert caissa.Board().epd(shredder=True, hmvc=0) == chess.Board().epd(shredder=True, hmvc=0)
+    board = caissa.Board()
+    with pytest.raises(caissa.InvalidFenError) as error:
+        board.set_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - bm e4;")
+    assert error.value.byte is not None and board.fen() == caissa.STARTING_FEN
+    with pytest.raises(ValueError):
+        board.set_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e5;")
+    with pytest.raises(ValueError):
+        board.epd(id="two\nlines")
+    with pytest.raises(ValueError):
+        board.epd(**{"1x": 1})
+    with pytest.raises(caissa.IllegalMoveError):
+        board.epd(bm=caissa.Move.from_uci("e2e5"))
