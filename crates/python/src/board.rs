@@ -908,9 +908,99 @@ impl Board {
         Ok(())
     }
 
-    /// Sets the board to the standard starting position, with no moves played.
-    fn reset(&mut self) {
-        *self = Board::from_game(Game::new(Position::standard()));
+    /// Sets the board to the standard starting position, with no moves played (a Chess960
+    /// board stays one).
+    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
+        let chess960 = self.position().castling_mode() == CastlingMode::Chess960;
+        *self = Board::new(py, None, chess960)?;
+        Ok(())
+    }
+
+    /// Sets the castling rights to those of the FEN castling field `castling_fen` (`KQkq`,
+    /// X-FEN or Shredder-FEN letters, `-` for none), keeping the rest of the position and
+    /// clearing the move stack (python-chess's `set_castling_fen`). Raises `InvalidFenError`
+    /// for text that is not a castling field and `IllegalPositionError` for rights the
+    /// position cannot have (python-chess keeps those and ignores them); the board is
+    /// unchanged then.
+    ///
+    /// >>> board = caissa.Board()
+    /// >>> board.set_castling_fen("Kq")
+    /// >>> board.fen()
+    /// 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1'
+    fn set_castling_fen(&mut self, py: Python<'_>, castling_fen: &str) -> PyResult<()> {
+        let fen = self.fen(false, "legal")?;
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if castling_fen.is_empty() || castling_fen.contains(char::is_whitespace) {
+            return Err(PyValueError::new_err(format!(
+                "not a castling field: {castling_fen:?}"
+            )));
+        }
+        fields[2] = castling_fen;
+        self.set_fen(py, &fields.join(" "))
+    }
+
+    /// Mirrors the board in place (see `mirror`), clearing the move stack.
+    fn apply_mirror(&mut self, py: Python<'_>) -> PyResult<()> {
+        *self = self.mirror(py)?;
+        Ok(())
+    }
+
+    /// `"chess"`: python-chess's variant name for UCI, standard chess (and Chess960).
+    #[classattr]
+    fn uci_variant() -> &'static str {
+        "chess"
+    }
+
+    /// `"normal"`: python-chess's variant name for XBoard.
+    #[classattr]
+    fn xboard_variant() -> &'static str {
+        "normal"
+    }
+
+    /// The names python-chess gives standard chess in PGN's `Variant` tag.
+    #[classattr]
+    fn aliases() -> [&'static str; 6] {
+        [
+            "Standard",
+            "Chess",
+            "Classical",
+            "Normal",
+            "Illegal",
+            "From Position",
+        ]
+    }
+
+    /// `True`: each side has one king (python-chess's variant flag).
+    #[classattr]
+    fn one_king() -> bool {
+        true
+    }
+
+    /// `False`: kings may not stand next to each other (python-chess's variant flag).
+    #[classattr]
+    fn connected_kings() -> bool {
+        false
+    }
+
+    /// `False`: captures are not compulsory (python-chess's variant flag).
+    #[classattr]
+    fn captures_compulsory() -> bool {
+        false
+    }
+
+    /// Always `False`: standard chess has no variant win (python-chess's variant hook).
+    fn is_variant_win(&self) -> bool {
+        false
+    }
+
+    /// Always `False`: standard chess has no variant loss.
+    fn is_variant_loss(&self) -> bool {
+        false
+    }
+
+    /// Always `False`: standard chess has no variant draw.
+    fn is_variant_draw(&self) -> bool {
+        false
     }
 
     /// The board mirrored top to bottom with the colours exchanged and the other side to move,

@@ -671,3 +671,35 @@ def test_epd_reads_and_writes_as_python_chess():
         board.epd(**{"1x": 1})
     with pytest.raises(caissa.IllegalMoveError):
         board.epd(bm=caissa.Move.from_uci("e2e5"))
+
+
+def test_castling_fen_mirror_and_variant_flags_as_python_chess():
+    for fen, push in ((chess.STARTING_FEN, "e2e4"),
+                      ("r3k2r/p7/8/8/8/8/P7/R3K2R b KQkq - 3 20", "a7a6")):
+        for rights in ("Kq", "-", "KQkq", "Q", "HAh"):
+            ours, peer = caissa.Board(fen), chess.Board(fen)
+            ours.push_uci(push)
+            peer.push_uci(push)
+            ours.set_castling_fen(rights)
+            peer.set_castling_fen(rights)
+            assert ours.fen() == peer.fen() and ours.move_stack == [] == peer.move_stack
+    board = caissa.Board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    with pytest.raises(caissa.IllegalPositionError):
+        board.set_castling_fen("K")  # no rook to castle with
+    with pytest.raises(ValueError):
+        board.set_castling_fen("K Q")
+    assert board.fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    ours, peer = caissa.Board(), chess.Board()
+    ours.push_san("e4")
+    peer.push_san("e4")
+    ours.apply_mirror()
+    peer.apply_mirror()
+    assert ours.fen() == peer.fen()
+    for name in ("uci_variant", "xboard_variant", "aliases", "one_king", "connected_kings",
+                 "captures_compulsory"):
+        assert getattr(caissa.Board, name) == getattr(chess.Board, name), name
+        assert getattr(ours, name) == getattr(peer, name), name
+    assert not any((ours.is_variant_win(), ours.is_variant_loss(), ours.is_variant_draw()))
+    chess960 = caissa.Board.from_chess960(100)
+    chess960.reset()
+    assert chess960.chess960 and chess960.fen() == chess.STARTING_FEN

@@ -50,3 +50,17 @@ def test_highlights_marks_and_arrows():
     assert len(by_class(root, "circle", "marked")) == 2
     assert len(by_class(root, "line", "arrow")) == 2
     assert caissa.Board()._repr_svg_() == caissa.svg.board(caissa.Board())
+
+
+def test_fill_borders_style_and_one_piece():
+    root = parse(caissa.svg.board(caissa.Board(), fill={caissa.E4: "#ff000080", caissa.D5: "blue"},
+                                  borders=True, style=".square { opacity: 0.9 }"))
+    fills = by_class(root, "rect", "fill")
+    assert sorted(f.get("fill") for f in fills) == ["#ff000080", "blue"]
+    assert len(by_class(root, "rect", "border")) == 1
+    assert ".square" in root.find(NS + "style").text
+    one = parse(caissa.svg.piece(caissa.Piece.from_symbol("q"), size=60))
+    assert one.get("width") == "60"
+    [queen] = by_class(one, "text", "piece")
+    assert queen.get("class").split() == ["piece", "black", "q"]
+    assert queen.text == caissa.UNICODE_PIECE_SYMBOLS["q"]

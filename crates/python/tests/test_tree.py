@@ -351,3 +351,14 @@ def test_nags_tag_roster_and_skip_game():
     f = io.StringIO("[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n")
     assert caissa.pgn.skip_game(f) and caissa.pgn.read_headers(f)["White"] == "B"
     assert not caissa.pgn.skip_game(f)
+
+
+def test_headers_give_the_board_and_variant():
+    text = '[Variant "Chess960"]\n[FEN "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"]\n\n*'
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert ours.headers.board().fen() == theirs.headers.board().fen()
+    assert ours.headers.board().chess960 and ours.headers.is_chess960()
+    assert ours.headers.is_chess960() == theirs.headers.is_chess960()
+    assert not ours.headers.is_wild() and ours.headers.variant() is caissa.Board
+    assert not caissa.pgn.Game().headers.is_chess960()

@@ -33,7 +33,7 @@ from caissa._caissa import (
     select,
     to_arrow,
 )
-from caissa._caissa import _shard_ranges
+from caissa._caissa import Board, _shard_ranges
 
 __all__ = [
     "ArrowStream",
@@ -193,6 +193,27 @@ class Headers(MutableMapping):
     def copy(self) -> Dict[str, str]:
         """The tags as a ``dict``, apart from the game."""
         return dict(self.items())
+
+    def board(self) -> Board:
+        """A board at the start these tags give (``FEN``, ``Variant``): the game's start."""
+        return self._game.board()
+
+    def is_chess960(self) -> bool:
+        """Whether the ``Variant`` tag names Chess960, under one of python-chess's names."""
+        return self.get("Variant", "").lower() in (
+            "chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random")
+
+    def is_wild(self) -> bool:
+        """Whether the ``Variant`` tag names one of FICS's wild variants (python-chess's
+        ``is_wild``); caissa reads none of them."""
+        return self.get("Variant", "").lower() in (
+            "wild/0", "wild/1", "wild/2", "wild/3", "wild/4", "wild/5", "wild/6", "wild/7",
+            "wild/8", "wild/8a")
+
+    def variant(self) -> type:
+        """The board class of the game's variant: ``Board`` (caissa plays standard chess and
+        Chess960)."""
+        return Board
 
     def __repr__(self) -> str:
         pairs = ", ".join(f"{name}={value!r}" for name, value in self.items())

@@ -13,11 +13,11 @@ from typing import Dict, Iterable, Optional, Tuple, Union
 from xml.sax.saxutils import escape
 
 from caissa._caissa import (
-    FILE_NAMES, RANK_NAMES, UNICODE_PIECE_SYMBOLS, Board, Move, SquareSet, square_file,
+    FILE_NAMES, RANK_NAMES, UNICODE_PIECE_SYMBOLS, Board, Move, Piece, SquareSet, square_file,
     square_rank,
 )
 
-__all__ = ["Arrow", "board"]
+__all__ = ["Arrow", "board", "piece"]
 
 #: The colours python-chess uses by default, by the same names.
 COLORS: Dict[str, str] = {
@@ -53,12 +53,16 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
           arrows: Iterable[Union[Arrow, Tuple[int, int]]] = (),
           squares: Union[SquareSet, Iterable[int], int, None] = None,
           size: Optional[int] = None, coordinates: bool = True,
-          colors: Optional[Dict[str, str]] = None, flipped: bool = False) -> str:
+          colors: Optional[Dict[str, str]] = None, flipped: bool = False,
+          fill: Optional[Dict[int, str]] = None, borders: bool = False,
+          style: Optional[str] = None) -> str:
     """The board as an SVG document: White at the bottom (``orientation=False`` or
     ``flipped=True`` for Black), the ``lastmove``'s squares and the king in ``check`` (by
-    default the side to move's king when it is in check) highlighted, ``squares`` marked,
-    ``arrows`` drawn, ``size`` pixels wide (the image scales), the files and ranks around it
-    with ``coordinates``. ``board=None`` draws an empty board."""
+    default the side to move's king when it is in check) highlighted, the squares of ``fill``
+    (a dict of squares and colours) filled, ``squares`` marked, ``arrows`` drawn, ``size``
+    pixels wide (the image scales), the files and ranks around it with ``coordinates``, a
+    line round the squares with ``borders``, and the CSS ``style`` in the document.
+    ``board=None`` draws an empty board."""
     palette = {**COLORS, **(colors or {})}
     white_bottom = orientation != flipped
     margin = MARGIN if coordinates else 0
@@ -80,12 +84,17 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
     marked = set() if squares is None else set(SquareSet(squares))
     width = f' width="{size}" height="{size}"' if size is not None else ""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full} {full}"{width}>']
+    if style:
+        parts.append(f"<style>{escape(style)}</style>")
     for square in range(64):
         x, y = corner(square)
         shade = "light" if (square_file(square) + square_rank(square)) % 2 else "dark"
         key = f"square {shade} lastmove" if square in moved else f"square {shade}"
         parts.append(f'<rect class="square {shade}" x="{x}" y="{y}" width="{SQUARE}" '
                      f'height="{SQUARE}" fill="{palette[key]}" />')
+        if fill and square in fill:
+            parts.append(f'<rect class="fill" x="{x}" y="{y}" width="{SQUARE}" '
+                         f'height="{SQUARE}" fill="{escape(fill[square])}" />')
         if square == check:
             parts.append(f'<rect class="check" x="{x}" y="{y}" width="{SQUARE}" '
                          f'height="{SQUARE}" fill="{palette["check"]}" fill-opacity="0.6" />')
@@ -94,17 +103,8 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
             parts.append(f'<circle class="marked" cx="{cx}" cy="{cy}" r="{SQUARE * 0.4}" '
                          f'fill="none" stroke="{palette["marked"]}" stroke-width="4" />')
     if board is not None:
-        for square, piece in sorted(board.piece_map().items()):
-            cx, cy = center(square)
-            side = "white" if piece.color else "black"
-            glyph = UNICODE_PIECE_SYMBOLS[piece.symbol().lower()]  # the filled shapes
-            # White's pieces are the filled shapes in white, outlined; Black's are filled
-            # alone (an outline in white eats the thin parts of the king and queen).
-            outline = 'stroke="black" stroke-width="1"' if piece.color else 'stroke="none"'
-            parts.append(
-                f'<text class="piece {side} {escape(piece.symbol())}" x="{cx}" y="{cy}" '
-                f'font-size="{SQUARE * 0.85}" text-anchor="middle" dominant-baseline="central" '
-                f'fill="{palette["piece " + side]}" {outline}>{glyph}</text>')
+        for square, man in sorted(board.piece_map().items()):
+            parts.append(_piece_text(man, *center(square), palette))
     for arrow in arrows:
         tail, head, color = ((arrow.tail, arrow.head, arrow.color) if isinstance(arrow, Arrow)
                              else (arrow[0], arrow[1], palette["arrow"]))
@@ -113,6 +113,10 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
                      f'stroke="{color}" stroke-width="{SQUARE * 0.2}" stroke-linecap="round" />')
         parts.append(f'<circle class="arrow head" cx="{x2}" cy="{y2}" r="{SQUARE * 0.2}" '
                      f'fill="{color}" />')
+    if borders:
+        parts.append(f'<rect class="border" x="{margin}" y="{margin}" width="{8 * SQUARE}" '
+                     f'height="{8 * SQUARE}" fill="none" stroke="{palette["coord"]}" '
+                     f'stroke-width="1" />')
     if coordinates:
         for index in range(8):
             file = index if white_bottom else 7 - index
@@ -128,3 +132,27 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
                              f'fill="{palette["coord"]}">{RANK_NAMES[rank]}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _piece_text(piece: Piece, cx: float, cy: float, palette: Dict[str, str]) -> str:
+    """The SVG text element of ``piece`` centred on ``(cx, cy)``."""
+    side = "white" if piece.color else "black"
+    glyph = UNICODE_PIECE_SYMBOLS[piece.symbol().lower()]  # the filled shapes
+    # White's pieces are the filled shapes in white, outlined; Black's are filled alone (an
+    # outline in white eats the thin parts of the king and queen).
+    outline = 'stroke="black" stroke-width="1"' if piece.color else 'stroke="none"'
+    return (f'<text class="piece {side} {escape(piece.symbol())}" x="{cx}" y="{cy}" '
+            f'font-size="{SQUARE * 0.85}" text-anchor="middle" dominant-baseline="central" '
+            f'fill="{palette["piece " + side]}" {outline}>{glyph}</text>')
+
+
+def piece(piece: Piece, size: Optional[int] = None) -> str:
+    """One piece as an SVG document, drawn as ``board`` draws it (python-chess's
+    ``chess.svg.piece``).
+
+    >>> caissa.svg.piece(caissa.Piece.from_symbol("K"), size=45).count('class="piece white K"')
+    1
+    """
+    width = f' width="{size}" height="{size}"' if size is not None else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SQUARE} {SQUARE}"{width}>'
+            f'{_piece_text(piece, SQUARE / 2, SQUARE / 2, COLORS)}</svg>')
