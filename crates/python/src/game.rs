@@ -19,7 +19,7 @@ use caissa::notation::pgn::{
 };
 use caissa::notation::san::SanPlus;
 use caissa::{Game as RustGame, Position};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PySet};
 
@@ -381,6 +381,17 @@ impl GameNode {
                 set_comment(&mut node.comments, text, &keep);
             }
             None => set_comment(&mut data.tree.comments, text, ""),
+        }
+    }
+
+    /// The comment after the move (for the game: before the first move) as written, its
+    /// `[%...]` commands in it: what a visitor is handed (python-chess's `comment`).
+    #[getter]
+    fn _raw_comment(&self) -> String {
+        let data = self.data();
+        match self.id {
+            Some(id) => data.tree.node(id).comments.join(" "),
+            None => data.tree.comments.join(" "),
         }
     }
 
@@ -1070,15 +1081,16 @@ impl PgnGame {
         Ok(text.trim_end().to_owned())
     }
 
-    /// Writes the game to `visitor`, a `caissa.pgn.StringExporter` or `FileExporter` (with
-    /// their `headers`, `comments`, `variations` and `columns`), and returns its result: the
-    /// text, or the number of characters written to the file (python-chess's `game.accept`).
-    /// Other visitors raise `TypeError`: games are read in Rust, not through visitors.
+    /// Hands the game to `visitor` and returns its result (python-chess's `game.accept`). A
+    /// `caissa.pgn.StringExporter` or `FileExporter` gets the text written in Rust (with its
+    /// `headers`, `comments`, `variations` and `columns`): the text, or the number of
+    /// characters written to the file. Any other visitor (a `caissa.pgn.BaseVisitor`) has
+    /// its methods called in python-chess's order, `begin_headers` too.
     fn accept(slf: PyRef<'_, Self>, visitor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = visitor.py();
         if !visitor.hasattr("_take")? {
-            return Err(PyTypeError::new_err(
-                "accept takes a caissa.pgn.StringExporter or FileExporter",
-            ));
+            let walk = py.import("caissa.pgn")?.getattr("_accept")?;
+            return Ok(walk.call1((slf, visitor))?.unbind());
         }
         let option = |name: &str| visitor.getattr(name)?.extract::<bool>();
         let text = PgnGame::to_pgn(

@@ -287,8 +287,9 @@ def test_exports_are_python_chess_exports():
     out = io.StringIO()
     written = ours.accept(caissa.pgn.FileExporter(out))
     assert written == len(out.getvalue()) and out.getvalue().endswith("*\n\n")
-    with pytest.raises(TypeError):
-        ours.accept(chess.pgn.StringExporter())
+    # python-chess's own exporter, handed caissa's boards and moves, writes the same text.
+    assert ours.accept(chess.pgn.StringExporter(columns=None)) == theirs.accept(
+        chess.pgn.StringExporter(columns=None))
     with pytest.raises(ValueError):
         ours.to_pgn(columns=40)
     assert compared == 240
@@ -362,3 +363,55 @@ def test_headers_give_the_board_and_variant():
     assert ours.headers.is_chess960() == theirs.headers.is_chess960()
     assert not ours.headers.is_wild() and ours.headers.variant() is caissa.Board
     assert not caissa.pgn.Game().headers.is_chess960()
+
+
+class Recorder:
+    """Records a visitor's calls, boards as FEN and moves as UCI."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        if name.startswith(("begin_", "end_", "visit_")):
+            def record(*args):
+                self.calls.append((name,) + tuple(
+                    a.fen() if hasattr(a, "fen") else a.uci() if hasattr(a, "uci") else a
+                    for a in args))
+                return None
+            return record
+        raise AttributeError(name)
+
+    def result(self):
+        return [c for c in self.calls if c[0] != "begin_headers"]
+
+
+def test_visitors_are_called_as_python_chess_calls_them():
+    rng = random.Random(41)
+    for _ in range(30):
+        theirs = random_tree_game(rng, moves=30)
+        ours = caissa.pgn.read_game(io.StringIO(str(theirs)))
+        assert ours.accept(Recorder()) == theirs.accept(Recorder())
+        built = ours.accept(caissa.pgn.GameBuilder())
+        assert_same_tree(built, theirs)
+        assert str(built) == str(theirs)
+    text = str(theirs) + "\n\n" + str(theirs)
+    f = io.StringIO(text)
+    assert caissa.pgn.read_game(f, Visitor=caissa.pgn.HeadersBuilder) == dict(theirs.headers)
+    board = caissa.pgn.read_game(f, Visitor=caissa.pgn.BoardBuilder)
+    assert board.fen() == theirs.end().board().fen()
+    assert caissa.pgn.read_game(f, Visitor=caissa.pgn.SkipVisitor) is None
+
+    class Counter(caissa.pgn.BaseVisitor):
+        def begin_game(self):
+            self.moves = 0
+
+        def begin_variation(self):
+            return caissa.pgn.SKIP
+
+        def visit_move(self, board, move):
+            self.moves += 1
+
+        def result(self):
+            return self.moves
+
+    assert ours.accept(Counter()) == len(list(theirs.mainline_moves()))

@@ -13,6 +13,7 @@ that each read one; the three readers take a ``Shard`` wherever they take a path
 Eval(cp=30, mate=None, depth=None)
 """
 
+import enum
 import os
 import weakref
 from collections.abc import MutableMapping
@@ -37,17 +38,24 @@ from caissa._caissa import Board, _shard_ranges
 
 __all__ = [
     "ArrowStream",
+    "BaseVisitor",
+    "BoardBuilder",
     "ChildNode",
     "Eval",
     "FilterError",
     "Game",
+    "GameBuilder",
     "GameNode",
     "GameReader",
     "FileExporter",
     "Headers",
+    "HeadersBuilder",
     "HeadersReader",
     "PgnParseError",
+    "SKIP",
     "Shard",
+    "SkipType",
+    "SkipVisitor",
     "StringExporter",
     "TAG_ROSTER",
     "read_game",
@@ -96,6 +104,243 @@ NAG_BLACK_MODERATE_TIME_PRESSURE = 137
 NAG_WHITE_SEVERE_TIME_PRESSURE = 138
 NAG_BLACK_SEVERE_TIME_PRESSURE = 139
 NAG_NOVELTY = 146
+
+
+class SkipType(enum.Enum):
+    """What a visitor's method returns to skip a game, its movetext or a variation."""
+
+    SKIP = None
+
+
+SKIP = SkipType.SKIP
+
+
+class BaseVisitor:
+    """python-chess's visitor of a game, for ``game.accept(visitor)`` and
+    ``read_game(handle, Visitor=...)``: its methods are called in PGN order with caissa's
+    boards and moves (a python-chess visitor that uses only the board and move methods both
+    have works unchanged). ``begin_game``, ``end_headers`` and ``begin_variation`` may return
+    ``SKIP``. Override ``result``."""
+
+    def begin_game(self) -> Optional[SkipType]:
+        """Called at the start of a game."""
+
+    def begin_headers(self) -> Optional["Headers"]:
+        """Called before the tag pairs."""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Called for each tag pair."""
+
+    def end_headers(self) -> Optional[SkipType]:
+        """Called after the tag pairs."""
+
+    def begin_parse_san(self, board: Any, san: str) -> Optional[SkipType]:
+        """python-chess's hook; never called (caissa's reader reads the SAN in Rust)."""
+
+    def parse_san(self, board: Any, san: str) -> Any:
+        """python-chess's hook; never called (caissa's reader reads the SAN in Rust)."""
+        return board.parse_san(san)
+
+    def visit_move(self, board: Any, move: Any) -> None:
+        """Called for each move, with the board before it (to be left as it was)."""
+
+    def visit_board(self, board: Any) -> None:
+        """Called with the start position and after each move (to be left as it was)."""
+
+    def visit_comment(self, comment: str) -> None:
+        """Called for each comment."""
+
+    def visit_nag(self, nag: int) -> None:
+        """Called for each glyph."""
+
+    def begin_variation(self) -> Optional[SkipType]:
+        """Called at the start of each variation (not for the main line)."""
+
+    def end_variation(self) -> None:
+        """Called at the end of each variation."""
+
+    def visit_result(self, result: str) -> None:
+        """Called at the end of the movetext with the ``Result`` tag's value."""
+
+    def end_game(self) -> None:
+        """Called at the end of a game."""
+
+    def result(self) -> Any:
+        """What the visitor gives back."""
+        raise NotImplementedError
+
+    def handle_error(self, error: Exception) -> None:
+        """Called for errors; raises them."""
+        raise error
+
+
+class GameBuilder(BaseVisitor):
+    """Builds a ``Game`` from the visitor's calls (python-chess's ``GameBuilder``, the default
+    of ``read_game``, which builds games in Rust without it)."""
+
+    def __init__(self, *, Game: Any = None) -> None:
+        self.Game = Game or globals()["Game"]
+
+    def begin_game(self) -> None:
+        self.game = self.Game(headers={})
+        self.variation_stack: List[Any] = [self.game]
+        self.starting_comment = ""
+        self.in_variation = False
+
+    def begin_headers(self) -> "Headers":
+        return self.game.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.game.headers[tagname] = tagvalue
+
+    def visit_nag(self, nag: int) -> None:
+        node = self.variation_stack[-1]
+        node.nags = node.nags | {nag}
+
+    def begin_variation(self) -> None:
+        self.variation_stack.append(self.variation_stack[-1].parent)
+        self.starting_comment = ""
+        self.in_variation = False
+
+    def end_variation(self) -> None:
+        self.variation_stack.pop()
+
+    def visit_result(self, result: str) -> None:
+        if self.game.headers.get("Result", "*") == "*":
+            self.game.headers["Result"] = result
+
+    def visit_comment(self, comment: str) -> None:
+        node = self.variation_stack[-1]
+        if self.in_variation or (node.parent is None and node.is_end()):
+            node.comment = " ".join(c for c in (node.comment, comment) if c)
+        else:
+            self.starting_comment = " ".join(c for c in (self.starting_comment, comment) if c)
+
+    def visit_move(self, board: Any, move: Any) -> None:
+        node = self.variation_stack[-1].add_variation(move)
+        node.starting_comment = self.starting_comment
+        self.variation_stack[-1] = node
+        self.starting_comment = ""
+        self.in_variation = True
+
+    def result(self) -> Any:
+        return self.game
+
+
+class HeadersBuilder(BaseVisitor):
+    """Collects a game's tag pairs and skips its movetext (python-chess's ``HeadersBuilder``)."""
+
+    def begin_headers(self) -> Dict[str, str]:
+        self.headers: Dict[str, str] = {}
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Dict[str, str]:
+        return self.headers
+
+
+class BoardBuilder(BaseVisitor):
+    """Gives the board at the end of a game's main line (python-chess's ``BoardBuilder``)."""
+
+    def begin_game(self) -> None:
+        self.skip_variation_depth = 0
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def visit_board(self, board: Any) -> None:
+        self.board = board.copy()
+
+    def result(self) -> Any:
+        return self.board
+
+
+class SkipVisitor(BaseVisitor):
+    """Skips whole games (python-chess's ``SkipVisitor``)."""
+
+    def begin_game(self) -> SkipType:
+        return SKIP
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> bool:
+        return True
+
+
+def _accept_node(node: Any, board: Any, visitor: Any) -> None:
+    """The visitor's calls for one move: its starting comment, the move, the board after it,
+    its glyphs and its comment."""
+    if node.starting_comment:
+        visitor.visit_comment(node.starting_comment)
+    move = node.move
+    visitor.visit_move(board, move)
+    board.push(move)
+    visitor.visit_board(board)
+    board.pop()
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    comment = node._raw_comment
+    if comment:
+        visitor.visit_comment(comment)
+
+
+def _accept(game: Game, visitor: Any) -> Any:
+    """``game.accept(visitor)`` for any visitor: python-chess's calls in python-chess's order
+    (each move, then the variations of its parent that it stands beside, then the rest of the
+    line), without recursion."""
+    if visitor.begin_game() is not SKIP:
+        visitor.begin_headers()
+        for name, value in game.headers.items():
+            visitor.visit_header(name, value)
+        if visitor.end_headers() is not SKIP:
+            board = game.board()
+            visitor.visit_board(board)
+            if game._raw_comment:
+                visitor.visit_comment(game._raw_comment)
+            first = game.next()
+            # Frames: [node, state, sidelines iterator, in_variation].
+            stack: List[List[Any]] = []
+            if first is not None:
+                stack.append([first, "pre", iter(game.variations[1:]), False])
+            while stack:
+                top = stack[-1]
+                if top[3]:
+                    top[3] = False
+                    visitor.end_variation()
+                node, state = top[0], top[1]
+                if state == "pre":
+                    _accept_node(node, board, visitor)
+                    top[1] = "variations"
+                elif state == "variations":
+                    side = next(top[2], None)
+                    if side is not None:
+                        if visitor.begin_variation() is not SKIP:
+                            stack.append([side, "pre", iter(()), False])
+                        top[3] = True
+                    elif node.variations:
+                        board.push(node.move)
+                        children = node.variations
+                        stack.append([children[0], "pre", iter(children[1:]), False])
+                        top[1] = "post"
+                    else:
+                        top[1] = "end"
+                elif state == "post":
+                    board.pop()
+                    top[1] = "end"
+                else:
+                    stack.pop()
+            visitor.visit_result(game.headers.get("Result", "*"))
+    visitor.end_game()
+    return visitor.result()
 
 
 class StringExporter:
@@ -303,7 +548,7 @@ def _next_of(handle: Any, kind: str, open_reader: Any) -> Any:
         readers[kind] = (reader, _tell(handle))
 
 
-def read_game(handle: Any) -> Optional[Game]:
+def read_game(handle: Any, *, Visitor: Any = None) -> Any:
     r"""The next game of the open file ``handle`` (text or binary), or ``None`` at its end: the
     loop python-chess users write, ``while (game := read_game(f)) is not None``.
 
@@ -312,14 +557,18 @@ def read_game(handle: Any) -> Optional[Game]:
     last call left it); after a ``seek`` the next call reads from the new place. Unlike
     python-chess, which logs a broken game's errors and returns what it could read, a game that
     cannot be read or replayed raises ``PgnParseError`` (with ``line`` and ``column``), and the
-    next call goes on with the next game.
+    next call goes on with the next game. With ``Visitor`` (a ``BaseVisitor`` class), the game
+    read is handed to a new one (``game.accept(Visitor())``) and its result returned.
 
     >>> import io
     >>> f = io.StringIO("1. e4 e5 *\n\n1. d4 d5 2. c4 *\n")
     >>> [len(caissa.pgn.read_game(f)), len(caissa.pgn.read_game(f)), caissa.pgn.read_game(f)]
     [2, 3, None]
     """
-    return _next_of(handle, "games", read_games)
+    game = _next_of(handle, "games", read_games)
+    if game is None or Visitor is None or Visitor is GameBuilder:
+        return game
+    return game.accept(Visitor())
 
 
 def skip_game(handle: Any) -> bool:
