@@ -12,7 +12,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use caissa::notation::fen::{EnPassantMode, Fen};
-use caissa::notation::pgn::commands::{Command, Eval as RustEval, Score, replace_command};
+use caissa::notation::pgn::commands::{
+    Command, Eval as RustEval, Score, ShapeColor, replace_command,
+};
 use caissa::notation::pgn::{
     EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TreeReplayError,
     normalize_comment,
@@ -25,8 +27,8 @@ use pyo3::types::{PyDict, PySet};
 
 use crate::board::Board;
 use crate::errors;
-use crate::pgn::{Eval, clock_of, commands_of_text, comment_of, emt_of, eval_of};
-use crate::types::Move;
+use crate::pgn::{Eval, clock_of, commands_of, commands_of_text, comment_of, emt_of, eval_of};
+use crate::types::{Move, square_from_py};
 
 /// What a game and its nodes share.
 #[derive(Debug)]
@@ -307,6 +309,16 @@ fn duration(seconds: Option<f64>) -> PyResult<Option<Duration>> {
             }
         })
         .transpose()
+}
+
+/// python-chess's name of a highlight's or arrow's colour.
+fn shape_color_name(color: ShapeColor) -> &'static str {
+    match color {
+        ShapeColor::Red => "red",
+        ShapeColor::Yellow => "yellow",
+        ShapeColor::Blue => "blue",
+        _ => "green",
+    }
 }
 
 /// Replaces `comments` with `text` after `keep` (normalised; nothing for an empty result).
@@ -715,6 +727,83 @@ impl GameNode {
         };
         let command = score.map(|score| Command::Eval(RustEval { score, depth }));
         self.set_command("evaluation", "eval", command)
+    }
+
+    /// The squares and arrows of the move's `[%csl ...]` and `[%cal ...]` commands, in the
+    /// order written, as `caissa.svg.Arrow`s (a square as an arrow from it to itself) with
+    /// python-chess's colour names (`"green"`, `"red"`, `"yellow"`, `"blue"`).
+    fn arrows(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let shapes: Vec<(u8, u8, &str)> = match self.id {
+            None => Vec::new(),
+            Some(id) => commands_of(self.data().tree.node(id))
+                .flat_map(|command| match command {
+                    Command::Highlights(shapes) | Command::Arrows(shapes) => shapes.collect(),
+                    _ => Vec::new(),
+                })
+                .map(|s| (s.from as u8, s.to as u8, shape_color_name(s.color)))
+                .collect(),
+        };
+        let arrow = py.import("caissa.svg")?.getattr("Arrow")?;
+        shapes
+            .into_iter()
+            .map(|(tail, head, color)| {
+                let options = PyDict::new(py);
+                options.set_item("color", color)?;
+                Ok(arrow.call((tail, head), Some(&options))?.unbind())
+            })
+            .collect()
+    }
+
+    /// Replaces the move's `[%csl ...]` and `[%cal ...]` commands with `arrows` (each an
+    /// `Arrow`, or a `(tail, head)` pair, green), written first in the comment as python-chess
+    /// writes them: squares (tail and head the same) in `%csl`, arrows in `%cal`.
+    fn set_arrows(&self, arrows: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = self.move_id("arrows")?;
+        let (mut squares, mut lines) = (Vec::new(), Vec::new());
+        for arrow in arrows.try_iter()? {
+            let arrow = arrow?;
+            let (tail, head, color) = match arrow.extract::<(u8, u8)>() {
+                Ok((tail, head)) => (tail, head, "green".to_owned()),
+                Err(_) => (
+                    arrow.getattr("tail")?.extract()?,
+                    arrow.getattr("head")?.extract()?,
+                    arrow.getattr("color")?.extract()?,
+                ),
+            };
+            let letter = match color.as_str() {
+                "red" => 'R',
+                "yellow" => 'Y',
+                "blue" => 'B',
+                _ => 'G',
+            };
+            let (tail, head) = (square_from_py(tail)?, square_from_py(head)?);
+            if tail == head {
+                squares.push(format!("{letter}{tail}"));
+            } else {
+                lines.push(format!("{letter}{tail}{head}"));
+            }
+        }
+        let mut data = self.data();
+        let node = data.tree.node_mut(id);
+        let mut text = node.comments.join(" ");
+        for name in ["csl", "cal"] {
+            loop {
+                let next = replace_command(&text, name, None);
+                if next == text {
+                    break;
+                }
+                text = next;
+            }
+        }
+        let mut prefix = String::new();
+        if !squares.is_empty() {
+            prefix += &format!("[%csl {}]", squares.join(","));
+        }
+        if !lines.is_empty() {
+            prefix += &format!("[%cal {}]", lines.join(","));
+        }
+        set_comment(&mut node.comments, &text, &prefix);
+        Ok(())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -118,7 +118,7 @@ impl Read for PyFile {
 }
 
 /// The `[%...]` commands of a node's comments.
-fn commands_of(node: &Node) -> impl Iterator<Item = Command<'_>> {
+pub(crate) fn commands_of(node: &Node) -> impl Iterator<Item = Command<'_>> {
     node.comments
         .iter()
         .flat_map(|c| Commands::new(c.as_bytes()).filter_map(Result::ok))

@@ -49,6 +49,13 @@ def test_play_and_analyse_with_stockfish():
         scores = [line["score"].relative.score() for line in lines]
         assert scores == sorted(scores, reverse=True)
         assert engine.analyse(caissa.Board(), Limit(depth=4)).get("multipv", 1) == 1
+        # python-chess's keywords are taken.
+        info = engine.analyse(caissa.Board(), Limit(depth=4), game=object(),
+                              info=caissa.engine.INFO_SCORE | caissa.engine.INFO_PV)
+        assert "score" in info and info["pv"]
+        played = engine.play(caissa.Board(), Limit(depth=4), game="g", info=caissa.engine.INFO_ALL,
+                             ponder=False, draw_offered=False)
+        assert caissa.Board().is_legal(played.move)
         # A stalemate has nothing to search: refused before the engine is asked.
         with pytest.raises(caissa.EngineError, match="no legal move"):
             engine.play(caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limit(depth=1))
@@ -81,3 +88,10 @@ def test_scores_as_python_chess_has_them():
     assert Mate(-2).score(mate_score=1000) == -998 and Mate(3).score() is None
     assert Cp(5).mate() is None and Mate(4).is_mate()
     assert PovScore(Cp(30), caissa.BLACK).white() == Cp(-30)
+
+
+def test_info_flags_are_python_chess_flags():
+    import chess.engine
+    for name in ("NONE", "BASIC", "SCORE", "PV", "REFUTATION", "CURRLINE", "ALL"):
+        assert int(getattr(caissa.engine, "INFO_" + name)) == int(getattr(chess.engine, "INFO_" + name))
+        assert int(getattr(caissa.engine.Info, name)) == int(getattr(chess.engine.Info, name))

@@ -61,6 +61,7 @@ def rows(entries):
 def test_the_same_entries_and_choices_as_python_chess(tmp_path):
     path, positions = opening_book(tmp_path)
     with caissa.polyglot.open_reader(path) as ours, chess.polyglot.open_reader(path) as peer:
+        assert isinstance(ours, caissa.polyglot.MemoryMappedReader)
         assert len(ours) == len(peer)
         assert rows(ours) == rows(peer)
         assert rows([ours[-1]]) == rows([peer[-1]])
@@ -70,6 +71,7 @@ def test_the_same_entries_and_choices_as_python_chess(tmp_path):
             assert rows(ours.find_all(mine, minimum_weight=0)) == rows(
                 peer.find_all(theirs, minimum_weight=0)), fen
             key = chess.polyglot.zobrist_hash(theirs)
+            assert caissa.polyglot.zobrist_hash(mine) == key, fen
             assert rows(ours.find_all(key)) == rows(peer.find_all(key)), fen
             expected = peer.get(theirs)
             found = ours.get(mine)

@@ -415,3 +415,29 @@ def test_visitors_are_called_as_python_chess_calls_them():
             return self.moves
 
     assert ours.accept(Counter()) == len(list(theirs.mainline_moves()))
+
+
+def test_arrows_as_python_chess_reads_and_writes_them():
+    import chess.svg
+    text = "1. e4 { [%csl Ge4,Rd4][%cal Ge2e4,Bd1h5] hi } e5 { [%cal Yg8f6] } *"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+
+    def plain(arrows):
+        return [(a.tail, a.head, a.color) for a in arrows]
+
+    for a, b in zip(ours.mainline(), theirs.mainline()):
+        assert plain(a.arrows()) == plain(b.arrows())
+        assert [x.pgn() for x in a.arrows()] == [x.pgn() for x in b.arrows()]
+    node, peer = ours.next(), theirs.next()
+    new = [(caissa.A1, caissa.A1), (caissa.B1, caissa.C3)]
+    node.set_arrows([caissa.svg.Arrow(caissa.E2, caissa.E4, color="red")] + new)
+    peer.set_arrows([chess.svg.Arrow(chess.E2, chess.E4, color="red")] + new)
+    assert plain(node.arrows()) == plain(peer.arrows()) and node.comment == "hi"
+    assert node._raw_comment == peer.comment
+    node.set_arrows([])
+    peer.set_arrows([])
+    assert node.arrows() == [] and node._raw_comment == peer.comment.strip()
+    assert caissa.svg.Arrow.from_pgn("Ye4") == caissa.svg.Arrow(caissa.E4, caissa.E4, color="yellow")
+    with pytest.raises(ValueError):
+        caissa.svg.Arrow.from_pgn("Gz9")

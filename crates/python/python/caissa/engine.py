@@ -5,22 +5,48 @@ as moves), ``configure`` sets options, ``quit`` ends it. The protocol runs in Ru
 (``caissa-uci``'s client: every ``bestmove`` checked to be a legal move of the board), with the
 GIL released while the engine thinks.
 
-Where python-chess differs: there is no asyncio API, no XBoard, and no ``info`` selection
-(``play`` always returns the last scored ``info`` of the best line).
+Where python-chess differs: there is no asyncio API, no XBoard, no ``analysis()`` stream, and
+no ``info`` selection (``INFO_*`` are taken; ``play`` always returns the last scored ``info``
+of the best line).
 
 >>> from caissa.engine import Cp, Mate, PovScore
 >>> PovScore(Cp(35), caissa.BLACK).white(), PovScore(Mate(2), caissa.WHITE).relative.score(mate_score=10000)
 (Cp(-35), 9998)
 """
 
+import enum
 import shlex
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 
 from caissa._caissa import Board, EngineError, Move, UciEngine
 
 __all__ = [
-    "Cp", "EngineError", "Limit", "Mate", "PlayResult", "PovScore", "Score", "SimpleEngine",
+    "Cp", "EngineError", "INFO_ALL", "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV",
+    "INFO_REFUTATION", "INFO_SCORE", "Info", "Limit", "Mate", "PlayResult", "PovScore", "Score",
+    "SimpleEngine",
 ]
+
+
+class Info(enum.IntFlag):
+    """python-chess's selection of ``info`` fields. caissa's ``analyse`` always gives every
+    field the engine sent for the line, so the selection is taken and needs no effect."""
+
+    NONE = 0
+    BASIC = 1
+    SCORE = 2
+    PV = 4
+    REFUTATION = 8
+    CURRLINE = 16
+    ALL = BASIC | SCORE | PV | REFUTATION | CURRLINE
+
+
+INFO_NONE = Info.NONE
+INFO_BASIC = Info.BASIC
+INFO_SCORE = Info.SCORE
+INFO_PV = Info.PV
+INFO_REFUTATION = Info.REFUTATION
+INFO_CURRLINE = Info.CURRLINE
+INFO_ALL = Info.ALL
 
 #: Seconds an engine gets to start (``uciok``), to become ready after an option, and beyond a
 #: search's own time to answer.
@@ -187,19 +213,24 @@ class SimpleEngine:
                 value = "true" if value else "false"
             self._engine.set_option(name, None if value is None else str(value), self.timeout)
 
-    def play(self, board: Board, limit: Limit) -> PlayResult:
+    def play(self, board: Board, limit: Limit, *, game: object = None, info: Info = INFO_NONE,
+             ponder: bool = False, draw_offered: bool = False) -> PlayResult:
         """The engine's move in the current position of ``board`` (sent with its moves, so the
-        engine sees repetitions), within ``limit``."""
-        move, ponder, info, _ = self._search(board, limit)
-        return PlayResult(move, ponder, info)
+        engine sees repetitions), within ``limit``. python-chess's ``game``, ``info``,
+        ``ponder`` and ``draw_offered`` are taken: the engine is told of no new game (it sees
+        the whole move list each time), the info is always the last scored line, and there
+        is no pondering nor draw offer in UCI's ``go``."""
+        move, ponder, found, _ = self._search(board, limit)
+        return PlayResult(move, ponder, found)
 
-    def analyse(self, board: Board, limit: Limit, *,
-                multipv: Optional[int] = None) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
+    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
+                game: object = None, info: Info = INFO_ALL
+                ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         """The engine's last scored ``info`` for the current position of ``board``, searched
         within ``limit``: ``score`` (a ``PovScore``), ``pv``, ``depth``, ``nodes``, ``time`` ...
         With ``multipv``, the engine's ``MultiPV`` option is set to it for this search (and back
         to 1 after), and a list is returned: the last scored ``info`` of each line, the best
-        first."""
+        first. python-chess's ``game`` and ``info`` are taken (every field is always given)."""
         if multipv is None:
             return self._search(board, limit)[2]
         self.configure({"MultiPV": multipv})

@@ -24,7 +24,17 @@ from caissa._caissa import Board, BookEntry, BookReader, Move
 
 Entry = BookEntry
 
-__all__ = ["Entry", "Reader", "open_reader"]
+__all__ = ["Entry", "MemoryMappedReader", "Reader", "open_reader", "zobrist_hash"]
+
+
+def zobrist_hash(board: Board) -> int:
+    """The Polyglot key of ``board``'s position (python-chess's ``chess.polyglot.zobrist_hash``,
+    ``board.polyglot_key()``).
+
+    >>> hex(caissa.polyglot.zobrist_hash(caissa.Board()))
+    '0x463b96181691fc9c'
+    """
+    return board.polyglot_key()
 
 
 class Reader:
@@ -124,3 +134,7 @@ def open_reader(path: Union[str, "os.PathLike[str]"]) -> Reader:
     """The book at ``path`` (``OSError`` if it cannot be read, ``ValueError`` if it is no
     Polyglot book)."""
     return Reader(path)
+
+
+#: python-chess's name for the reader ``open_reader`` returns (caissa holds the book in memory).
+MemoryMappedReader = Reader

@@ -13,8 +13,8 @@ from typing import Dict, Iterable, Optional, Tuple, Union
 from xml.sax.saxutils import escape
 
 from caissa._caissa import (
-    FILE_NAMES, RANK_NAMES, UNICODE_PIECE_SYMBOLS, Board, Move, Piece, SquareSet, square_file,
-    square_rank,
+    FILE_NAMES, RANK_NAMES, SQUARE_NAMES, UNICODE_PIECE_SYMBOLS, Board, Move, Piece, SquareSet,
+    square_file, square_rank,
 )
 
 __all__ = ["Arrow", "board", "piece"]
@@ -40,12 +40,49 @@ MARGIN = 20
 
 
 class Arrow:
-    """An arrow from ``tail`` to ``head`` (squares), in ``color``."""
+    """An arrow from ``tail`` to ``head`` (squares), in ``color`` (an SVG colour; a square
+    marked when ``tail`` and ``head`` are the same). ``pgn()`` and ``from_pgn`` read and write
+    the form of PGN's ``[%cal ...]`` and ``[%csl ...]`` commands, with python-chess's colour
+    names (``green``, ``red``, ``yellow``, ``blue``).
+
+    >>> caissa.svg.Arrow.from_pgn("Re2e4").pgn(), caissa.svg.Arrow(caissa.D4, caissa.D4).pgn()
+    ('Re2e4', 'Gd4')
+    """
+
+    _LETTERS = {"red": "R", "yellow": "Y", "blue": "B"}
 
     def __init__(self, tail: int, head: int, *, color: str = COLORS["arrow"]) -> None:
         self.tail = tail
         self.head = head
         self.color = color
+
+    def pgn(self) -> str:
+        """The arrow as PGN's commands write it: a colour letter and one square or two."""
+        letter = self._LETTERS.get(self.color, "G")
+        tail, head = SQUARE_NAMES[self.tail], SQUARE_NAMES[self.head]
+        return f"{letter}{tail}" if self.tail == self.head else f"{letter}{tail}{head}"
+
+    @classmethod
+    def from_pgn(cls, text: str) -> "Arrow":
+        """The arrow of a command's item: ``Ge2e4``, or ``Re4`` for a square (colour letter
+        optional, green by default). Raises ``ValueError`` for anything else."""
+        colors = {letter: name for name, letter in cls._LETTERS.items()}
+        color = "green"
+        if text[:1] in "GRYB" and len(text) in (3, 5):
+            color, text = colors.get(text[0], "green"), text[1:]
+        squares = [text[i:i + 2] for i in range(0, len(text), 2)]
+        if len(squares) not in (1, 2) or any(sq not in SQUARE_NAMES for sq in squares):
+            raise ValueError(f"not an arrow: {text!r}")
+        tail = SQUARE_NAMES.index(squares[0])
+        return cls(tail, SQUARE_NAMES.index(squares[-1]), color=color)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Arrow) and (self.tail, self.head, self.color) == (
+            other.tail, other.head, other.color)
+
+    def __repr__(self) -> str:
+        return (f"Arrow({SQUARE_NAMES[self.tail].upper()}, {SQUARE_NAMES[self.head].upper()}, "
+                f"color={self.color!r})")
 
 
 def board(board: Optional[Board] = None, *, orientation: bool = True,
