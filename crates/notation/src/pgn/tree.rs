@@ -229,6 +229,8 @@ pub struct Node {
     /// Inline for the one continuation most moves have: a node is made for every move read,
     /// and this saves an allocation for each.
     children: SmallVec<[NodeId; 1]>,
+    /// Whether [`GameTree::remove`] took the move out of the game (it, or a move before it).
+    removed: bool,
 }
 
 impl Node {
@@ -240,6 +242,7 @@ impl Node {
             comments: Vec::new(),
             parent,
             children: SmallVec::new(),
+            removed: false,
         }
     }
 
@@ -349,7 +352,13 @@ impl GameTree {
     /// If `parent` belongs to another game, or the game already has 2³² moves.
     pub fn add_move(&mut self, parent: Option<NodeId>, san: SanPlus) -> NodeId {
         let id = NodeId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 moves"));
-        self.nodes.push(Node::new(san, parent));
+        let mut node = Node::new(san, parent);
+        // A move after one taken out of the game is out of it too.
+        if parent.is_some_and(|p| self.nodes[p.index()].removed) {
+            node.removed = true;
+            self.removed += 1;
+        }
+        self.nodes.push(node);
         match parent {
             Some(p) => self.nodes[p.0 as usize].children.push(id),
             None => self.roots.push(id),
@@ -428,8 +437,7 @@ impl GameTree {
     /// If `id` belongs to another game.
     #[must_use]
     pub fn is_in_game(&self, id: NodeId) -> bool {
-        core::iter::successors(Some(id), |&n| self.node(n).parent())
-            .all(|n| self.children(self.node(n).parent).contains(&n))
+        !self.node(id).removed
     }
 
     /// Takes `id` and the moves after it out of the game: its parent no longer lists it. Their
@@ -451,7 +459,9 @@ impl GameTree {
         let mut stack = vec![id];
         while let Some(next) = stack.pop() {
             self.removed += 1;
-            stack.extend_from_slice(&self.node(next).children);
+            let node = &mut self.nodes[next.index()];
+            node.removed = true;
+            stack.extend_from_slice(&node.children);
         }
     }
 
@@ -1133,9 +1143,11 @@ mod tests {
         assert_eq!(hash(&tree), hash(&expected));
         tree.remove(d4);
         tree.remove(d4);
-        // A move inside the line taken out is out already.
+        // A move inside the line taken out is out already, and so is one added after it.
         assert!(!tree.is_in_game(nf6) && tree.is_in_game(tree.roots()[0]));
         tree.remove(nf6);
+        let after = tree.add_move(Some(nf6), "c4".parse().expect("SAN"));
+        assert!(!tree.is_in_game(after));
         let e4 = tree.roots()[0];
         tree.demote(e4);
         tree.demote(e4);
