@@ -754,15 +754,22 @@ impl Board {
             .collect();
         Py::new(
             py,
-            PyClassInitializer::from(LegalMoves(moves)).add_subclass(PseudoLegalMoves),
+            PyClassInitializer::from(LegalMoves {
+                moves,
+                pos: *self.position(),
+            })
+            .add_subclass(PseudoLegalMoves),
         )
     }
 
     /// Whether `move` is pseudo-legal here (see `pseudo_legal_moves`).
     fn is_pseudo_legal(&self, r#move: &Move) -> bool {
-        self.pseudo_legal()
-            .into_iter()
-            .any(|m| self.py_move(m) == *r#move)
+        // A legal castling move may be written either way (`e1g1`, `e1h1`), as `is_legal` reads it.
+        self.is_legal(r#move)
+            || self
+                .pseudo_legal()
+                .into_iter()
+                .any(|m| self.py_move(m) == *r#move)
     }
 
     /// Whether the pseudo-legal `move` leaves the mover's king in check (`False` for a legal
@@ -930,7 +937,13 @@ impl Board {
     fn set_castling_fen(&mut self, py: Python<'_>, castling_fen: &str) -> PyResult<()> {
         let fen = self.fen(false, "legal")?;
         let mut fields: Vec<&str> = fen.split(' ').collect();
-        if castling_fen.is_empty() || castling_fen.contains(char::is_whitespace) {
+        // An empty field takes every right away, as `-` does (python-chess's too).
+        let castling_fen = if castling_fen.is_empty() {
+            "-"
+        } else {
+            castling_fen
+        };
+        if castling_fen.contains(char::is_whitespace) {
             return Err(PyValueError::new_err(format!(
                 "not a castling field: {castling_fen:?}"
             )));
@@ -1165,12 +1178,14 @@ impl Board {
     #[getter]
     fn legal_moves(&self) -> LegalMoves {
         let pos = self.position();
-        LegalMoves(
-            pos.legal_moves()
+        LegalMoves {
+            moves: pos
+                .legal_moves()
                 .into_iter()
                 .map(|m| self.py_move(m))
                 .collect(),
-        )
+            pos: *pos,
+        }
     }
 
     /// Whether `move` is legal in the current position.
@@ -1537,7 +1552,12 @@ enum StackCopy {
 /// >>> len(moves), moves.count(), caissa.Move.from_uci("e2e4") in moves, bool(moves)
 /// (20, 20, True, True)
 #[pyclass(module = "caissa", frozen, sequence, subclass)]
-pub(crate) struct LegalMoves(Vec<Move>);
+pub(crate) struct LegalMoves {
+    moves: Vec<Move>,
+    /// The position, for `in`: a castling move may be written as the king's two-square step or
+    /// as the king taking its rook (`e1g1`, `e1h1`), as for `Board.is_legal`.
+    pos: Position,
+}
 
 /// The pseudo-legal moves of a position (`Board.pseudo_legal_moves`), as python-chess's
 /// `PseudoLegalMoveGenerator` is used; the same methods as `LegalMoves`.
@@ -1547,38 +1567,39 @@ pub(crate) struct PseudoLegalMoves;
 #[pymethods]
 impl LegalMoves {
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        PyList::new(py, self.0.iter().copied())?.try_iter()
+        PyList::new(py, self.moves.iter().copied())?.try_iter()
     }
 
     fn __len__(&self) -> usize {
-        self.0.len()
+        self.moves.len()
     }
 
     /// The number of legal moves (python-chess's `count()`).
     fn count(&self) -> usize {
-        self.0.len()
+        self.moves.len()
     }
 
     fn __bool__(&self) -> bool {
-        !self.0.is_empty()
+        !self.moves.is_empty()
     }
 
     fn __contains__(&self, r#move: &Bound<'_, PyAny>) -> bool {
-        r#move
-            .cast::<Move>()
-            .is_ok_and(|m| self.0.contains(m.get()))
+        r#move.cast::<Move>().is_ok_and(|m| {
+            let m = m.get();
+            self.moves.contains(m) || m.uci_move().to_move(&self.pos).is_ok()
+        })
     }
 
     fn __getitem__(&self, index: isize) -> PyResult<Move> {
-        py_index(index, self.0.len())
-            .map(|i| self.0[i])
+        py_index(index, self.moves.len())
+            .map(|i| self.moves[i])
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         let moves: Vec<String> = slf
             .get()
-            .0
+            .moves
             .iter()
             .map(|m| m.uci_move().to_string())
             .collect();

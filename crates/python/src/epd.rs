@@ -66,8 +66,10 @@ pub(crate) fn operations<'py>(
 fn word_value<'py>(py: Python<'py>, word: &str, pos: &Position) -> PyResult<Bound<'py, PyAny>> {
     let bad = || PyValueError::new_err(format!("not a number nor a legal move: {word:?}"));
     if word.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c)) {
-        if let Ok(n) = word.parse::<i64>() {
-            return Ok(n.into_pyobject(py)?.into_any());
+        // An integer of any size, as Python's `int` reads it.
+        let digits = word.strip_prefix(['+', '-']).unwrap_or(word);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return py.get_type::<pyo3::types::PyInt>().call1((word,));
         }
         let x: f64 = word.parse().map_err(|_| bad())?;
         return if x.is_finite() {
@@ -129,11 +131,9 @@ fn operation(opcode: &str, operand: &Bound<'_, PyAny>, pos: &Position) -> PyResu
     if let Ok(m) = operand.extract::<PyRef<'_, Move>>() {
         return Ok(other(vec![Operand::Word(san_of(pos, &m)?.to_string())]));
     }
-    if operand.is_instance_of::<pyo3::types::PyBool>()
-        || operand.is_instance_of::<pyo3::types::PyInt>()
-    {
-        let n: i128 = operand.extract()?;
-        return Ok(other(vec![Operand::Word(n.to_string())]));
+    if operand.is_instance_of::<pyo3::types::PyInt>() {
+        // As `str` writes it (`True` for a `bool`, as python-chess writes one).
+        return Ok(other(vec![Operand::Word(operand.str()?.to_string())]));
     }
     if let Ok(x) = operand.cast::<pyo3::types::PyFloat>() {
         let x = x.value();

@@ -37,6 +37,9 @@ pub(crate) struct GameData {
     pub(crate) start: Position,
     /// The move of each node, by [`NodeId::index`] (`None` for a null move, `--`).
     moves: Vec<Option<caissa::Move>>,
+    /// The last move added and the position after it: a game built move by move adds each
+    /// after the last, which then needs no replay from the start.
+    last_added: Option<(NodeId, Position)>,
 }
 
 impl GameData {
@@ -44,7 +47,12 @@ impl GameData {
     pub(crate) fn replayed(tree: GameTree) -> Result<GameData, TreeReplayError> {
         let start = tree.start_position()?;
         let moves = tree.replay_all(start)?;
-        Ok(GameData { tree, start, moves })
+        Ok(GameData {
+            tree,
+            start,
+            moves,
+            last_added: None,
+        })
     }
 
     /// The ids of the moves from the first to `id`.
@@ -57,6 +65,11 @@ impl GameData {
 
     /// The position after `id` (the start for `None`).
     fn position_at(&self, id: Option<NodeId>) -> Position {
+        if let Some((last, pos)) = self.last_added
+            && Some(last) == id
+        {
+            return pos;
+        }
         self.path(id)
             .into_iter()
             .fold(self.start, |pos, n| match self.moves[n.index()] {
@@ -112,6 +125,9 @@ impl GameData {
         let legal = legal_move(&pos, m)?;
         let id = self.tree.add_move(parent, SanPlus::from_move(&pos, legal));
         self.moves.push(Some(legal));
+        let mut after = pos;
+        after.play_unchecked(legal);
+        self.last_added = Some((id, after));
         Ok(id)
     }
 
@@ -119,7 +135,8 @@ impl GameData {
     /// the moves were played from if there are any.
     fn restart(&mut self) -> Result<(), String> {
         let start = self.tree.start_position().map_err(|e| e.to_string())?;
-        if !self.tree.is_empty() && start != self.start {
+        // Moves taken out of the game count too: their nodes may still be asked for boards.
+        if !self.moves.is_empty() && start != self.start {
             return Err("the game has moves: its start position cannot change".to_owned());
         }
         self.start = start;
@@ -206,27 +223,42 @@ impl GameNode {
 
     /// The child of this node that `key` names: an index in `variations`, a move, or a node.
     fn child(&self, key: &Bound<'_, PyAny>) -> PyResult<NodeId> {
+        // What the key names, found before the game is locked: reading an index may run
+        // Python code (`__index__`), which could touch this game.
+        enum Key {
+            Node(Option<NodeId>),
+            Move(Move),
+            Index(isize),
+        }
+        let key = if let Ok(node) = key.cast::<GameNode>() {
+            let node = node.get();
+            Key::Node(
+                Arc::ptr_eq(&node.data, &self.data)
+                    .then_some(node.id)
+                    .flatten(),
+            )
+        } else if let Ok(m) = key.extract::<PyRef<'_, Move>>() {
+            Key::Move(*m)
+        } else {
+            Key::Index(key.extract()?)
+        };
         let data = self.data();
         let children = data.tree.children(self.id);
-        if let Ok(node) = key.cast::<GameNode>() {
-            let node = node.get();
-            return children
+        match key {
+            Key::Node(id) => children
                 .iter()
                 .copied()
-                .find(|&c| Arc::ptr_eq(&node.data, &self.data) && node.id == Some(c))
-                .ok_or_else(|| PyKeyError::new_err("not a variation of this node"));
-        }
-        if let Ok(m) = key.extract::<PyRef<'_, Move>>() {
-            return children
+                .find(|&c| id == Some(c))
+                .ok_or_else(|| PyKeyError::new_err("not a variation of this node")),
+            Key::Move(m) => children
                 .iter()
                 .copied()
-                .find(|&c| data.py_move(c).as_ref() == Some(&*m))
-                .ok_or_else(|| PyKeyError::new_err(m.uci_move().to_string()));
+                .find(|&c| data.py_move(c) == Some(m))
+                .ok_or_else(|| PyKeyError::new_err(m.uci_move().to_string())),
+            Key::Index(index) => crate::types::py_index(index, children.len())
+                .map(|i| children[i])
+                .ok_or_else(|| PyIndexError::new_err("variation index out of range")),
         }
-        let index: isize = key.extract()?;
-        crate::types::py_index(index, children.len())
-            .map(|i| children[i])
-            .ok_or_else(|| PyIndexError::new_err("variation index out of range"))
     }
 
     /// The node of this move, `ValueError` for the game itself.
@@ -298,11 +330,15 @@ impl GameNode {
     }
 }
 
-/// `seconds` (`None` for none) as a duration, at least 0, to the millisecond.
+/// The longest time a clock command is given: a thousand years, in seconds.
+const MAX_COMMAND_SECONDS: f64 = 1000.0 * 365.25 * 86_400.0;
+
+/// `seconds` (`None` for none) as a duration, at least 0, to the millisecond; `ValueError`
+/// for a time that is not a number or is longer than [`MAX_COMMAND_SECONDS`].
 fn duration(seconds: Option<f64>) -> PyResult<Option<Duration>> {
     seconds
         .map(|s| {
-            if s.is_finite() {
+            if s.is_finite() && s <= MAX_COMMAND_SECONDS {
                 Ok(Duration::from_millis((s.max(0.0) * 1000.0).round() as u64))
             } else {
                 Err(PyValueError::new_err(format!("not a time: {s}")))
@@ -534,7 +570,8 @@ impl GameNode {
         self.edit_child(key, GameTree::demote)
     }
 
-    /// Removes the continuation `key` names, with the moves after it.
+    /// Removes the continuation `key` names, with the moves after it (they stay in memory,
+    /// and their nodes usable, until the game goes).
     fn remove_variation(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
         self.edit_child(key, GameTree::remove)
     }
@@ -596,13 +633,21 @@ impl GameNode {
                 }
                 at = Some(id);
             }
-            if let Some(id) = at.filter(|_| !moves.is_empty()) {
-                let node = data.tree.node_mut(id);
-                let before = node.comments.join(" ");
-                set_comment(&mut node.comments, comment, &before);
-                node.nags.extend(nags);
-                node.nags.sort_unstable();
-                node.nags.dedup();
+            // With no moves, the comment and glyphs go to this node (python-chess's too; the
+            // game takes no glyphs).
+            match at {
+                Some(id) => {
+                    let node = data.tree.node_mut(id);
+                    let before = node.comments.join(" ");
+                    set_comment(&mut node.comments, comment, &before);
+                    node.nags.extend(nags);
+                    node.nags.sort_unstable();
+                    node.nags.dedup();
+                }
+                None => {
+                    let before = data.tree.comments.join(" ");
+                    set_comment(&mut data.tree.comments, comment, &before);
+                }
             }
             at
         };
@@ -706,7 +751,9 @@ impl GameNode {
     /// caissa's, or an `Eval`) with `depth`, or takes it out for `None` (and for a mate in 0,
     /// as python-chess does).
     #[pyo3(signature = (score, depth = None))]
-    fn set_eval(&self, score: Option<&Bound<'_, PyAny>>, depth: Option<u32>) -> PyResult<()> {
+    fn set_eval(&self, score: Option<&Bound<'_, PyAny>>, depth: Option<i64>) -> PyResult<()> {
+        // A negative depth is 0, as python-chess writes it.
+        let depth = depth.map(|d| u32::try_from(d.max(0)).unwrap_or(u32::MAX));
         let white = match score {
             None => None,
             Some(score) => match score.extract::<PyRef<'_, Eval>>() {
@@ -956,10 +1003,15 @@ fn change_tags(
 ) -> PyResult<()> {
     let before = data.tree.tags.clone();
     change(&mut data.tree.tags);
-    data.restart().map_err(|e| {
+    if let Err(e) = data.restart() {
         data.tree.tags = before;
-        PyValueError::new_err(e)
-    })
+        return Err(PyValueError::new_err(e));
+    }
+    if data.tree.tags.get("Result") != before.get("Result") {
+        // The movetext ends with the `Result` tag's value from now on, as python-chess's.
+        data.tree.termination_marker = None;
+    }
+    Ok(())
 }
 
 #[pymethods]
@@ -1038,6 +1090,11 @@ impl PgnGame {
         change_tags(&mut PgnGame::shared(&slf), |tags| tags.insert(name, value))
     }
 
+    /// Always true, as python-chess's games are, whatever `len` (the main line's moves) says.
+    fn __bool__(&self) -> bool {
+        true
+    }
+
     /// Removes tag `name`; whether it was there (for `Headers`).
     fn _remove_tag(slf: PyRef<'_, Self>, name: &str) -> PyResult<bool> {
         let mut data = PgnGame::shared(&slf);
@@ -1052,11 +1109,10 @@ impl PgnGame {
     /// removed for the standard start, and `Variant` for Chess960. `ValueError` once the game
     /// has moves.
     fn setup(slf: PyRef<'_, Self>, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<()> {
+        // The board's position now, as python-chess takes its FEN.
         let pos = match board.extract::<PyRef<'_, Board>>() {
-            Ok(board) => *board.game().start(),
-            Err(_) => *Board::new(py, Some(&board.extract::<String>()?), false)?
-                .game()
-                .start(),
+            Ok(board) => *board.position(),
+            Err(_) => *Board::new(py, Some(&board.extract::<String>()?), false)?.position(),
         };
         let mut data = PgnGame::shared(&slf);
         if !data.tree.is_empty() {
@@ -1140,19 +1196,19 @@ impl PgnGame {
             )));
         }
         let data = PgnGame::shared(&slf);
-        let mut tree = stripped(&data.tree, comments, variations);
+        let tree = stripped(&data.tree, comments, variations);
         let export = tree.to_export_string();
         // The export format's tags end at its first blank line (a value has no line break).
         let (tags, movetext) = export.split_once("\n\n").unwrap_or(("", &export));
         let movetext = match columns {
             Some(_) => movetext.to_owned(),
             None => {
-                // The movetext alone on one line, ended as the export format ends it.
-                let result = tree.tags.get("Result").and_then(|r| r.parse().ok());
-                tree.termination_marker = tree.termination_marker.or(result);
-                tree.tags.clear();
+                // The movetext alone on one line, numbered from the start and ended as the
+                // export format numbers and ends it.
+                let first_ply = tree.tags.start().first_ply();
+                let result = tree.tags.movetext_result(tree.termination_marker);
                 let mut line = String::new();
-                tree.write(&mut line, Layout::Compact);
+                tree.write_movetext(&mut line, Layout::Compact, first_ply, result);
                 line + "\n"
             }
         };

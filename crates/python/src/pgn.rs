@@ -16,7 +16,8 @@ use std::sync::{Mutex, PoisonError};
 
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{
-    Flow, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, TreeReplayError, Visitor,
+    Flow, GameTree, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, SEVEN_TAG_ROSTER,
+    TreeReplayError, Visitor,
 };
 use caissa::notation::san::{San, SanPlus};
 use caissa_pgntools::filter::{Filter, ParseFilterError};
@@ -207,14 +208,32 @@ impl Eval {
 
 /// The outcome of reading one game, made without the GIL.
 fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<GameData, ReadError>> {
-    let tree = match reader.read_game(&mut GameTreeBuilder)? {
+    let mut tree = match reader.read_game(&mut GameTreeBuilder)? {
         Ok(tree) => tree,
         Err(e) => return Some(Err(ReadError::Text(e))),
     };
+    fill_roster(&mut tree);
     if let Err(e) = tree.start_position() {
         return Some(Err(ReadError::Text(e.into())));
     }
     Some(GameData::replayed(tree).map_err(ReadError::Replay))
+}
+
+/// The seven tag roster as python-chess's reader fills it in: each tag the game lacks with
+/// its placeholder (`?`, `????.??.??`), and a `Result` that is missing or `*` from the
+/// movetext's termination marker. (The export format writes the same; `game.headers` shows
+/// them as python-chess's do.)
+fn fill_roster(tree: &mut GameTree) {
+    for (name, placeholder) in SEVEN_TAG_ROSTER {
+        if tree.tags.get(name).is_none() {
+            tree.tags.push(name, placeholder);
+        }
+    }
+    if tree.tags.get("Result") == Some("*")
+        && let Some(marker) = tree.termination_marker
+    {
+        tree.tags.insert("Result", marker.as_str());
+    }
 }
 
 enum ReadError {

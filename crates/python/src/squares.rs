@@ -47,6 +47,17 @@ impl SquaresLike<'_> {
     }
 }
 
+impl SquareSet {
+    /// Sets `slf` to `f` of its mask, once `operands` (which may be `slf` itself, borrowed)
+    /// are let go.
+    fn change<T>(slf: &Bound<'_, Self>, operands: T, f: impl FnOnce(u64) -> u64) -> PyResult<()> {
+        drop(operands);
+        let mut set = slf.try_borrow_mut()?;
+        set.0 = Bitboard(f(set.0.0));
+        Ok(())
+    }
+}
+
 /// The bits of every set of `others`, or-ed.
 fn union_of(others: &[SquaresLike<'_>]) -> PyResult<u64> {
     others
@@ -135,24 +146,24 @@ impl SquareSet {
         self.__xor__(other)
     }
 
-    fn __ior__(&mut self, other: SquaresLike<'_>) -> PyResult<()> {
-        self.0 = Bitboard(self.0.0 | other.bits()?);
-        Ok(())
+    fn __ior__(slf: &Bound<'_, Self>, other: SquaresLike<'_>) -> PyResult<()> {
+        let bits = other.bits()?;
+        SquareSet::change(slf, other, |set| set | bits)
     }
 
-    fn __iand__(&mut self, other: SquaresLike<'_>) -> PyResult<()> {
-        self.0 = Bitboard(self.0.0 & other.bits()?);
-        Ok(())
+    fn __iand__(slf: &Bound<'_, Self>, other: SquaresLike<'_>) -> PyResult<()> {
+        let bits = other.bits()?;
+        SquareSet::change(slf, other, |set| set & bits)
     }
 
-    fn __isub__(&mut self, other: SquaresLike<'_>) -> PyResult<()> {
-        self.0 = Bitboard(self.0.0 & !other.bits()?);
-        Ok(())
+    fn __isub__(slf: &Bound<'_, Self>, other: SquaresLike<'_>) -> PyResult<()> {
+        let bits = other.bits()?;
+        SquareSet::change(slf, other, |set| set & !bits)
     }
 
-    fn __ixor__(&mut self, other: SquaresLike<'_>) -> PyResult<()> {
-        self.0 = Bitboard(self.0.0 ^ other.bits()?);
-        Ok(())
+    fn __ixor__(slf: &Bound<'_, Self>, other: SquaresLike<'_>) -> PyResult<()> {
+        let bits = other.bits()?;
+        SquareSet::change(slf, other, |set| set ^ bits)
     }
 
     /// Adds `square`.
@@ -194,28 +205,28 @@ impl SquareSet {
 
     /// Adds the squares of every one of `others`.
     #[pyo3(signature = (*others))]
-    fn update(&mut self, others: Vec<SquaresLike<'_>>) -> PyResult<()> {
-        self.0 = Bitboard(self.0.0 | union_of(&others)?);
-        Ok(())
+    fn update(slf: &Bound<'_, Self>, others: Vec<SquaresLike<'_>>) -> PyResult<()> {
+        let bits = union_of(&others)?;
+        SquareSet::change(slf, others, |set| set | bits)
     }
 
     /// Keeps the squares that are in every one of `others`.
     #[pyo3(signature = (*others))]
-    fn intersection_update(&mut self, others: Vec<SquaresLike<'_>>) -> PyResult<()> {
-        for other in &others {
-            self.0 = Bitboard(self.0.0 & other.bits()?);
-        }
-        Ok(())
+    fn intersection_update(slf: &Bound<'_, Self>, others: Vec<SquaresLike<'_>>) -> PyResult<()> {
+        let bits = others
+            .iter()
+            .try_fold(u64::MAX, |bits, other| Ok::<_, PyErr>(bits & other.bits()?))?;
+        SquareSet::change(slf, others, |set| set & bits)
     }
 
     /// Takes out the squares of `other`.
-    fn difference_update(&mut self, other: SquaresLike<'_>) -> PyResult<()> {
-        self.__isub__(other)
+    fn difference_update(slf: &Bound<'_, Self>, other: SquaresLike<'_>) -> PyResult<()> {
+        SquareSet::__isub__(slf, other)
     }
 
     /// Keeps the squares in exactly one of the set and `other`.
-    fn symmetric_difference_update(&mut self, other: SquaresLike<'_>) -> PyResult<()> {
-        self.__ixor__(other)
+    fn symmetric_difference_update(slf: &Bound<'_, Self>, other: SquaresLike<'_>) -> PyResult<()> {
+        SquareSet::__ixor__(slf, other)
     }
 
     /// The squares in the set or in `other`, as a new set.

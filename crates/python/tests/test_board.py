@@ -182,7 +182,10 @@ def test_push_pop_peek_and_move_stack():
 def test_castling_is_the_two_square_king_move_in_standard_chess():
     board = caissa.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     assert caissa.Move.from_uci("e1g1") in board.legal_moves
-    assert caissa.Move.from_uci("e1h1") not in board.legal_moves
+    # The king taking its rook is read as castling too, as python-chess reads it; the list
+    # writes the two-square step.
+    assert caissa.Move.from_uci("e1h1") in board.legal_moves
+    assert caissa.Move.from_uci("e1h1") not in list(board.legal_moves)
     assert board.san(caissa.Move.from_uci("e1c1")) == "O-O-O"
     assert board.push_san("O-O") == caissa.Move.from_uci("e1g1")
     assert board.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
@@ -703,3 +706,29 @@ def test_castling_fen_mirror_and_variant_flags_as_python_chess():
     chess960 = caissa.Board.from_chess960(100)
     chess960.reset()
     assert chess960.chess960 and chess960.fen() == chess.STARTING_FEN
+
+
+def test_review_findings_on_boards_stay_fixed():
+    board, peer = caissa.Board(), chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"):
+        board.push_san(san)
+        peer.push_san(san)
+    for uci in ("e1g1", "e1h1"):
+        ours_move, their_move = caissa.Move.from_uci(uci), chess.Move.from_uci(uci)
+        assert board.is_pseudo_legal(ours_move) == peer.is_pseudo_legal(their_move) is True
+        assert (ours_move in board.legal_moves) == (their_move in peer.legal_moves) is True
+        assert (ours_move in board.pseudo_legal_moves) == (their_move in peer.pseudo_legal_moves)
+    squares = caissa.SquareSet([1, 2])
+    alias = squares
+    squares.update(squares)
+    squares.symmetric_difference_update(squares)
+    assert alias is squares and int(alias) == 0
+    squares.add(5)
+    squares -= squares
+    assert int(alias) == 0
+    board.set_castling_fen("")
+    peer.set_castling_fen("")
+    assert board.fen() == peer.fen()
+    _, ours_ops = caissa.Board.from_epd("8/8/8/8/8/8/8/K1k5 w - - x 123456789012345678901234567890;")
+    assert ours_ops["x"] == 123456789012345678901234567890
+    assert caissa.Board().epd(flag=True) == chess.Board().epd(flag=True)

@@ -28,7 +28,9 @@ EXAMPLE = """[Event "Casual"]
 
 def test_headers_moves_comments_clocks_evals():
     (game,) = caissa.pgn.read_games(io.StringIO(EXAMPLE))
-    assert game.headers == {"Event": "Casual", "White": "Anna", "Black": "Bert", "Result": "0-1"}
+    # The seven tag roster is filled in, as python-chess's reader fills it.
+    assert game.headers == {"Event": "Casual", "Site": "?", "Date": "????.??.??", "Round": "?",
+                            "White": "Anna", "Black": "Bert", "Result": "0-1"}
     assert game.san == ["f3", "e5", "g4", "Qh4#"]
     assert [m.uci() for m in game.moves] == ["f2f3", "e7e5", "g2g4", "d8h4"]
     assert game.mainline_moves() == game.moves

@@ -4,6 +4,7 @@ chess.pgn on the same games and the same edits."""
 import io
 import random
 import re
+import time
 
 import chess
 import chess.engine
@@ -441,3 +442,78 @@ def test_arrows_as_python_chess_reads_and_writes_them():
     assert caissa.svg.Arrow.from_pgn("Ye4") == caissa.svg.Arrow(caissa.E4, caissa.E4, color="yellow")
     with pytest.raises(ValueError):
         caissa.svg.Arrow.from_pgn("Gz9")
+
+
+def test_review_findings_stay_fixed():
+    """Each a problem found in review: no panic, deadlock, quadratic time or wrong text."""
+    # A removed line whose nodes are kept, then start tags: refused, and the nodes still work.
+    game = caissa.pgn.Game()
+    node = game.add_variation(caissa.Move.from_uci("e2e4"))
+    game.remove_variation(0)
+    with pytest.raises(ValueError):
+        game.headers["FEN"] = "k7/8/8/8/8/8/8/K7 w - - 0 1"
+    assert node.board().fen().startswith("rnbqkbnr/pppppppp/8/8/4P3")
+    node.add_variation(caissa.Move.from_uci("e7e5"))
+    assert len(game) == 0 and game.variations == []
+
+    # A key whose __index__ reads the game does not deadlock.
+    game = caissa.pgn.read_game(io.StringIO("1. e4 (1. d4) *"))
+
+    class Key:
+        def __index__(self):
+            return len(game.variations) - 1
+
+    assert game.variation(Key()).san() == "d4"
+
+    # A game from a FEN is numbered from it on one line too, as python-chess numbers it.
+    text = ('[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 10"]\n[SetUp "1"]\n\n'
+            "10... Kd7 11. e4 (11. e3 Kc6) 11... Ke6 *")
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert str(ours) == str(theirs)
+    assert ours.headers == theirs.headers
+
+    # setup() takes the board's position now.
+    board, peer_board = caissa.Board(), chess.Board()
+    board.push_san("e4")
+    peer_board.push_san("e4")
+    ours, theirs = caissa.pgn.Game(), chess.pgn.Game()
+    ours.setup(board)
+    theirs.setup(peer_board)
+    assert ours.headers == theirs.headers
+
+    # A new Result tag ends the movetext, as python-chess writes it.
+    ours = caissa.pgn.read_game(io.StringIO('[Result "1-0"]\n\n1. e4 1-0'))
+    ours.headers["Result"] = "0-1"
+    assert str(ours).endswith("1. e4 0-1")
+
+    # Games read keep the seven tag roster and the result of the movetext, as python-chess's.
+    text = "1. f3 e5 2. g4 Qh4# 0-1"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert ours.headers == theirs.headers and ours.headers["Result"] == "0-1"
+    assert ours.accept(Recorder()) == theirs.accept(Recorder())
+    assert bool(caissa.pgn.Game()) and bool(caissa.pgn.read_game(io.StringIO("*")))
+
+    # A null move cannot be handed to a visitor's board.
+    with pytest.raises(ValueError):
+        caissa.pgn.read_game(io.StringIO("1. e4 -- 2. d4 *")).accept(caissa.pgn.GameBuilder())
+
+    # Building a long game move by move takes linear time.
+    game = caissa.pgn.Game()
+    node = game
+    moves = [caissa.Move.from_uci(u) for u in ("g1f3", "g8f6", "f3g1", "f6g8")]
+    start = time.perf_counter()
+    for i in range(20_000):
+        node = node.add_variation(moves[i % 4])
+    assert time.perf_counter() - start < 3.0 and len(game) == 20_000
+    assert node.ply() == 20_000 and node.board().fen().split()[0] == chess.STARTING_BOARD_FEN
+
+    # add_line without moves comments this node; out-of-range times and depths.
+    node = caissa.pgn.read_game(io.StringIO("1. e4 *")).next()
+    assert node.add_line([], comment="here", nags=[1]) == node
+    assert node.comment == "here" and node.nags == {1}
+    with pytest.raises(ValueError):
+        node.set_clock(1e20)
+    node.set_eval(caissa.engine.PovScore(caissa.engine.Cp(10), True), depth=-1)
+    assert node.eval_depth() == 0

@@ -282,6 +282,8 @@ def _accept_node(node: Any, board: Any, visitor: Any) -> None:
     if node.starting_comment:
         visitor.visit_comment(node.starting_comment)
     move = node.move
+    if move is None:
+        raise ValueError("the game has a null move (--), which a caissa board cannot hold")
     visitor.visit_move(board, move)
     board.push(move)
     visitor.visit_board(board)
@@ -396,7 +398,9 @@ class Headers(MutableMapping):
     roster comes first, in its order, then the others in the order they were added. A name
     other than letters, digits and ``_``, or a value with a line break, raises ``ValueError``;
     so do ``FEN``, ``SetUp`` and ``Variant`` values that give no start position, or that change
-    the start of a game that has moves.
+    the start of a game that has moves (or had: removed moves keep theirs). A new ``Result``
+    ends the movetext too. Games read have the roster filled in as python-chess fills it
+    (``?`` for a missing tag, the ``Result`` of the movetext's end).
 
     >>> game = caissa.pgn.Game()
     >>> game.headers["Annotator"] = "caissa"
