@@ -89,7 +89,8 @@ impl Outcome {
 /// ``Board(fen=STARTING_FEN, *, chess960=False)`` reads a FEN (X-FEN and Shredder-FEN castling
 /// are read too). Unlike python-chess, the position must be legal: an illegal one raises
 /// `IllegalPositionError`, a text that is not FEN `InvalidFenError` (both `ValueError`s);
-/// there is no empty board.
+/// there is no empty board (`Board(None)` is the standard start, where python-chess's is
+/// empty). A UCI move reads castling either way in both kinds of chess (`e1g1` or `e1h1`).
 ///
 /// >>> board = caissa.Board()
 /// >>> board.push_san("e4")
@@ -329,13 +330,18 @@ impl Board {
     }
 
     /// The piece placement part of the FEN.
-    fn board_fen(&self) -> String {
+    #[pyo3(signature = (*, promoted = None))]
+    fn board_fen(&self, promoted: Option<bool>) -> String {
+        // python-chess's `promoted` marks promoted pieces (for crazyhouse); caissa has none.
+        let _ = promoted;
         self.position().board().to_string()
     }
 
-    /// The FEN of the position the game started from.
-    fn starting_fen(&self) -> String {
-        Fen::from_position(self.game.start(), EnPassantMode::Legal).to_string()
+    /// The standard start's FEN, as python-chess's class attribute (`root().fen()` gives the
+    /// FEN a board's game started from).
+    #[classattr]
+    fn starting_fen() -> String {
+        starting_fen()
     }
 
     /// `True` when White is to move.
@@ -407,10 +413,12 @@ impl Board {
     }
 
     /// The pieces on the board, as a dict from square to `Piece`.
-    fn piece_map(&self) -> std::collections::HashMap<u8, Piece> {
+    #[pyo3(signature = (*, mask = u64::MAX))]
+    fn piece_map(&self, mask: u64) -> std::collections::HashMap<u8, Piece> {
         self.position()
             .board()
             .pieces()
+            .filter(|&(sq, _)| Bitboard(mask).contains(sq))
             .map(|(sq, piece)| (sq as u8, Piece(piece)))
             .collect()
     }
@@ -476,19 +484,22 @@ impl Board {
     }
 
     /// The pieces of `color` that attack `square`, as the board stands.
-    fn attackers(&self, color: bool, square: u8) -> PyResult<SquareSet> {
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers(&self, color: bool, square: u8, occupied: Option<u64>) -> PyResult<SquareSet> {
         let pos = self.position();
         let sq = square_from_py(square)?;
+        let occupied = occupied.map_or_else(|| pos.board().occupied(), Bitboard);
         Ok(SquareSet(pos.attackers_to(
             sq,
             color_from_py(color),
-            pos.board().occupied(),
+            occupied,
         )))
     }
 
     /// `attackers` as a bit mask.
-    fn attackers_mask(&self, color: bool, square: u8) -> PyResult<u64> {
-        Ok(self.attackers(color, square)?.0.0)
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers_mask(&self, color: bool, square: u8, occupied: Option<u64>) -> PyResult<u64> {
+        Ok(self.attackers(color, square, occupied)?.0.0)
     }
 
     /// `attacks` as a bit mask.
@@ -512,8 +523,9 @@ impl Board {
     }
 
     /// Whether a piece of `color` attacks `square`.
-    fn is_attacked_by(&self, color: bool, square: u8) -> PyResult<bool> {
-        Ok(self.attackers(color, square)?.0.any())
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn is_attacked_by(&self, color: bool, square: u8, occupied: Option<u64>) -> PyResult<bool> {
+        Ok(self.attackers(color, square, occupied)?.0.any())
     }
 
     /// The squares the piece on `square` attacks (none for an empty square).
@@ -833,7 +845,8 @@ impl Board {
             if pos.turn() == Color::White {
                 out.push_str(&format!("{}. ", pos.fullmoves()));
             } else if i == 0 {
-                out.push_str(&format!("{}... ", pos.fullmoves()));
+                // python-chess writes no space after the dots.
+                out.push_str(&format!("{}...", pos.fullmoves()));
             }
             out.push_str(&SanPlus::from_move(&pos, m).to_string());
             pos.play_unchecked(m);
@@ -1066,15 +1079,65 @@ impl Board {
     /// The board as eight lines of Unicode chess symbols, White at the bottom, as
     /// python-chess's `unicode` (`invert_color` swaps the symbols of the two colours;
     /// `empty_square` stands on the empty squares).
-    #[pyo3(signature = (*, invert_color = false, empty_square = "\u{2b58}"))]
-    fn unicode(&self, invert_color: bool, empty_square: &str) -> String {
+    #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "\u{2b58}", orientation = true))]
+    fn unicode(
+        &self,
+        invert_color: bool,
+        borders: bool,
+        empty_square: &str,
+        orientation: bool,
+    ) -> String {
         let board = self.position().board();
-        grid(|sq| {
+        let symbol = |sq: Square| {
             board.piece_at(sq).map_or_else(
                 || empty_square.to_owned(),
                 |piece| unicode_symbol(piece, invert_color).to_string(),
             )
-        })
+        };
+        if !borders && orientation {
+            return grid(symbol);
+        }
+        // python-chess's layout: Black at the bottom for `orientation=False`, and with
+        // `borders` a line between the ranks and the coordinates round the squares.
+        let ranks: Vec<caissa::Rank> = if orientation {
+            caissa::Rank::ALL.iter().rev().copied().collect()
+        } else {
+            caissa::Rank::ALL.to_vec()
+        };
+        let files: Vec<caissa::File> = if orientation {
+            caissa::File::ALL.to_vec()
+        } else {
+            caissa::File::ALL.iter().rev().copied().collect()
+        };
+        let rule = format!("  {}\n", "-".repeat(17));
+        let mut out = String::new();
+        for (row, &rank) in ranks.iter().enumerate() {
+            if borders {
+                out.push_str(&rule);
+                out.push(rank.char());
+                out.push(' ');
+            }
+            for (i, &file) in files.iter().enumerate() {
+                if borders {
+                    out.push('|');
+                } else if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&symbol(Square::from_coords(file, rank)));
+            }
+            if borders {
+                out.push('|');
+            }
+            if borders || row < 7 {
+                out.push('\n');
+            }
+        }
+        if borders {
+            out.push_str(&rule);
+            let letters: Vec<String> = files.iter().map(|f| f.char().to_string()).collect();
+            out.push_str(&format!("   {}", letters.join(" ")));
+        }
+        out
     }
 
     /// Puts `piece` on `square` (or empties it for `None`), as python-chess's `set_piece_at`.
@@ -1219,7 +1282,9 @@ impl Board {
     }
 
     /// Reads a move in SAN (leniently, as python-chess does: `Nbd7` for `Nd7`, `0-0`, a wrong
-    /// or missing `+`), plays it and returns it.
+    /// or missing `+`; and more leniently in places: a pawn's `P`, a move's `!?` glyph, or the
+    /// king's step onto its castling square read as castling are taken, where python-chess
+    /// raises), plays it and returns it.
     ///
     /// Raises `InvalidMoveError` (with `byte`) when the text is not SAN, `IllegalMoveError`
     /// when no legal move matches, `AmbiguousMoveError` (with `candidates`) when several do.
@@ -1273,9 +1338,15 @@ impl Board {
     }
 
     /// The UCI notation of `move` in this position's castling convention.
-    fn uci(&self, r#move: &Move) -> PyResult<String> {
+    #[pyo3(signature = (r#move, *, chess960 = None))]
+    fn uci(&self, r#move: &Move, chess960: Option<bool>) -> PyResult<String> {
         let m = self.rust_move(r#move)?;
-        Ok(UciMove::from_move(self.position(), m).to_string())
+        let mode = match chess960 {
+            None => self.position().castling_mode(),
+            Some(true) => CastlingMode::Chess960,
+            Some(false) => CastlingMode::Standard,
+        };
+        Ok(UciMove::from_move_in_mode(m, mode).to_string())
     }
 
     /// Takes back the last move and returns it; raises `IndexError` when no move was pushed.
@@ -1473,7 +1544,11 @@ impl Board {
     }
 
     fn __repr__(&self) -> String {
-        format!("Board('{}')", self.current_fen())
+        if self.chess960() {
+            format!("Board('{}', chess960=True)", self.current_fen())
+        } else {
+            format!("Board('{}')", self.current_fen())
+        }
     }
 
     /// The board as an SVG image (`caissa.svg.board`), which Jupyter shows.

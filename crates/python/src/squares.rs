@@ -48,6 +48,11 @@ impl SquaresLike<'_> {
 }
 
 impl SquareSet {
+    /// The squares, in increasing order.
+    fn squares(&self) -> Vec<u32> {
+        self.0.into_iter().map(|sq| sq as u32).collect()
+    }
+
     /// Sets `slf` to `f` of its mask, once `operands` (which may be `slf` itself, borrowed)
     /// are let go.
     fn change<T>(slf: &Bound<'_, Self>, operands: T, f: impl FnOnce(u64) -> u64) -> PyResult<()> {
@@ -85,7 +90,25 @@ impl SquareSet {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        pyo3::types::PyList::new(py, self.tolist())?.try_iter()
+        pyo3::types::PyList::new(py, self.squares())?.try_iter()
+    }
+
+    /// The squares, highest first.
+    fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        let mut squares = self.squares();
+        squares.reverse();
+        pyo3::types::PyList::new(py, squares)?.try_iter()
+    }
+
+    /// The set moved `shift` squares up the board's order (eight a rank), those that leave
+    /// it dropped.
+    fn __lshift__(&self, shift: u32) -> SquareSet {
+        SquareSet(Bitboard(self.0.0.checked_shl(shift).unwrap_or(0)))
+    }
+
+    /// The set moved `shift` squares down the board's order, those that leave it dropped.
+    fn __rshift__(&self, shift: u32) -> SquareSet {
+        SquareSet(Bitboard(self.0.0.checked_shr(shift).unwrap_or(0)))
     }
 
     fn __len__(&self) -> usize {
@@ -316,13 +339,16 @@ impl SquareSet {
         SquareSet(Bitboard(!self.0.0))
     }
 
-    /// The squares, in increasing order.
-    fn tolist(&self) -> Vec<u32> {
-        self.0.into_iter().map(|sq| sq as u32).collect()
+    /// Whether each of the 64 squares is in the set, `a1` first (python-chess's `tolist`;
+    /// `list(squares)` gives the squares).
+    fn tolist(&self) -> Vec<bool> {
+        Square::ALL.iter().map(|&sq| self.0.contains(sq)).collect()
     }
 
     fn __repr__(&self) -> String {
-        format!("SquareSet({:#018x})", self.0.0)
+        let hex = format!("{:016x}", self.0.0);
+        let groups: Vec<&str> = (0..4).map(|i| &hex[4 * i..4 * i + 4]).collect();
+        format!("SquareSet(0x{})", groups.join("_"))
     }
 
     /// The set as an 8 by 8 grid, the eighth rank first: `1` for a square in the set, `.` for

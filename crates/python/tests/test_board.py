@@ -397,11 +397,11 @@ def test_square_sets_behave_as_python_chess_square_sets():
     assert len(squares) == 2 and caissa.E4 in squares and caissa.E5 not in squares
     assert int(squares) == (1 << caissa.A1) | (1 << caissa.E4)
     assert squares == caissa.SquareSet(int(squares)) and squares == int(squares)
-    assert (squares | caissa.SquareSet([caissa.H8])).tolist() == [caissa.A1, caissa.E4, caissa.H8]
-    assert (squares & (1 << caissa.E4)).tolist() == [caissa.E4]
-    assert (squares - caissa.SquareSet([caissa.A1])).tolist() == [caissa.E4]
+    assert list(squares | caissa.SquareSet([caissa.H8])) == [caissa.A1, caissa.E4, caissa.H8]
+    assert list(squares & (1 << caissa.E4)) == [caissa.E4]
+    assert list(squares - caissa.SquareSet([caissa.A1])) == [caissa.E4]
     assert len(~squares) == 62 and not caissa.SquareSet()
-    assert repr(caissa.SquareSet(1)) == "SquareSet(0x0000000000000001)"
+    assert repr(caissa.SquareSet(1)) == repr(chess.SquareSet(1)) == "SquareSet(0x0000_0000_0000_0001)"
     assert str(caissa.SquareSet([caissa.A8])).splitlines()[0] == "1 . . . . . . ."
     with pytest.raises(ValueError):
         caissa.SquareSet([64])
@@ -412,7 +412,7 @@ def test_board_queries_in_a_pinned_position():
     assert board.is_pinned(caissa.WHITE, caissa.E2)
     assert caissa.E8 in board.pin(caissa.WHITE, caissa.E2)
     assert len(board.pin(caissa.WHITE, caissa.E1)) == 64
-    assert board.attackers(caissa.BLACK, caissa.E2).tolist() == [caissa.E7]
+    assert list(board.attackers(caissa.BLACK, caissa.E2)) == [caissa.E7]
     assert board.find_move(caissa.E1, caissa.D1).uci() == "e1d1"
     with pytest.raises(ValueError):
         board.find_move(caissa.E2, caissa.C3)  # the pinned knight
@@ -732,3 +732,52 @@ def test_review_findings_on_boards_stay_fixed():
     _, ours_ops = caissa.Board.from_epd("8/8/8/8/8/8/8/K1k5 w - - x 123456789012345678901234567890;")
     assert ours_ops["x"] == 123456789012345678901234567890
     assert caissa.Board().epd(flag=True) == chess.Board().epd(flag=True)
+
+
+def test_more_review_findings_match_python_chess():
+    rng = random.Random(3)
+    ours, peer = caissa.Board(), chess.Board()
+    for _ in range(30):
+        moves = list(peer.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        ours.push_uci(move.uci())
+        peer.push(move)
+        for _ in range(5):
+            occupied = rng.getrandbits(64) | int(peer.occupied)
+            square = rng.randrange(64)
+            for color in chess.COLORS:
+                assert ours.attackers_mask(color, square, occupied) == peer.attackers_mask(
+                    color, square, occupied)
+                assert ours.is_attacked_by(color, square, occupied) == peer.is_attacked_by(
+                    color, square, occupied)
+        mask = rng.getrandbits(64)
+        assert {sq: p.symbol() for sq, p in ours.piece_map(mask=mask).items()} == {
+            sq: p.symbol() for sq, p in peer.piece_map(mask=mask).items()}
+        for invert in (False, True):
+            for borders in (False, True):
+                for orientation in (True, False):
+                    kwargs = {"invert_color": invert, "borders": borders,
+                              "orientation": orientation}
+                    assert ours.unicode(**kwargs) == peer.unicode(**kwargs), kwargs
+    assert ours.board_fen(promoted=False) == peer.board_fen(promoted=False)
+    black_first = caissa.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    peer_black = chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    line = ["e7e5", "g1f3"]
+    assert black_first.variation_san([caissa.Move.from_uci(u) for u in line]) == \
+        peer_black.variation_san([chess.Move.from_uci(u) for u in line])
+    chess960 = caissa.Board.from_chess960(0)
+    assert repr(chess960) == repr(chess.Board.from_chess960_pos(0))
+    assert eval(repr(chess960), {"Board": caissa.Board}) == chess960
+    assert caissa.Board.starting_fen == chess.Board.starting_fen == caissa.Board().starting_fen
+    castle = caissa.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    peer_castle = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    for flag in (None, True, False):
+        assert castle.uci(caissa.Move.from_uci("e1g1"), chess960=flag) == peer_castle.uci(
+            chess.Move.from_uci("e1g1"), chess960=flag)
+    squares, theirs = caissa.SquareSet(0x8100_0000_0000_0081), chess.SquareSet(0x8100_0000_0000_0081)
+    assert squares.tolist() == theirs.tolist() and list(reversed(squares)) == list(reversed(theirs))
+    for shift in (1, 8, 63, 64, 70):
+        assert int(squares << shift) == int(theirs << shift)
+        assert int(squares >> shift) == int(theirs >> shift)
