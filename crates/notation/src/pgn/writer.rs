@@ -709,6 +709,26 @@ impl Tags {
         }
     }
 
+    /// Appends each tag pair in its order on a line of its own, as the export format writes
+    /// one (escapes and all), with no placeholder for a missing roster tag and no blank line
+    /// after: for a caller that decides which tags a text shows.
+    ///
+    /// ```
+    /// use caissa_notation::pgn::Tags;
+    ///
+    /// let mut tags = Tags::new();
+    /// tags.push("White", "Ann \"A\"");
+    /// tags.push("Annotator", "B");
+    /// let mut out = String::new();
+    /// tags.write_lines(&mut out);
+    /// assert_eq!(out, "[White \"Ann \\\"A\\\"\"]\n[Annotator \"B\"]\n");
+    /// ```
+    pub fn write_lines(&self, out: &mut String) {
+        for (name, value) in self.iter() {
+            write_tag(out, Layout::Export, name, value);
+        }
+    }
+
     /// About how many bytes [`Tags::write`] writes, and a movetext's result after them: the
     /// names and values as they are, and room for the roster's placeholders.
     #[must_use]
