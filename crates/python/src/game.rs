@@ -1219,11 +1219,11 @@ impl PgnGame {
         })
     }
 
-    /// The game in PGN (python-chess's `str(game)`): the tags, a blank line, and the movetext
-    /// on one line, without a final newline.
+    /// The game in PGN as python-chess's `str(game)` writes it: the tags it has (the seven
+    /// tag roster first), a blank line, and the movetext on one line, each move's comments as
+    /// one and its glyphs in order; no final newline.
     fn __str__(slf: PyRef<'_, Self>) -> PyResult<String> {
-        let text = PgnGame::to_pgn(slf, true, true, true, None)?;
-        Ok(text.trim_end().to_owned())
+        PgnGame::python_chess_text(&slf, (true, true, true), None)
     }
 
     /// Hands the game to `visitor` and returns its result (python-chess's `game.accept`). A
@@ -1238,13 +1238,13 @@ impl PgnGame {
             return Ok(walk.call1((slf, visitor))?.unbind());
         }
         let option = |name: &str| visitor.getattr(name)?.extract::<bool>();
-        let text = PgnGame::to_pgn(
-            slf,
+        let flags = (
             option("headers")?,
             option("comments")?,
             option("variations")?,
-            visitor.getattr("columns")?.extract()?,
-        )?;
+        );
+        let columns: Option<usize> = visitor.getattr("columns")?.extract()?;
+        let text = PgnGame::python_chess_text(&slf, flags, columns)?;
         Ok(visitor.call_method1("_take", (text,))?.unbind())
     }
 
@@ -1306,6 +1306,68 @@ impl PgnGame {
 }
 
 impl PgnGame {
+    /// The game as python-chess's exporters write it, with or without (`headers`, `comments`,
+    /// `variations`): the tags it has, the roster first, a blank line (no tags, no line); the
+    /// movetext in lines of 80 columns or, for `columns` `None`, on one line, each move's
+    /// comments made one and its glyphs sorted, ended by the `Result` tag's value; no final
+    /// newline. (`to_pgn` writes caissa's export format, which always has the roster.)
+    fn python_chess_text(
+        slf: &PyRef<'_, Self>,
+        (headers, comments, variations): (bool, bool, bool),
+        columns: Option<usize>,
+    ) -> PyResult<String> {
+        let layout = match columns {
+            Some(EXPORT_WIDTH) => Layout::Export,
+            None => Layout::Compact,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "columns is {EXPORT_WIDTH} or None, not {other}"
+                )));
+            }
+        };
+        let data = PgnGame::shared(slf);
+        let mut tree = stripped(&data.tree, comments, variations);
+        let join = |comments: &mut Vec<String>| {
+            if comments.len() > 1 {
+                let one = comments.join(" ");
+                *comments = vec![one];
+            }
+        };
+        join(&mut tree.comments);
+        for id in moves_in(&tree) {
+            let node = tree.node_mut(id);
+            join(&mut node.comments);
+            join(&mut node.comments_before);
+            node.nags.sort_unstable();
+        }
+        let mut out = String::new();
+        if headers {
+            let mut ordered = caissa::notation::pgn::Tags::new();
+            let in_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name);
+            for (name, _) in SEVEN_TAG_ROSTER {
+                if let Some(value) = tree.tags.get(name) {
+                    ordered.push(name, value);
+                }
+            }
+            for (name, value) in tree.tags.iter().filter(|(n, _)| !in_roster(n)) {
+                ordered.push(name, value);
+            }
+            ordered.write_lines(&mut out);
+            if !ordered.is_empty() {
+                out.push('\n');
+            }
+        }
+        // python-chess ends the movetext with the `Result` tag's value.
+        let result = tree
+            .tags
+            .get("Result")
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(caissa::notation::pgn::TerminationMarker::Unknown);
+        let first_ply = tree.tags.start().first_ply();
+        tree.write_movetext(&mut out, layout, first_ply, result);
+        Ok(out.trim_end().to_owned())
+    }
+
     /// `f` of each main-line node.
     fn main_nodes<T>(slf: &PyRef<'_, Self>, f: impl Fn(&Node) -> T) -> Vec<T> {
         let data = PgnGame::shared(slf);

@@ -517,3 +517,26 @@ def test_review_findings_stay_fixed():
         node.set_clock(1e20)
     node.set_eval(caissa.engine.PovScore(caissa.engine.Cp(10), True), depth=-1)
     assert node.eval_depth() == 0
+
+
+def test_str_and_exporters_write_the_tags_and_comments_python_chess_writes():
+    ours, theirs = caissa.pgn.Game.without_tag_roster(), chess.pgn.Game.without_tag_roster()
+    for game in (ours, theirs):
+        game.add_variation(game.board().parse_uci("e2e4"))
+    assert str(ours) == str(theirs) == "1. e4 *"
+    ours, theirs = caissa.pgn.Game(), chess.pgn.Game()
+    for game in (ours, theirs):
+        del game.headers["Site"]
+        game.headers["Annotator"] = "x"
+    assert str(ours) == str(theirs)
+    text = '[Event "e"]\n\n{a} {b} 1. e4 $14 $1 {c} {d} (1. d4 {e}) 1... e5 *'
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    for flags in ({}, {"headers": False}, {"comments": False}, {"variations": False}):
+        got = ours.accept(caissa.pgn.StringExporter(columns=None, **flags))
+        expected = theirs.accept(chess.pgn.StringExporter(columns=None, **flags))
+        # python-chess joins a move's comments with a line break, caissa with a space.
+        tags, _, movetext = expected.rpartition("\n\n")
+        assert got == (tags + "\n\n" if tags else "") + movetext.replace("\n", " "), flags
+    # caissa's own export format keeps the roster and the comments as read.
+    assert ours.to_pgn().startswith('[Event "e"]\n[Site "?"]')
