@@ -459,10 +459,18 @@ impl GameNode {
         Ok(())
     }
 
-    /// The move's glyphs (NAGs) as a set of ints (empty for the game). A copy: set a new set to
-    /// change them.
+    /// The move's glyphs (NAGs) as a live set of ints (`caissa.pgn.NagSet`): `add`,
+    /// `discard` and the other set methods change the move's glyphs, as python-chess's
+    /// `node.nags.add(...)` does; setting a new set replaces them. Always empty for the game.
     #[getter]
-    fn nags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
+    fn nags(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let class = slf.py().import("caissa.pgn")?.getattr("NagSet")?;
+        Ok(class.call1((slf,))?.unbind())
+    }
+
+    /// The move's glyphs, as a set of ints (for `NagSet`).
+    #[getter]
+    fn _nags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
         let nags: Vec<u8> = self.id.map_or_else(Vec::new, |id| {
             self.data().tree.node(id).nags.iter().map(|n| n.0).collect()
         });

@@ -540,3 +540,25 @@ def test_str_and_exporters_write_the_tags_and_comments_python_chess_writes():
         assert got == (tags + "\n\n" if tags else "") + movetext.replace("\n", " "), flags
     # caissa's own export format keeps the roster and the comments as read.
     assert ours.to_pgn().startswith('[Event "e"]\n[Site "?"]')
+
+
+def test_nags_change_in_place_as_python_chess_nags():
+    text = "1. e4 $1 e5 *"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    for game in (ours, theirs):
+        node = game.next()
+        node.nags.add(chess.pgn.NAG_NOVELTY)
+        node.nags.discard(1)
+        node.next().nags.update({3, 5})
+        node.next().nags |= {6}
+        node.next().nags -= {5}
+    assert ours.next().nags == theirs.next().nags == {146}
+    assert ours.next().next().nags == theirs.next().next().nags == {3, 6}
+    assert str(ours) == str(theirs)
+    assert ours.next().nags | {1} == {1, 146} and isinstance(ours.next().nags & {146}, set)
+    with pytest.raises(KeyError):
+        ours.next().nags.remove(7)
+    with pytest.raises(ValueError):
+        ours.nags.add(1)
+    assert repr(caissa.pgn.Game().nags) == "set()"

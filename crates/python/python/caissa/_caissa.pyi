@@ -5,7 +5,7 @@ from typing import Any, BinaryIO, Iterable, Iterator, Mapping, Optional, Sequenc
 
 from caissa.engine import PovScore
 from caissa.svg import Arrow
-from caissa.pgn import FileExporter, Headers, Shard, StringExporter
+from caissa.pgn import FileExporter, Headers, NagSet, Shard, StringExporter
 
 __version__: str
 
@@ -530,7 +530,10 @@ class GameNode:
     def variations(self) -> list[ChildNode]: ...
     comment: str
     starting_comment: str
-    nags: set[int]
+    @property
+    def nags(self) -> NagSet: ...
+    @nags.setter
+    def nags(self, nags: Iterable[int]) -> None: ...
     def board(self) -> Board: ...
     def ply(self) -> int: ...
     def turn(self) -> bool: ...

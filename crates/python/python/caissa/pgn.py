@@ -16,7 +16,7 @@ Eval(cp=30, mate=None, depth=None)
 import enum
 import os
 import weakref
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, MutableSet
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from caissa._caissa import (
@@ -51,6 +51,7 @@ __all__ = [
     "Headers",
     "HeadersBuilder",
     "HeadersReader",
+    "NagSet",
     "PgnParseError",
     "SKIP",
     "Shard",
@@ -390,6 +391,93 @@ class FileExporter(StringExporter):
         text = text.rstrip() + "\n\n"
         self.handle.write(text)
         return len(text)
+
+
+class NagSet(MutableSet):
+    """The glyphs of a move (``node.nags``), as python-chess's set of ints but live: ``add``,
+    ``discard``, ``remove``, ``|=`` and the other set methods change the move's glyphs. The
+    game itself has none (adding one raises ``ValueError``).
+
+    >>> import io
+    >>> game = caissa.pgn.read_game(io.StringIO("1. e4 $1 *"))
+    >>> game.next().nags.add(caissa.pgn.NAG_NOVELTY)
+    >>> game.next().nags == {1, 146}, str(game).split()[-4:]
+    (True, ['e4', '$1', '$146', '*'])
+    """
+
+    __slots__ = ("_node",)
+
+    def __init__(self, node: Any) -> None:
+        self._node = node
+
+    def __contains__(self, nag: object) -> bool:
+        return nag in self._node._nags
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(self._node._nags))
+
+    def __len__(self) -> int:
+        return len(self._node._nags)
+
+    def add(self, nag: int) -> None:
+        """Adds the glyph ``nag`` (0 to 255)."""
+        self._node.nags = self._node._nags | {nag}
+
+    def discard(self, nag: int) -> None:
+        """Takes the glyph ``nag`` out, if the move has it."""
+        self._node.nags = self._node._nags - {nag}
+
+    def update(self, *others: Any) -> None:
+        """Adds the glyphs of every one of ``others``."""
+        self._node.nags = self._node._nags.union(*others)
+
+    def difference_update(self, *others: Any) -> None:
+        """Takes out the glyphs of every one of ``others``."""
+        self._node.nags = self._node._nags.difference(*others)
+
+    def intersection_update(self, *others: Any) -> None:
+        """Keeps the glyphs that every one of ``others`` has."""
+        self._node.nags = self._node._nags.intersection(*others)
+
+    def symmetric_difference_update(self, other: Any) -> None:
+        """Keeps the glyphs in exactly one of the move's and ``other``."""
+        self._node.nags = self._node._nags.symmetric_difference(other)
+
+    def union(self, *others: Any) -> set:
+        """The glyphs and those of ``others``, as a new ``set``."""
+        return self._node._nags.union(*others)
+
+    def intersection(self, *others: Any) -> set:
+        """The glyphs that ``others`` have too, as a new ``set``."""
+        return self._node._nags.intersection(*others)
+
+    def difference(self, *others: Any) -> set:
+        """The glyphs that ``others`` do not have, as a new ``set``."""
+        return self._node._nags.difference(*others)
+
+    def symmetric_difference(self, other: Any) -> set:
+        """The glyphs in exactly one of the move's and ``other``, as a new ``set``."""
+        return self._node._nags.symmetric_difference(other)
+
+    def issubset(self, other: Any) -> bool:
+        """Whether every glyph is in ``other``."""
+        return self._node._nags.issubset(other)
+
+    def issuperset(self, other: Any) -> bool:
+        """Whether every glyph of ``other`` is here."""
+        return self._node._nags.issuperset(other)
+
+    def copy(self) -> set:
+        """The glyphs as a ``set``, apart from the move."""
+        return set(self._node._nags)
+
+    @classmethod
+    def _from_iterable(cls, iterable: Any) -> set:  # type: ignore[override]
+        # The set operators (`|`, `&`, ...) give plain sets.
+        return set(iterable)
+
+    def __repr__(self) -> str:
+        return repr(set(self)) if self else "set()"
 
 
 class Headers(MutableMapping):
