@@ -16,8 +16,8 @@ use caissa::notation::pgn::commands::{
     Command, Eval as RustEval, Score, ShapeColor, replace_command,
 };
 use caissa::notation::pgn::{
-    EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TreeReplayError,
-    normalize_comment,
+    EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TerminationMarker,
+    TreeReplayError, normalize_comment,
 };
 use caissa::notation::san::SanPlus;
 use caissa::{Game as RustGame, Position};
@@ -903,6 +903,37 @@ impl ChildNode {
             .map_or_else(|| "0000".to_owned(), |m| m.uci_move().to_string())
     }
 
+    /// This move and the moves after it as python-chess's `str(node)` writes them: on one
+    /// line, numbered from the position before the move, with the variations that follow it
+    /// (not those beside it), without a result.
+    ///
+    /// >>> import io
+    /// >>> game = caissa.pgn.read_game(io.StringIO("1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *"))
+    /// >>> str(game.next().next()), str(game.next())
+    /// ('1... e5 2. Nf3', '1. e4 e5 ( 1... c5 2. Nf3 ) 2. Nf3')
+    fn __str__(slf: PyRef<'_, Self>) -> String {
+        let base = slf.as_super();
+        let id = base.id.expect("a child node has a move");
+        let data = base.data();
+        let mut line = GameTree::new();
+        line.tags
+            .set_start(&data.position_at(data.tree.node(id).parent()));
+        // The move and every move after it, copied into a game of their own.
+        let mut stack = vec![(id, None)];
+        while let Some((from, parent)) = stack.pop() {
+            let node = data.tree.node(from);
+            let copy = line.add_move(parent, node.san);
+            let into = line.node_mut(copy);
+            into.nags = node.nags.clone();
+            into.comments = node.comments.clone();
+            into.comments_before = node.comments_before.clone();
+            stack.extend(node.children().iter().rev().map(|&c| (c, Some(copy))));
+        }
+        let text = python_chess_movetext(&mut line, Layout::Compact, TerminationMarker::Unknown);
+        let text = text.trim_end();
+        text.strip_suffix('*').unwrap_or(text).trim_end().to_owned()
+    }
+
     fn __repr__(slf: PyRef<'_, Self>) -> String {
         let ply = slf.as_super().ply();
         format!(
@@ -954,6 +985,28 @@ impl PgnGame {
     fn shared<'a>(slf: &'a PyRef<'_, Self>) -> MutexGuard<'a, GameData> {
         slf.as_super().data()
     }
+}
+
+/// The movetext of `tree` as python-chess's exporters write it: each move's comments made
+/// one, its glyphs sorted, numbered from the start its tags give, ended by `result`.
+fn python_chess_movetext(tree: &mut GameTree, layout: Layout, result: TerminationMarker) -> String {
+    let join = |comments: &mut Vec<String>| {
+        if comments.len() > 1 {
+            let one = comments.join(" ");
+            *comments = vec![one];
+        }
+    };
+    join(&mut tree.comments);
+    for id in moves_in(tree) {
+        let node = tree.node_mut(id);
+        join(&mut node.comments);
+        join(&mut node.comments_before);
+        node.nags.sort_unstable();
+    }
+    let mut out = String::new();
+    let first_ply = tree.tags.start().first_ply();
+    tree.write_movetext(&mut out, layout, first_ply, result);
+    out
 }
 
 /// Every move of `tree` still in the game, depth first.
@@ -1335,19 +1388,6 @@ impl PgnGame {
         };
         let data = PgnGame::shared(slf);
         let mut tree = stripped(&data.tree, comments, variations);
-        let join = |comments: &mut Vec<String>| {
-            if comments.len() > 1 {
-                let one = comments.join(" ");
-                *comments = vec![one];
-            }
-        };
-        join(&mut tree.comments);
-        for id in moves_in(&tree) {
-            let node = tree.node_mut(id);
-            join(&mut node.comments);
-            join(&mut node.comments_before);
-            node.nags.sort_unstable();
-        }
         let mut out = String::new();
         if headers {
             let mut ordered = caissa::notation::pgn::Tags::new();
@@ -1370,9 +1410,8 @@ impl PgnGame {
             .tags
             .get("Result")
             .and_then(|r| r.parse().ok())
-            .unwrap_or(caissa::notation::pgn::TerminationMarker::Unknown);
-        let first_ply = tree.tags.start().first_ply();
-        tree.write_movetext(&mut out, layout, first_ply, result);
+            .unwrap_or(TerminationMarker::Unknown);
+        out.push_str(&python_chess_movetext(&mut tree, layout, result));
         Ok(out.trim_end().to_owned())
     }
 

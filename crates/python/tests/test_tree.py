@@ -32,6 +32,24 @@ def commandless(comment):
     return " ".join(re.sub(r"\[%[^\]]*\]", " ", comment).split())
 
 
+def random_pairs(seed, count, moves):
+    """`count` random python-chess trees (see `random_tree_game`), each with caissa's reading
+    of its text: (ours, theirs)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        theirs = random_tree_game(rng, moves=moves)
+        yield caissa.pgn.read_game(io.StringIO(str(theirs))), theirs
+
+
+def all_nodes(game):
+    """Every move's node of `game`, depth first, each move before its variations."""
+    stack = list(reversed(game.variations))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.variations))
+
+
 def assert_same_tree(ours, theirs):
     """Every node of both games, depth first: the same moves, SAN, comments, glyphs, places."""
     assert ours.comment == commandless(theirs.comment)
@@ -264,11 +282,8 @@ def test_variations_are_checked_when_read():
 
 
 def test_exports_are_python_chess_exports():
-    rng = random.Random(23)
     compared = 0
-    for _ in range(30):
-        theirs = random_tree_game(rng, moves=25)
-        ours = caissa.pgn.read_game(io.StringIO(str(theirs)))
+    for ours, theirs in random_pairs(23, 30, 25):
         assert str(ours) == str(theirs)
         for headers in (True, False):
             for comments in (True, False):
@@ -387,10 +402,7 @@ class Recorder:
 
 
 def test_visitors_are_called_as_python_chess_calls_them():
-    rng = random.Random(41)
-    for _ in range(30):
-        theirs = random_tree_game(rng, moves=30)
-        ours = caissa.pgn.read_game(io.StringIO(str(theirs)))
+    for ours, theirs in random_pairs(41, 30, 30):
         assert ours.accept(Recorder()) == theirs.accept(Recorder())
         built = ours.accept(caissa.pgn.GameBuilder())
         assert_same_tree(built, theirs)
@@ -562,3 +574,17 @@ def test_nags_change_in_place_as_python_chess_nags():
     with pytest.raises(ValueError):
         ours.nags.add(1)
     assert repr(caissa.pgn.Game().nags) == "set()"
+
+
+def test_str_of_a_node_is_python_chess_text():
+    compared = 0
+    for ours, theirs in random_pairs(77, 20, 25):
+        # Every node, each game's nodes in the same order (python-chess's node objects keep
+        # their list; the trees were compared above).
+        for a, b in zip(all_nodes(ours), all_nodes(theirs)):
+            assert str(a) == str(b).replace("\n", " "), b
+            compared += 1
+    fen = '[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 10"]\n\n10... Kd7 11. e4 *'
+    node = caissa.pgn.read_game(io.StringIO(fen)).next().next()
+    assert str(node) == str(chess.pgn.read_game(io.StringIO(fen)).next().next()) == "11. e4"
+    assert compared > 400
