@@ -903,6 +903,13 @@ impl ChildNode {
             .map_or_else(|| "0000".to_owned(), |m| m.uci_move().to_string())
     }
 
+    /// Hands this move and the moves after it (not those beside it) to `visitor`, a
+    /// `caissa.pgn.BaseVisitor`, as python-chess's `ChildNode.accept`, and returns its result.
+    fn accept(slf: PyRef<'_, Self>, visitor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let walk = visitor.py().import("caissa.pgn")?.getattr("_accept_line")?;
+        Ok(walk.call1((slf, visitor))?.unbind())
+    }
+
     /// This move and the moves after it as python-chess's `str(node)` writes them: on one
     /// line, numbered from the position before the move, with the variations that follow it
     /// (not those beside it), without a result.

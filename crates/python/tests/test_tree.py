@@ -588,3 +588,9 @@ def test_str_of_a_node_is_python_chess_text():
     node = caissa.pgn.read_game(io.StringIO(fen)).next().next()
     assert str(node) == str(chess.pgn.read_game(io.StringIO(fen)).next().next()) == "11. e4"
     assert compared > 400
+
+
+def test_a_node_hands_its_line_to_a_visitor_as_python_chess():
+    for ours, theirs in random_pairs(91, 10, 25):
+        for a, b in zip(all_nodes(ours), all_nodes(theirs)):
+            assert a.accept(Recorder()) == b.accept(Recorder())

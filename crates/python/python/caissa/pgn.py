@@ -296,10 +296,43 @@ def _accept_node(node: Any, board: Any, visitor: Any) -> None:
         visitor.visit_comment(comment)
 
 
+def _walk(first: Any, sidelines: Any, board: Any, visitor: Any) -> None:
+    """The visitor's calls for the line from ``first`` (on ``board``, the position before
+    it) and the ``sidelines`` beside it: each move, then the variations of its parent that
+    it stands beside, then the rest of the line, in python-chess's order, without recursion."""
+    # Frames: [node, state, sidelines iterator, in_variation].
+    stack: List[List[Any]] = [[first, "pre", sidelines, False]]
+    while stack:
+        top = stack[-1]
+        if top[3]:
+            top[3] = False
+            visitor.end_variation()
+        node, state = top[0], top[1]
+        if state == "pre":
+            _accept_node(node, board, visitor)
+            top[1] = "variations"
+        elif state == "variations":
+            side = next(top[2], None)
+            if side is not None:
+                if visitor.begin_variation() is not SKIP:
+                    stack.append([side, "pre", iter(()), False])
+                top[3] = True
+            elif node.variations:
+                board.push(node.move)
+                children = node.variations
+                stack.append([children[0], "pre", iter(children[1:]), False])
+                top[1] = "post"
+            else:
+                top[1] = "end"
+        elif state == "post":
+            board.pop()
+            top[1] = "end"
+        else:
+            stack.pop()
+
+
 def _accept(game: Game, visitor: Any) -> Any:
-    """``game.accept(visitor)`` for any visitor: python-chess's calls in python-chess's order
-    (each move, then the variations of its parent that it stands beside, then the rest of the
-    line), without recursion."""
+    """``game.accept(visitor)`` for any visitor, in python-chess's order."""
     if visitor.begin_game() is not SKIP:
         visitor.begin_headers()
         for name, value in game.headers.items():
@@ -310,39 +343,17 @@ def _accept(game: Game, visitor: Any) -> Any:
             if game._raw_comment:
                 visitor.visit_comment(game._raw_comment)
             first = game.next()
-            # Frames: [node, state, sidelines iterator, in_variation].
-            stack: List[List[Any]] = []
             if first is not None:
-                stack.append([first, "pre", iter(game.variations[1:]), False])
-            while stack:
-                top = stack[-1]
-                if top[3]:
-                    top[3] = False
-                    visitor.end_variation()
-                node, state = top[0], top[1]
-                if state == "pre":
-                    _accept_node(node, board, visitor)
-                    top[1] = "variations"
-                elif state == "variations":
-                    side = next(top[2], None)
-                    if side is not None:
-                        if visitor.begin_variation() is not SKIP:
-                            stack.append([side, "pre", iter(()), False])
-                        top[3] = True
-                    elif node.variations:
-                        board.push(node.move)
-                        children = node.variations
-                        stack.append([children[0], "pre", iter(children[1:]), False])
-                        top[1] = "post"
-                    else:
-                        top[1] = "end"
-                elif state == "post":
-                    board.pop()
-                    top[1] = "end"
-                else:
-                    stack.pop()
+                _walk(first, iter(game.variations[1:]), board, visitor)
             visitor.visit_result(game.headers.get("Result", "*"))
     visitor.end_game()
+    return visitor.result()
+
+
+def _accept_line(node: Any, visitor: Any) -> Any:
+    """``node.accept(visitor)``: the move and what follows it, without the moves beside it
+    and without the game's calls, as python-chess's ``ChildNode.accept``."""
+    _walk(node, iter(()), node.parent.board(), visitor)
     return visitor.result()
 
 
