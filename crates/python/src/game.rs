@@ -108,6 +108,34 @@ impl GameData {
         })
     }
 
+    /// The move `first` and the moves after it (the variations that follow it too with
+    /// `variations`, never those beside it) as python-chess's exporters write them on one
+    /// line: numbered from the position before `first`, without a result.
+    fn line_text(&self, first: NodeId, variations: bool) -> String {
+        let mut line = GameTree::new();
+        line.tags
+            .set_start(&self.position_at(self.tree.node(first).parent()));
+        // The moves, copied into a game of their own.
+        let mut stack = vec![(first, None)];
+        while let Some((from, parent)) = stack.pop() {
+            let node = self.tree.node(from);
+            let copy = line.add_move(parent, node.san);
+            let into = line.node_mut(copy);
+            into.nags = node.nags.clone();
+            into.comments = node.comments.clone();
+            into.comments_before = node.comments_before.clone();
+            let next = if variations {
+                node.children()
+            } else {
+                &node.children()[..node.children().len().min(1)]
+            };
+            stack.extend(next.iter().rev().map(|&c| (c, Some(copy))));
+        }
+        let text = python_chess_movetext(&mut line, Layout::Compact, TerminationMarker::Unknown);
+        let text = text.trim_end();
+        text.strip_suffix('*').unwrap_or(text).trim_end().to_owned()
+    }
+
     /// The Python move of node `id` (`None` for a null move).
     pub(crate) fn py_move(&self, id: NodeId) -> Option<Move> {
         self.moves[id.index()].map(|m| Move::of(&self.start, m))
@@ -676,12 +704,24 @@ impl GameNode {
             .transpose()
     }
 
-    /// The nodes of the main continuation after this one, in order.
-    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<PyAny>>> {
+    /// The nodes of the main continuation after this one, in order, as a
+    /// `caissa.pgn.Mainline` (a list; `str()` of it is python-chess's text of the line).
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let ids: Vec<NodeId> = slf.get().data().line_after(slf.get().id).collect();
-        ids.into_iter()
+        let nodes = ids
+            .into_iter()
             .map(|id| GameNode::node_object(slf, Some(id)))
-            .collect()
+            .collect::<PyResult<Vec<_>>>()?;
+        let class = slf.py().import("caissa.pgn")?.getattr("Mainline")?;
+        Ok(class.call1((slf, nodes))?.unbind())
+    }
+
+    /// The main continuation after this node as python-chess writes a `Mainline`: its moves
+    /// on one line with their comments and glyphs, no variations (for `Mainline`).
+    fn _mainline_text(&self) -> String {
+        let data = self.data();
+        let first = data.tree.children(self.id).first().copied();
+        first.map_or_else(String::new, |first| data.line_text(first, false))
     }
 
     /// The moves of the main continuation after this node (`None` for a null move).
@@ -921,24 +961,7 @@ impl ChildNode {
     fn __str__(slf: PyRef<'_, Self>) -> String {
         let base = slf.as_super();
         let id = base.id.expect("a child node has a move");
-        let data = base.data();
-        let mut line = GameTree::new();
-        line.tags
-            .set_start(&data.position_at(data.tree.node(id).parent()));
-        // The move and every move after it, copied into a game of their own.
-        let mut stack = vec![(id, None)];
-        while let Some((from, parent)) = stack.pop() {
-            let node = data.tree.node(from);
-            let copy = line.add_move(parent, node.san);
-            let into = line.node_mut(copy);
-            into.nags = node.nags.clone();
-            into.comments = node.comments.clone();
-            into.comments_before = node.comments_before.clone();
-            stack.extend(node.children().iter().rev().map(|&c| (c, Some(copy))));
-        }
-        let text = python_chess_movetext(&mut line, Layout::Compact, TerminationMarker::Unknown);
-        let text = text.trim_end();
-        text.strip_suffix('*').unwrap_or(text).trim_end().to_owned()
+        base.data().line_text(id, true)
     }
 
     fn __repr__(slf: PyRef<'_, Self>) -> String {

@@ -594,3 +594,13 @@ def test_a_node_hands_its_line_to_a_visitor_as_python_chess():
     for ours, theirs in random_pairs(91, 10, 25):
         for a, b in zip(all_nodes(ours), all_nodes(theirs)):
             assert a.accept(Recorder()) == b.accept(Recorder())
+
+
+def test_a_mainline_is_python_chess_mainline_text():
+    for ours, theirs in random_pairs(5, 15, 25):
+        for a, b in [(ours, theirs)] + list(zip(all_nodes(ours), all_nodes(theirs)))[:10]:
+            assert str(a.mainline()) == str(b.mainline()).replace("\n", " ")
+            assert a.mainline().accept(Recorder()) == b.mainline().accept(Recorder())
+            assert bool(a.mainline()) == bool(b.mainline())
+            assert [n.san() for n in reversed(a.mainline())] == [
+                n.san() for n in reversed(b.mainline())]

@@ -51,6 +51,7 @@ __all__ = [
     "Headers",
     "HeadersBuilder",
     "HeadersReader",
+    "Mainline",
     "NagSet",
     "PgnParseError",
     "SKIP",
@@ -402,6 +403,35 @@ class FileExporter(StringExporter):
         text = text.rstrip() + "\n\n"
         self.handle.write(text)
         return len(text)
+
+
+class Mainline(list):
+    """The nodes of a main line (``node.mainline()``): a ``list``, and as python-chess's
+    ``Mainline`` ``str()`` of it is the line's text and ``accept(visitor)`` hands its moves to
+    a visitor.
+
+    >>> import io
+    >>> game = caissa.pgn.read_game(io.StringIO("1. e4 { x } e5 (1... c5) 2. Nf3 *"))
+    >>> line = game.mainline()
+    >>> len(line), str(line)
+    (3, '1. e4 { x } 1... e5 2. Nf3')
+    """
+
+    def __init__(self, start: Any, nodes: List[Any]) -> None:
+        super().__init__(nodes)
+        self.start = start
+
+    def __str__(self) -> str:
+        return self.start._mainline_text()
+
+    def accept(self, visitor: Any) -> Any:
+        """Hands each move of the line to ``visitor`` (its comments and glyphs, no
+        variations) and returns its result, as python-chess's ``Mainline.accept``."""
+        board = self.start.board()
+        for node in self:
+            _accept_node(node, board, visitor)
+            board.push(node.move)
+        return visitor.result()
 
 
 class NagSet(MutableSet):
