@@ -16,7 +16,7 @@ use caissa::notation::pgn::commands::{
     Command, Eval as RustEval, Score, ShapeColor, replace_command,
 };
 use caissa::notation::pgn::{
-    EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, TerminationMarker,
+    EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, Tags, TerminationMarker,
     TreeReplayError, normalize_comment,
 };
 use caissa::notation::san::SanPlus;
@@ -151,12 +151,18 @@ impl GameData {
     fn add(&mut self, parent: Option<NodeId>, m: &Move) -> PyResult<NodeId> {
         let pos = self.position_at(parent);
         let legal = legal_move(&pos, m)?;
-        let id = self.tree.add_move(parent, SanPlus::from_move(&pos, legal));
+        Ok(self.add_legal(parent, &pos, legal))
+    }
+
+    /// Adds `legal`, a legal move of `pos` (the position after `parent`), as `parent`'s last
+    /// continuation.
+    fn add_legal(&mut self, parent: Option<NodeId>, pos: &Position, legal: caissa::Move) -> NodeId {
+        let id = self.tree.add_move(parent, SanPlus::from_move(pos, legal));
         self.moves.push(Some(legal));
-        let mut after = pos;
+        let mut after = *pos;
         after.play_unchecked(legal);
         self.last_added = Some((id, after));
-        Ok(id)
+        id
     }
 
     /// The start from the tags after a change to them, which must give a position, and the one
@@ -652,14 +658,17 @@ impl GameNode {
         let me = slf.get();
         let last = {
             let mut data = me.data();
-            // Checked first, so that a bad move adds nothing.
+            // Every move checked first, so that a bad one adds nothing.
             let mut pos = data.position_at(me.id);
+            let mut line = Vec::with_capacity(moves.len());
             for m in &moves {
-                pos.play_unchecked(legal_move(&pos, m)?);
+                let legal = legal_move(&pos, m)?;
+                line.push((pos, legal));
+                pos.play_unchecked(legal);
             }
             let mut at = me.id;
-            for (i, m) in moves.iter().enumerate() {
-                let id = data.add(at, m)?;
+            for (i, (before, legal)) in line.iter().enumerate() {
+                let id = data.add_legal(at, before, *legal);
                 if i == 0 {
                     set_comment(
                         &mut data.tree.node_mut(id).comments_before,
@@ -1039,6 +1048,28 @@ fn python_chess_movetext(tree: &mut GameTree, layout: Layout, result: Terminatio
     out
 }
 
+/// The layout of python-chess's `columns`: 80 (the export format's width) or `None` (one
+/// line); `ValueError` for another width.
+fn layout_for(columns: Option<usize>) -> PyResult<Layout> {
+    match columns {
+        Some(EXPORT_WIDTH) => Ok(Layout::Export),
+        None => Ok(Layout::Compact),
+        Some(other) => Err(PyValueError::new_err(format!(
+            "columns is {EXPORT_WIDTH} or None, not {other}"
+        ))),
+    }
+}
+
+/// The tag pairs the seven tag roster first (in its order, those there are), then the others
+/// in their order: python-chess's order of headers.
+fn roster_first(tags: &Tags) -> impl Iterator<Item = (&str, &str)> {
+    let roster = SEVEN_TAG_ROSTER
+        .iter()
+        .filter_map(|&(name, _)| tags.get(name).map(|value| (name, value)));
+    let in_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name);
+    roster.chain(tags.iter().filter(move |(name, _)| !in_roster(name)))
+}
+
 /// Every move of `tree` still in the game, depth first.
 fn moves_in(tree: &GameTree) -> Vec<NodeId> {
     let mut all = Vec::with_capacity(tree.len());
@@ -1088,10 +1119,7 @@ fn check_tag(name: &str, value: &str) -> PyResult<()> {
 
 /// Applies `change` to the tags of `data`, undoing it if the start position it gives is not
 /// one the game can have.
-fn change_tags(
-    data: &mut GameData,
-    change: impl FnOnce(&mut caissa::notation::pgn::Tags),
-) -> PyResult<()> {
+fn change_tags(data: &mut GameData, change: impl FnOnce(&mut Tags)) -> PyResult<()> {
     let before = data.tree.tags.clone();
     change(&mut data.tree.tags);
     if let Err(e) = data.restart() {
@@ -1158,14 +1186,9 @@ impl PgnGame {
     /// The names of the tags, the roster first (for `Headers`).
     fn _tag_names(slf: PyRef<'_, Self>) -> Vec<String> {
         let data = PgnGame::shared(&slf);
-        let tags = &data.tree.tags;
-        let in_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name);
-        let roster = SEVEN_TAG_ROSTER
-            .iter()
-            .map(|&(n, _)| n)
-            .filter(|n| tags.get(n).is_some());
-        let others = tags.iter().map(|(n, _)| n).filter(|n| !in_roster(n));
-        roster.chain(others).map(str::to_owned).collect()
+        roster_first(&data.tree.tags)
+            .map(|(name, _)| name.to_owned())
+            .collect()
     }
 
     /// The value of tag `name`, or `None` (for `Headers`).
@@ -1281,33 +1304,22 @@ impl PgnGame {
         variations: bool,
         columns: Option<usize>,
     ) -> PyResult<String> {
-        if columns.is_some_and(|c| c != EXPORT_WIDTH) {
-            return Err(PyValueError::new_err(format!(
-                "columns is {EXPORT_WIDTH} or None, not {columns:?}"
-            )));
-        }
+        let layout = layout_for(columns)?;
         let data = PgnGame::shared(&slf);
         let tree = stripped(&data.tree, comments, variations);
-        let export = tree.to_export_string();
-        // The export format's tags end at its first blank line (a value has no line break).
-        let (tags, movetext) = export.split_once("\n\n").unwrap_or(("", &export));
-        let movetext = match columns {
-            Some(_) => movetext.to_owned(),
-            None => {
-                // The movetext alone on one line, numbered from the start and ended as the
-                // export format numbers and ends it.
-                let first_ply = tree.tags.start().first_ply();
-                let result = tree.tags.movetext_result(tree.termination_marker);
-                let mut line = String::new();
-                tree.write_movetext(&mut line, Layout::Compact, first_ply, result);
-                line + "\n"
-            }
-        };
-        Ok(if headers {
-            format!("{tags}\n\n{movetext}")
-        } else {
-            movetext
-        })
+        let mut out = String::new();
+        if headers {
+            tree.tags
+                .write(&mut out, Layout::Export, tree.termination_marker);
+        }
+        let first_ply = tree.tags.start().first_ply();
+        let result = tree.tags.movetext_result(tree.termination_marker);
+        tree.write_movetext(&mut out, layout, first_ply, result);
+        if layout == Layout::Compact {
+            // The export format's final newline.
+            out.push('\n');
+        }
+        Ok(out)
     }
 
     /// The game in PGN as python-chess's `str(game)` writes it: the tags it has (the seven
@@ -1407,27 +1419,13 @@ impl PgnGame {
         (headers, comments, variations): (bool, bool, bool),
         columns: Option<usize>,
     ) -> PyResult<String> {
-        let layout = match columns {
-            Some(EXPORT_WIDTH) => Layout::Export,
-            None => Layout::Compact,
-            Some(other) => {
-                return Err(PyValueError::new_err(format!(
-                    "columns is {EXPORT_WIDTH} or None, not {other}"
-                )));
-            }
-        };
+        let layout = layout_for(columns)?;
         let data = PgnGame::shared(slf);
         let mut tree = stripped(&data.tree, comments, variations);
         let mut out = String::new();
         if headers {
-            let mut ordered = caissa::notation::pgn::Tags::new();
-            let in_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name);
-            for (name, _) in SEVEN_TAG_ROSTER {
-                if let Some(value) = tree.tags.get(name) {
-                    ordered.push(name, value);
-                }
-            }
-            for (name, value) in tree.tags.iter().filter(|(n, _)| !in_roster(n)) {
+            let mut ordered = Tags::new();
+            for (name, value) in roster_first(&tree.tags) {
                 ordered.push(name, value);
             }
             ordered.write_lines(&mut out);

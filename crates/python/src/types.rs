@@ -364,35 +364,20 @@ fn register_masks(m: &Bound<'_, PyModule>) -> PyResult<()> {
     use caissa::{File, Rank};
     m.add("BB_EMPTY", Bitboard::EMPTY.0)?;
     m.add("BB_ALL", Bitboard::FULL.0)?;
-    for sq in Square::ALL {
-        m.add(
-            format!("BB_{}", sq.to_string().to_ascii_uppercase()).as_str(),
-            Bitboard::from_square(sq).0,
-        )?;
-    }
-    m.add(
+    add_masks(
+        m,
         "BB_SQUARES",
-        Square::ALL.map(|sq| Bitboard::from_square(sq).0),
+        Square::ALL.map(|sq| (sq.to_string(), Bitboard::from_square(sq))),
     )?;
-    for file in File::ALL {
-        m.add(
-            format!("BB_FILE_{}", file.char().to_ascii_uppercase()).as_str(),
-            Bitboard::from_file(file).0,
-        )?;
-    }
-    m.add(
+    add_masks(
+        m,
         "BB_FILES",
-        File::ALL.map(|file| Bitboard::from_file(file).0),
+        File::ALL.map(|file| (format!("file_{}", file.char()), Bitboard::from_file(file))),
     )?;
-    for rank in Rank::ALL {
-        m.add(
-            format!("BB_RANK_{}", rank.char()).as_str(),
-            Bitboard::from_rank(rank).0,
-        )?;
-    }
-    m.add(
+    add_masks(
+        m,
         "BB_RANKS",
-        Rank::ALL.map(|rank| Bitboard::from_rank(rank).0),
+        Rank::ALL.map(|rank| (format!("rank_{}", rank.char()), Bitboard::from_rank(rank))),
     )?;
     let light = Square::ALL
         .into_iter()
@@ -427,6 +412,21 @@ fn register_masks(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .collect();
     m.add("BB_RAYS", rays)?;
     Ok(())
+}
+
+/// Adds `BB_<NAME>` for each name and mask (the name upper-cased), and the list `list` of the
+/// masks in order.
+fn add_masks(
+    m: &Bound<'_, PyModule>,
+    list: &str,
+    masks: impl IntoIterator<Item = (String, Bitboard)>,
+) -> PyResult<()> {
+    let mut all = Vec::new();
+    for (name, mask) in masks {
+        m.add(format!("BB_{}", name.to_ascii_uppercase()).as_str(), mask.0)?;
+        all.push(mask.0);
+    }
+    m.add(list, all)
 }
 
 /// The whole line through squares `a` and `b` (edge to edge) as a bit mask, `0` when they
