@@ -971,6 +971,109 @@ impl Board {
         Ok(())
     }
 
+    /// The board with `f`, a function from a bitboard (an `int`) to a bitboard, applied to
+    /// each kind of man, to the castling rooks' squares and to the en passant square, without
+    /// its move stack (python-chess's `transform`): `board.transform(caissa.flip_vertical)`.
+    /// Raises `ValueError` when `f` puts two men on one square and `IllegalPositionError` when
+    /// what it makes is not a legal position (a board holds legal positions only); castling
+    /// rights whose king and rook no longer stand ready are dropped, as python-chess's FEN
+    /// drops them.
+    ///
+    /// >>> caissa.Board().transform(caissa.flip_horizontal).board_fen()
+    /// 'rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR'
+    fn transform(&self, py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<Board> {
+        let map =
+            |bits: Bitboard| -> PyResult<Bitboard> { Ok(Bitboard(f.call1((bits.0,))?.extract()?)) };
+        let pos = self.position();
+        let mut setup = pos.to_setup();
+        let mut placement = caissa::Board::empty();
+        for (color, role) in Color::ALL
+            .into_iter()
+            .flat_map(|c| Role::ALL.map(|r| (c, r)))
+        {
+            let piece = caissa::Piece { color, role };
+            for sq in map(pos.board().by_piece(piece))? {
+                if placement.piece_at(sq).is_some() {
+                    return Err(PyValueError::new_err(format!(
+                        "the transform puts two men on {sq}"
+                    )));
+                }
+                placement.set_piece_at(sq, piece);
+            }
+        }
+        let rooks =
+            pos.castling_rights()
+                .iter()
+                .fold(Bitboard::EMPTY, |rooks, (color, _, file)| {
+                    rooks.with(Square::from_coords(file, caissa::Rank::back_rank(color)))
+                });
+        let mut rights = caissa::CastlingRights::NONE;
+        for rook in map(rooks)? {
+            for color in Color::ALL {
+                let back = caissa::Rank::back_rank(color);
+                let king = placement.king_of(color).filter(|k| k.rank() == back);
+                if rook.rank() == back
+                    && let Some(king) = king
+                    && let Some(side) = CastlingSide::from_files(king.file(), rook.file())
+                {
+                    rights.set(color, side, Some(rook.file()));
+                }
+            }
+        }
+        setup.board = placement;
+        setup.castling_rights = rights;
+        setup.ep_square = match setup.ep_square {
+            Some(sq) => map(Bitboard::from_square(sq))?.last(),
+            None => None,
+        };
+        let (pos, _) = Position::from_setup_lenient(setup, pos.castling_mode())
+            .map_err(|e| errors::position_error(py, &e))?;
+        Ok(Board::from_game(Game::new(pos)))
+    }
+
+    /// Transforms the board in place (see `transform`), clearing the move stack.
+    fn apply_transform(&mut self, py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<()> {
+        *self = self.transform(py, f)?;
+        Ok(())
+    }
+
+    /// Sets the board to the Chess960 starting position with Scharnagl number `scharnagl` (0
+    /// to 959), a Chess960 board from then on, with no moves played (python-chess's
+    /// `set_chess960_pos`). Raises `ValueError` for a larger number.
+    fn set_chess960_pos(&mut self, scharnagl: u32) -> PyResult<()> {
+        *self = Board::from_chess960(scharnagl)?;
+        Ok(())
+    }
+
+    /// `move` as XBoard writes it (python-chess's `xboard`): its UCI notation, but castling as
+    /// `O-O` or `O-O-O` on a Chess960 board (or with `chess960=True`). Raises
+    /// `IllegalMoveError` for a move that is not legal here.
+    ///
+    /// >>> board = caissa.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1", chess960=True)
+    /// >>> board.xboard(caissa.Move.from_uci("e1h1")), board.xboard(caissa.Move.from_uci("e1e2"))
+    /// ('O-O', 'e1e2')
+    #[pyo3(signature = (r#move, chess960 = None))]
+    fn xboard(&self, r#move: &Move, chess960: Option<bool>) -> PyResult<String> {
+        let m = self.rust_move(r#move)?;
+        let chess960 =
+            chess960.unwrap_or(self.position().castling_mode() == CastlingMode::Chess960);
+        Ok(match m.castling_side() {
+            Some(side) if chess960 => side.san().to_owned(),
+            _ => self.uci(r#move, Some(chess960))?,
+        })
+    }
+
+    /// Reads a move as XBoard sends it (SAN or coordinates, `O-O`), as `parse_san` does
+    /// (python-chess's `parse_xboard`).
+    fn parse_xboard(&self, py: Python<'_>, xboard: &str) -> PyResult<Move> {
+        self.parse_san(py, xboard)
+    }
+
+    /// Reads a move as XBoard sends it (see `parse_xboard`) and plays it.
+    fn push_xboard(&mut self, py: Python<'_>, xboard: &str) -> PyResult<Move> {
+        self.push_san(py, xboard)
+    }
+
     /// `"chess"`: python-chess's variant name for UCI, standard chess (and Chess960).
     #[classattr]
     fn uci_variant() -> &'static str {

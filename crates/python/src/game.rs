@@ -546,6 +546,20 @@ impl GameNode {
         GameNode::game_of(slf)
     }
 
+    /// Hands the game to `visitor` as if it started after this node (python-chess's
+    /// `accept_subgame`): the game's tags with the start tags (`FEN`, `SetUp`) of this node's
+    /// board, that board, the moves that follow with their variations, and the result.
+    ///
+    /// >>> import io
+    /// >>> game = caissa.pgn.read_game(io.StringIO("1. e4 e5 2. Nf3 *"))
+    /// >>> sub = game.next().accept_subgame(caissa.pgn.StringExporter(headers=False))
+    /// >>> sub
+    /// '1... e5 2. Nf3 *'
+    fn accept_subgame(slf: &Bound<'_, Self>, visitor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let walk = slf.py().import("caissa.pgn")?.getattr("_accept_subgame")?;
+        Ok(walk.call1((slf, visitor))?.unbind())
+    }
+
     /// The last node of the main continuation from here (this node at the end of its line).
     fn end(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let last = slf.get().data().line_after(slf.get().id).last();
@@ -1165,6 +1179,33 @@ impl PgnGame {
         Ok(PgnGame::initializer(data))
     }
 
+    /// The time control of the `TimeControl` tag, read by `caissa.pgn.parse_time_control`
+    /// (python-chess's `time_control`): `UNKNOWN` without the tag.
+    ///
+    /// >>> game = caissa.pgn.Game({"TimeControl": "300+3"})
+    /// >>> tc = game.time_control()
+    /// >>> tc.type.name, tc.parts[0].time, tc.parts[0].increment
+    /// ('BLITZ', 300, 3.0)
+    fn time_control(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let tag = PgnGame::shared(&slf)
+            .tree
+            .tags
+            .get("TimeControl")
+            .unwrap_or_default()
+            .to_owned();
+        let parse = py.import("caissa.pgn")?.getattr("parse_time_control")?;
+        Ok(parse.call1((tag,))?.unbind())
+    }
+
+    /// A visitor that builds games of this class (python-chess's `Game.builder()`).
+    #[classmethod]
+    fn builder(cls: &Bound<'_, pyo3::types::PyType>) -> PyResult<Py<PyAny>> {
+        let builder = cls.py().import("caissa.pgn")?.getattr("GameBuilder")?;
+        let kwargs = pyo3::types::PyDict::new(cls.py());
+        kwargs.set_item("Game", cls)?;
+        Ok(builder.call((), Some(&kwargs))?.unbind())
+    }
+
     /// A game without tags (python-chess's `Game.without_tag_roster()`).
     #[staticmethod]
     fn without_tag_roster(py: Python<'_>) -> PyResult<Py<PgnGame>> {
@@ -1234,7 +1275,16 @@ impl PgnGame {
                 "the game has moves: its start position cannot change",
             ));
         }
-        change_tags(&mut data, |tags| tags.set_start(&pos))
+        change_tags(&mut data, |tags| {
+            tags.set_start(&pos);
+            // In python-chess's order: `FEN`, `SetUp`, `Variant`.
+            for name in ["FEN", "SetUp", "Variant"] {
+                if let Some(value) = tags.get(name).map(str::to_owned) {
+                    tags.remove(name);
+                    tags.insert(name, &value);
+                }
+            }
+        })
     }
 
     /// The main line's moves (`None` for a null move `--`).

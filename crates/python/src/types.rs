@@ -150,6 +150,12 @@ impl Move {
         self.uci_move().to_string()
     }
 
+    /// The move as XBoard writes it: its UCI notation (python-chess's `Move.xboard`; a board's
+    /// `xboard` writes castling as `O-O` in Chess960).
+    fn xboard(&self) -> String {
+        self.uci()
+    }
+
     fn __str__(&self) -> String {
         self.uci()
     }

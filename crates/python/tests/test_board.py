@@ -781,3 +781,41 @@ def test_more_review_findings_match_python_chess():
     for shift in (1, 8, 63, 64, 70):
         assert int(squares << shift) == int(theirs << shift)
         assert int(squares >> shift) == int(theirs >> shift)
+
+
+def test_transforms_xboard_and_chess960_setup_as_python_chess():
+    board, peer = caissa.Board(), chess.Board()
+    play(board, "e4 c5 e5 d5")
+    for san in ["e4", "c5", "e5", "d5"]:
+        peer.push_san(san)
+    for ours_f, theirs_f in [(caissa.flip_vertical, chess.flip_vertical),
+                             (caissa.flip_horizontal, chess.flip_horizontal)]:
+        expected = peer.transform(theirs_f)
+        got = board.transform(ours_f)
+        assert got.fen() == expected.fen() and got.move_stack == []
+        assert len(board.move_stack) == 4, "transform leaves the board as it was"
+    # The en passant square follows the pawns (and is dropped where no capture is legal).
+    assert board.transform(caissa.flip_horizontal).fen() == peer.transform(
+        chess.flip_horizontal).fen()
+    copy_ = board.copy()
+    copy_.apply_transform(caissa.flip_horizontal)
+    assert copy_.fen() == peer.transform(chess.flip_horizontal).fen()
+    with pytest.raises(ValueError, match="two men"):
+        board.transform(lambda bb: bb & 0xFF or 1)
+    with pytest.raises(caissa.IllegalPositionError):
+        board.transform(lambda bb: 0)  # no kings
+    board.set_chess960_pos(100)
+    peer.set_chess960_pos(100)
+    assert board.fen() == peer.fen() and board.chess960 and board.move_stack == []
+    with pytest.raises(ValueError):
+        board.set_chess960_pos(960)
+    for move in peer.legal_moves:
+        mine = caissa.Move.from_uci(peer.uci(move))
+        assert board.xboard(mine) == peer.xboard(move)
+        assert board.xboard(mine, chess960=False) == peer.xboard(move, chess960=False)
+        assert board.parse_xboard(peer.xboard(move)) == mine
+    assert caissa.Move.from_uci("e7e8q").xboard() == chess.Move.from_uci("e7e8q").xboard()
+    board = caissa.Board()
+    assert board.push_xboard("e2e4") == caissa.Move.from_uci("e2e4")
+    assert isinstance(board.legal_moves, caissa.LegalMoveGenerator)
+    assert isinstance(board.pseudo_legal_moves, caissa.PseudoLegalMoveGenerator)

@@ -146,12 +146,49 @@ def compare_queries(ours, peer, where):
             assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
                 predicate, move, where)
         assert ours.lan(mine) == peer.lan(move), where
+        assert ours.xboard(mine) == peer.xboard(move), where
+        assert ours.parse_xboard(peer.xboard(move)) == mine, where
         found = ours.find_move(move.from_square, move.to_square, move.promotion)
         assert found.uci() == peer.uci(peer.find_move(move.from_square, move.to_square,
                                                       move.promotion)), where
     assert ours.epd() == peer.epd(), where
     assert ours.mirror().fen() == peer.mirror().fen(), where
     compare_pseudo_legal(ours, peer, where)
+    compare_transforms(ours, peer, where)
+
+
+def rotate(flip_a, flip_b):
+    return lambda bb: flip_a(flip_b(bb))
+
+
+# The board's symmetries, as python-chess's functions and caissa's.
+TRANSFORMS = [
+    (chess.flip_vertical, caissa.flip_vertical),
+    (chess.flip_horizontal, caissa.flip_horizontal),
+    (chess.flip_diagonal, caissa.flip_diagonal),
+    (chess.flip_anti_diagonal, caissa.flip_anti_diagonal),
+    (rotate(chess.flip_vertical, chess.flip_horizontal),
+     rotate(caissa.flip_vertical, caissa.flip_horizontal)),
+    (rotate(chess.flip_vertical, chess.flip_diagonal),
+     rotate(caissa.flip_vertical, caissa.flip_diagonal)),
+    (lambda bb: bb, lambda bb: bb),
+]
+
+
+def compare_transforms(ours, peer, where):
+    """Each of the board's symmetries: the same position where python-chess's is valid, an
+    error where it is not (a caissa board holds legal positions only). Castling rights and an
+    en passant square that no longer hold are dropped, as python-chess's FEN drops them."""
+    dropped = chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE
+    for theirs, mine in TRANSFORMS:
+        expected = peer.transform(theirs)
+        if expected.status() & ~dropped == chess.STATUS_VALID:
+            got = ours.transform(mine)
+            assert got.fen() == expected.fen(), where
+            assert len(got.move_stack) == 0, where
+        else:
+            with pytest.raises(ValueError):
+                ours.transform(mine)
 
 
 MASKS = [chess.BB_ALL, chess.BB_RANK_2 | chess.BB_FILE_E, chess.BB_LIGHT_SQUARES,
@@ -244,8 +281,11 @@ def test_chess960_queries_as_python_chess():
                     assert getattr(ours, predicate)(mine) == getattr(peer, predicate)(move), (
                         predicate, move, where)
                 assert ours.lan(mine) == peer.lan(move), where
+                assert ours.xboard(mine) == peer.xboard(move), where
+                assert ours.parse_xboard(peer.xboard(move)) == mine, where
             if ply % 5 == 0:
                 compare_pseudo_legal(ours, peer, where)
+                compare_transforms(ours, peer, where)
             if not moves:
                 break
             move = rng.choice(moves)

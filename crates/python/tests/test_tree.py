@@ -604,3 +604,49 @@ def test_a_mainline_is_python_chess_mainline_text():
             assert bool(a.mainline()) == bool(b.mainline())
             assert [n.san() for n in reversed(a.mainline())] == [
                 n.san() for n in reversed(b.mainline())]
+
+
+def test_a_subgame_is_handed_to_a_visitor_as_python_chess():
+    """From every node of random trees: the calls a visitor gets, the game a GameBuilder makes
+    of them and the exporters' text, as python-chess's ``accept_subgame``."""
+    compared = 0
+    for ours, theirs in random_pairs(23, 8, 25):
+        for a, b in zip([ours, *all_nodes(ours)], [theirs, *all_nodes(theirs)]):
+            assert a.accept_subgame(Recorder()) == b.accept_subgame(Recorder())
+            for flags in ({}, {"headers": False, "comments": False}):
+                got = a.accept_subgame(caissa.pgn.StringExporter(columns=None, **flags))
+                assert got == b.accept_subgame(chess.pgn.StringExporter(columns=None, **flags))
+                # Lines of 80 columns break in other places (see the exporters' docs).
+                wrapped = a.accept_subgame(caissa.pgn.StringExporter(**flags))
+                assert wrapped.split() == got.split()
+            compared += 1
+    assert compared > 150
+    assert isinstance(caissa.pgn.Game.builder(), caissa.pgn.GameBuilder)
+    assert isinstance(caissa.pgn.Headers.builder(), caissa.pgn.HeadersBuilder)
+
+
+TIME_CONTROLS = ["", "?", "-", "60", "179", "180", "180+2", "600", "899", "900", "300+3",
+                 "3599", "3600", "0+1", "15+0", "40/7200:3600", "40/5400+30:1800+30",
+                 "300+5d", "40/5400+30d:1800+30d", "90/5400:1800+30"]
+
+
+@pytest.mark.parametrize("text", TIME_CONTROLS)
+def test_time_controls_as_python_chess_reads_them(text):
+    expected = chess.pgn.parse_time_control(text)
+    got = caissa.pgn.parse_time_control(text)
+    assert got.type.name == expected.type.name
+    assert [(p.moves, p.time, p.increment, p.delay) for p in got.parts] == [
+        (p.moves, p.time, p.increment, p.delay) for p in expected.parts]
+    game, peer = caissa.pgn.Game(), chess.pgn.Game()
+    if text:
+        game.headers["TimeControl"] = text
+        peer.headers["TimeControl"] = text
+    assert game.time_control().type.name == peer.time_control().type.name
+
+
+@pytest.mark.parametrize("text", ["abc", "300:300", "40/", "+5"])
+def test_bad_time_controls_raise_value_error_as_in_python_chess(text):
+    with pytest.raises(ValueError):
+        chess.pgn.parse_time_control(text)
+    with pytest.raises(ValueError):
+        caissa.pgn.parse_time_control(text)

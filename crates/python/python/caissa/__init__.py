@@ -65,6 +65,12 @@ from caissa._caissa import (
 import enum  # noqa: E402
 from typing import Iterator  # noqa: E402
 
+from caissa._caissa import LegalMoves, PseudoLegalMoves  # noqa: E402
+
+#: python-chess's names for the classes of ``board.legal_moves`` and ``board.pseudo_legal_moves``.
+LegalMoveGenerator = LegalMoves
+PseudoLegalMoveGenerator = PseudoLegalMoves
+
 # python-chess's helpers for bit masks (plain integers, `a1` the lowest bit).
 
 

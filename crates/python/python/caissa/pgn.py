@@ -13,8 +13,10 @@ that each read one; the three readers take a ``Shard`` wherever they take a path
 Eval(cp=30, mate=None, depth=None)
 """
 
+import dataclasses
 import enum
 import os
+import re
 import weakref
 from collections.abc import MutableMapping, MutableSet
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
@@ -35,6 +37,7 @@ from caissa._caissa import (
     to_arrow,
 )
 from caissa._caissa import Board, _shard_ranges
+from caissa._caissa import TimeControl as _RustTimeControl
 
 __all__ = [
     "ArrowStream",
@@ -60,6 +63,10 @@ __all__ = [
     "SkipVisitor",
     "StringExporter",
     "TAG_ROSTER",
+    "TimeControl",
+    "TimeControlPart",
+    "TimeControlType",
+    "parse_time_control",
     "read_game",
     "read_games",
     "read_headers",
@@ -351,11 +358,111 @@ def _accept(game: Game, visitor: Any) -> Any:
     return visitor.result()
 
 
+def _accept_subgame(node: Any, visitor: Any) -> Any:
+    """``node.accept_subgame(visitor)``: the game as if it started after ``node``, its start
+    tags (``FEN``, ``SetUp``, ``Variant``) those of ``node``'s board, after the game's other
+    tags, as python-chess's ``GameNode.accept_subgame``. An exporter writes the game that a
+    ``GameBuilder`` makes of these calls."""
+    if hasattr(visitor, "_take"):
+        return _accept_subgame(node, GameBuilder()).accept(visitor)
+    if visitor.begin_game() is not SKIP:
+        game = node.game()
+        board = node.board()
+        start = Game.without_tag_roster()
+        start.setup(board)
+        visitor.begin_headers()
+        for name, value in game.headers.items():
+            if name not in start.headers:
+                visitor.visit_header(name, value)
+        # In python-chess's order (its `setup` sets them so).
+        for name in ("FEN", "SetUp", "Variant"):
+            if name in start.headers:
+                visitor.visit_header(name, start.headers[name])
+        if visitor.end_headers() is not SKIP:
+            visitor.visit_board(board)
+            children = node.variations
+            if children:
+                _walk(children[0], iter(children[1:]), board, visitor)
+            visitor.visit_result(game.headers.get("Result", "*"))
+    visitor.end_game()
+    return visitor.result()
+
+
 def _accept_line(node: Any, visitor: Any) -> Any:
     """``node.accept(visitor)``: the move and what follows it, without the moves beside it
     and without the game's calls, as python-chess's ``ChildNode.accept``."""
     _walk(node, iter(()), node.parent.board(), visitor)
     return visitor.result()
+
+
+class TimeControlType(enum.Enum):
+    """The speed of a ``TimeControl`` (python-chess's ``TimeControlType``)."""
+
+    UNKNOWN = 0
+    UNLIMITED = 1
+    STANDARD = 2
+    RAPID = 3
+    BLITZ = 4
+    BULLET = 5
+
+
+@dataclasses.dataclass
+class TimeControlPart:
+    """One period of a ``TimeControl``: ``moves`` to make in it (0 for the rest of the game),
+    its ``time`` in seconds, and the ``increment`` or ``delay`` per move in seconds."""
+
+    moves: int = 0
+    time: int = 0
+    increment: float = 0
+    delay: float = 0
+
+
+@dataclasses.dataclass
+class TimeControl:
+    """A PGN ``TimeControl`` tag read (``parse_time_control``, ``Game.time_control()``): its
+    periods and its speed, as python-chess's ``TimeControl``."""
+
+    parts: List[TimeControlPart] = dataclasses.field(default_factory=list)
+    type: TimeControlType = TimeControlType.UNKNOWN
+
+
+# The speeds by the first period's seconds plus 60 increments, python-chess's classes (FIDE's
+# with bullet added): below 3 minutes bullet, 15 blitz, 60 rapid, else standard.
+_SPEED_LIMITS = [(3 * 60, TimeControlType.BULLET), (15 * 60, TimeControlType.BLITZ),
+                 (60 * 60, TimeControlType.RAPID)]
+
+
+def parse_time_control(time_control: str) -> TimeControl:
+    """Reads a PGN ``TimeControl`` tag value with caissa's reader (``caissa.TimeControl``) into
+    python-chess's ``TimeControl``: ``''`` and ``'?'`` are ``UNKNOWN``, ``'-'`` ``UNLIMITED``.
+    Raises ``ValueError`` (``caissa.InvalidTimeControlError``) for text that is not a time
+    control. Delays are written ``+5d``; an hourglass (``*60``) is one part of its time.
+
+    >>> tc = caissa.pgn.parse_time_control("40/7200:3600")
+    >>> [(p.moves, p.time) for p in tc.parts], tc.type.name
+    ([(40, 7200), (0, 3600)], 'STANDARD')
+    >>> caissa.pgn.parse_time_control("180+2").type.name
+    'BLITZ'
+    """
+    if not time_control or time_control.startswith("?"):
+        return TimeControl()
+    if time_control.startswith("-"):
+        return TimeControl(type=TimeControlType.UNLIMITED)
+    # python-chess writes a delay `300+5d`, caissa's reader `300d5`.
+    text = re.sub(r"\+(\d+)[dD](?=:|$)", r"d\1", time_control)
+    parts = []
+    for period in _RustTimeControl(text).periods:
+        bonus = period["bonus"]
+        increment = bonus.get("fischer", 0) / 1000 if isinstance(bonus, dict) else 0
+        delay = 0.0
+        if isinstance(bonus, dict):
+            delay = (bonus.get("simple_delay", 0) or bonus.get("bronstein", 0)) / 1000
+        parts.append(TimeControlPart(moves=period["moves"] or 0, time=period["base_ms"] // 1000,
+                                     increment=increment, delay=delay))
+    first = parts[0].time + 60 * parts[0].increment
+    speed = next((kind for limit, kind in _SPEED_LIMITS if first < limit),
+                 TimeControlType.STANDARD)
+    return TimeControl(parts=parts, type=speed)
 
 
 class StringExporter:
@@ -592,6 +699,12 @@ class Headers(MutableMapping):
         """The board class of the game's variant: ``Board`` (caissa plays standard chess and
         Chess960)."""
         return Board
+
+    @classmethod
+    def builder(cls) -> "HeadersBuilder":
+        """A visitor that collects a game's tags (python-chess's ``Headers.builder()``; it
+        gives them as a ``dict``)."""
+        return HeadersBuilder()
 
     def __repr__(self) -> str:
         pairs = ", ".join(f"{name}={value!r}" for name, value in self.items())
