@@ -1062,6 +1062,37 @@ fn python_chess_movetext(tree: &mut GameTree, layout: Layout, result: Terminatio
     out
 }
 
+/// Appends `movetext` (on one line, python-chess's tokens separated by single spaces) in
+/// lines of at most `columns` characters as python-chess's exporters break it: each token
+/// with its space after it, a new line started where a token would not fit (a longer token
+/// gets a line of its own), each line without its trailing space. A comment (`{ ... }`, with
+/// no `}` inside: python-chess takes them out) is one token, however many words it has.
+fn wrap_as_python_chess(out: &mut String, movetext: &str, columns: usize) {
+    let mut line = String::new();
+    let mut line_chars = 0;
+    let mut rest = movetext;
+    while !rest.is_empty() {
+        let end = if rest.starts_with('{') {
+            rest.find('}').map_or(rest.len(), |close| close + 1)
+        } else {
+            rest.find(' ').unwrap_or(rest.len())
+        };
+        let token = &rest[..end];
+        rest = rest[end..].strip_prefix(' ').unwrap_or(&rest[end..]);
+        let width = token.chars().count() + 1;
+        if columns.saturating_sub(line_chars) < width && !line.is_empty() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+            line_chars = 0;
+        }
+        line.push_str(token);
+        line.push(' ');
+        line_chars += width;
+    }
+    out.push_str(line.trim_end());
+}
+
 /// The layout of python-chess's `columns`: 80 (the export format's width) or `None` (one
 /// line); `ValueError` for another width.
 fn layout_for(columns: Option<usize>) -> PyResult<Layout> {
@@ -1461,7 +1492,8 @@ impl PgnGame {
 impl PgnGame {
     /// The game as python-chess's exporters write it, with or without (`headers`, `comments`,
     /// `variations`): the tags it has, the roster first, a blank line (no tags, no line); the
-    /// movetext in lines of 80 columns or, for `columns` `None`, on one line, each move's
+    /// movetext in lines of at most `columns` characters broken as python-chess breaks them
+    /// ([`wrap_as_python_chess`]) or, for `columns` `None`, on one line, each move's
     /// comments made one and its glyphs sorted, ended by the `Result` tag's value; no final
     /// newline. (`to_pgn` writes caissa's export format, which always has the roster.)
     fn python_chess_text(
@@ -1469,7 +1501,6 @@ impl PgnGame {
         (headers, comments, variations): (bool, bool, bool),
         columns: Option<usize>,
     ) -> PyResult<String> {
-        let layout = layout_for(columns)?;
         let data = PgnGame::shared(slf);
         let mut tree = stripped(&data.tree, comments, variations);
         let mut out = String::new();
@@ -1489,7 +1520,11 @@ impl PgnGame {
             .get("Result")
             .and_then(|r| r.parse().ok())
             .unwrap_or(TerminationMarker::Unknown);
-        out.push_str(&python_chess_movetext(&mut tree, layout, result));
+        let movetext = python_chess_movetext(&mut tree, Layout::Compact, result);
+        match columns {
+            Some(columns) => wrap_as_python_chess(&mut out, &movetext, columns),
+            None => out.push_str(&movetext),
+        }
         Ok(out.trim_end().to_owned())
     }
 

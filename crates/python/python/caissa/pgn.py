@@ -468,8 +468,8 @@ def parse_time_control(time_control: str) -> TimeControl:
 class StringExporter:
     r"""What ``game.accept`` writes a game with, as python-chess's ``StringExporter``: PGN
     with or without the tags, comments (and glyphs) and variations, the movetext in lines of
-    80 columns or, with ``columns=None``, on one line; no final newline. (No other width: the
-    export format's is 80.)
+    at most ``columns`` characters broken where python-chess breaks them (a comment is never
+    broken) or, with ``columns=None``, on one line; no final newline.
 
     >>> import io
     >>> game = caissa.pgn.read_game(io.StringIO("1. e4 { Best } e5 (1... c5) *"))
