@@ -17,6 +17,10 @@
 //! are not counted among the skipped lines, and when the last scored one does not read, the
 //! search has no `info`.
 //!
+//! A search can also be followed as it goes ([`Client::start_search`], then
+//! [`Client::next_search_event`] until its `bestmove`, [`Client::stop`] to end it early): then
+//! the reader thread hands over every `info` line as it comes.
+//!
 //! The client reads no clock: the caller gives it one ([`Stamp`]), used to stamp the lines, so
 //! that a match runner can feed the arbiter's clock with the time a `bestmove` arrived.
 
@@ -24,6 +28,7 @@ use std::io::{self, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
@@ -159,6 +164,20 @@ enum Received {
     End,
 }
 
+/// What a search followed with [`Client::next_search_event`] gives next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// An `info` line, as the engine sent it.
+    Info(Box<Info>),
+    /// The end of the search: the move (`None` for `bestmove (none)`) and the move to ponder on.
+    BestMove {
+        /// The move.
+        best: Option<UciMove>,
+        /// The move to ponder on.
+        ponder: Option<UciMove>,
+    },
+}
+
 /// A message, when its line was read, and the scored `info` lines read before it (the last of
 /// each `multipv` number, by number).
 struct Message {
@@ -176,6 +195,9 @@ pub struct Client {
     lines: Receiver<Received>,
     stamp: Stamp,
     closed: bool,
+    /// Whether the reader thread hands over every `info` line (a search followed as it goes)
+    /// rather than keeping the last scored one.
+    stream_info: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Client {
@@ -218,11 +240,20 @@ impl Client {
         };
         let (sender, lines) = sync_channel(Self::QUEUE_LINES);
         let reader_stamp = Arc::clone(&stamp);
+        let stream_info = Arc::new(AtomicBool::new(false));
+        let reader_stream = Arc::clone(&stream_info);
         // The thread is not joined: it ends at the end of the engine's output, or at its next
         // line once the client is gone (a process the engine started may hold the pipe open).
         let reader = std::thread::Builder::new()
             .name("uci-reader".into())
-            .spawn(move || read_lines(BufReader::new(stdout), &sender, &*reader_stamp));
+            .spawn(move || {
+                read_lines(
+                    BufReader::new(stdout),
+                    &sender,
+                    &*reader_stamp,
+                    &reader_stream,
+                );
+            });
         if let Err(e) = reader {
             let _ = child.kill();
             let _ = child.wait();
@@ -234,6 +265,7 @@ impl Client {
             lines,
             stamp,
             closed: false,
+            stream_info,
         })
     }
 
@@ -414,6 +446,55 @@ impl Client {
         }
     }
 
+    /// `position` and `go`, without waiting: the search is then followed with
+    /// [`Client::next_search_event`], which gives each of its `info` lines as the engine sends
+    /// it, until its `bestmove` (a `go infinite` search ends only after [`Client::stop`]). Follow
+    /// it to its `bestmove` before any other command.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Exited`] if the engine no longer reads its input.
+    pub fn start_search(&mut self, position: &SetPosition, go: &Go) -> Result<(), ClientError> {
+        self.stream_info.store(true, Ordering::Release);
+        writeln!(self.stdin, "{position}\n{go}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| ClientError::Exited {
+                waiting_for: "a reader of its input",
+            })
+    }
+
+    /// The next `info` line of a search begun with [`Client::start_search`], or its
+    /// `bestmove`, waiting up to `timeout` for it. Lines that are not messages, and messages
+    /// that belong to no search, are skipped.
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`] if nothing comes within `timeout`, or the engine exits or prints a
+    /// `bestmove` that does not read.
+    pub fn next_search_event(&mut self, timeout: Duration) -> Result<SearchEvent, ClientError> {
+        loop {
+            // (`info` lines kept before the reader thread began handing them over belong to no
+            // search of this one's: every search ends with its `bestmove`.)
+            match self.next_message(timeout, "bestmove")?.message {
+                EngineMessage::Info(info) => return Ok(SearchEvent::Info(info)),
+                EngineMessage::BestMove { best, ponder } => {
+                    self.stream_info.store(false, Ordering::Release);
+                    return Ok(SearchEvent::BestMove { best, ponder });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `stop`: the search ends, and its `bestmove` follows.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Exited`] if the engine no longer reads its input.
+    pub fn stop(&mut self) -> Result<(), ClientError> {
+        self.send(&GuiCommand::Stop)
+    }
+
     /// [`Client::search`] in the current position of `game` (sent as its start and moves, castling
     /// written in `mode`), and the move checked: a legal move of the position, or an error.
     ///
@@ -521,6 +602,7 @@ fn read_lines(
     mut input: BufReader<std::process::ChildStdout>,
     sender: &SyncSender<Received>,
     stamp: &(dyn Fn() -> u64 + Send + Sync),
+    stream_info: &AtomicBool,
 ) {
     let mut line = Vec::new();
     // The last scored `info` line of each `multipv` number since the last message handed over,
@@ -528,8 +610,14 @@ fn read_lines(
     let mut scored: Vec<(u32, Vec<u8>)> = Vec::new();
     loop {
         let read = read_line(&mut input, &mut line, MAX_LINE_BYTES, Overlong::SkipRest);
+        let streaming = || stream_info.load(Ordering::Acquire);
         let received = match read {
             Ok(LineRead::Line) => match info_line(&line) {
+                Some(_) if streaming() => Received::Line {
+                    at: stamp(),
+                    line: String::from_utf8_lossy(&line).into_owned(),
+                    scored_info: Vec::new(),
+                },
                 Some(true) => {
                     let number = multipv_of(&line);
                     if let Some(i) = scored.iter().position(|(n, _)| *n == number) {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use caissa_game::Game;
 use caissa_movegen::CastlingMode;
 use caissa_uci::client::position_of;
-use caissa_uci::client::{Client, ClientError, EngineCommand, Stamp};
+use caissa_uci::client::{Client, ClientError, EngineCommand, SearchEvent, Stamp};
 use caissa_uci::protocol::{Go, SetPosition};
 
 fn stamp() -> Stamp {
@@ -41,18 +41,25 @@ fn nodes(n: u64) -> Go {
     }
 }
 
-#[test]
-fn stockfish_handshake_sync_and_search() {
+/// Debian's Stockfish started, or `None` (with a note) where it is not installed.
+fn stockfish() -> Option<Client> {
     let program = Path::new("/usr/games/stockfish");
     if !program.exists() {
         eprintln!("no {}; `cargo xtask ci` installs it", program.display());
-        return;
+        return None;
     }
     let command = EngineCommand {
         program: program.into(),
         ..EngineCommand::default()
     };
-    let mut engine = Client::spawn(&command, stamp()).unwrap();
+    Some(Client::spawn(&command, stamp()).unwrap())
+}
+
+#[test]
+fn stockfish_handshake_sync_and_search() {
+    let Some(mut engine) = stockfish() else {
+        return;
+    };
     let id = engine.handshake(Duration::from_secs(10)).unwrap();
     assert!(id.name.unwrap().starts_with("Stockfish"));
     assert!(id.options.iter().any(|o| o.name == "Hash"));
@@ -185,4 +192,76 @@ fn the_last_scored_info_line_is_kept() {
     let info = result.info.unwrap();
     assert_eq!((info.depth, info.nodes), (Some(2), Some(40)));
     assert_eq!(info.pv.len(), 2);
+}
+
+#[test]
+fn a_followed_search_hands_over_each_info_line_as_it_comes() {
+    let text = "read l; echo uciok; read l; read l; \
+        echo 'info depth 1 score cp 10 pv e2e4'; \
+        echo 'info depth x score'; \
+        echo 'info depth 2 seldepth 3 score mate 3 nodes 40 pv d2d4 d7d5'; \
+        echo 'info currmove e2e4 currmovenumber 1'; \
+        echo 'info string my score is 900'; \
+        echo 'bestmove d2d4 ponder d7d5'; \
+        read l; read l; echo 'info depth 7 score cp 1'; echo 'bestmove e2e4'; sleep 5";
+    let mut engine = Client::spawn(&script(text), stamp()).unwrap();
+    engine.handshake(SHORT).unwrap();
+    engine.start_search(&start(), &nodes(1)).unwrap();
+    let mut depths = Vec::new();
+    let mut strings = Vec::new();
+    let (best, ponder) = loop {
+        match engine.next_search_event(SHORT).unwrap() {
+            SearchEvent::Info(info) => {
+                depths.push(info.depth);
+                strings.extend(info.string);
+            }
+            SearchEvent::BestMove { best, ponder } => break (best, ponder),
+        }
+    };
+    // The line that does not read is skipped; the others come in order, scored or not.
+    assert_eq!(depths, [Some(1), Some(2), None, None]);
+    assert_eq!(strings, ["my score is 900"]);
+    assert_eq!(best.map(|m| m.to_string()).as_deref(), Some("d2d4"));
+    assert_eq!(ponder.map(|m| m.to_string()).as_deref(), Some("d7d5"));
+    // A search waited for afterwards keeps only the last scored line again.
+    let result = engine.search(&start(), &nodes(1), SHORT).unwrap();
+    assert_eq!(result.info.and_then(|i| i.depth), Some(7));
+}
+
+#[test]
+fn stockfish_infinite_search_followed_then_stopped() {
+    let Some(mut engine) = stockfish() else {
+        return;
+    };
+    engine.handshake(Duration::from_secs(10)).unwrap();
+    engine.set_option("Threads", Some("1")).unwrap();
+    engine.sync(Duration::from_secs(10)).unwrap();
+    let infinite = Go {
+        infinite: true,
+        ..Go::default()
+    };
+    engine.start_search(&start(), &infinite).unwrap();
+    let mut depths = Vec::new();
+    while depths.len() < 5 {
+        if let SearchEvent::Info(info) = engine.next_search_event(Duration::from_secs(10)).unwrap()
+            && info.score.is_some()
+        {
+            depths.extend(info.depth);
+        }
+    }
+    assert!(depths.is_sorted(), "{depths:?}");
+    engine.stop().unwrap();
+    let best = loop {
+        if let SearchEvent::BestMove { best, .. } =
+            engine.next_search_event(Duration::from_secs(10)).unwrap()
+        {
+            break best;
+        }
+    };
+    assert!(best.is_some());
+    let result = engine
+        .search(&start(), &nodes(1000), Duration::from_secs(10))
+        .unwrap();
+    assert!(result.best.is_some());
+    engine.quit(Duration::from_secs(2));
 }
