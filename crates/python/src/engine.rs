@@ -1,18 +1,18 @@
 //! UCI engines for `caissa.engine`: `UciEngine`, an engine process driven by caissa-uci's
-//! [`Client`] (handshake, options, `position` and `go`, `quit`), with the GIL released while it
-//! waits. python-chess's `SimpleEngine`, `Limit`, `PlayResult` and scores are in
+//! [`Client`] (handshake, options, `position` and `go`, a search followed as it goes, `quit`),
+//! with the GIL released while it waits. python-chess's `SimpleEngine`, `Limit`, `PlayResult` and scores are in
 //! `python/caissa/engine.py`, on top of it.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use caissa::uci::client::{Client, EngineCommand, EngineId};
+use caissa::uci::client::{Client, ClientError, EngineCommand, EngineId, SearchEvent, position_of};
 use caissa::uci::protocol::{Go, Info, ScoreBound, ScoreValue};
 use caissa::{Position, UciMove};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::board::Board;
 use crate::types::Move;
@@ -132,44 +132,21 @@ impl UciEngine {
     }
 
     /// Searches the current position of `board` (sent as its start and moves) with the `go`
-    /// parameters given, waiting up to `timeout` seconds for `bestmove`. Returns the move (a
-    /// legal move of the board, or `EngineError`), the move to ponder on, and the engine's
-    /// last `info` with a score as a dict (`depth`, `seldepth`, `nodes`, `nps`, `time` in
-    /// seconds, `hashfull`, `tbhits`, `multipv`, `score` as `(kind, value, bound)` with kind
+    /// parameters (see `GoArgs`), waiting up to `timeout` seconds for `bestmove`. Returns the
+    /// move (a legal move of the board, or `EngineError`), the move to ponder on, and the
+    /// engine's last `info` with a score as a dict (`depth`, `seldepth`, `nodes`, `nps`, `time`
+    /// in seconds, `hashfull`, `tbhits`, `multipv`, `score` as `(kind, value, bound)` with kind
     /// `'cp'` or `'mate'` from the side to move's view and bound `'exact'`, `'lower'` or
     /// `'upper'`, `pv` as the legal moves it begins with, `string`), or `None`; and the last such
     /// `info` of each line of a `MultiPV` search, the best first.
-    #[pyo3(signature = (board, *, timeout, movetime = None, depth = None, nodes = None,
-                        mate = None, wtime = None, btime = None, winc = None, binc = None,
-                        movestogo = None))]
-    #[allow(clippy::too_many_arguments)]
     fn play<'py>(
         &self,
         py: Python<'py>,
         board: PyRef<'_, Board>,
+        go: GoArgs,
         timeout: f64,
-        movetime: Option<u64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        mate: Option<u32>,
-        wtime: Option<i64>,
-        btime: Option<i64>,
-        winc: Option<i64>,
-        binc: Option<i64>,
-        movestogo: Option<u32>,
     ) -> PyResult<PlayOutput<'py>> {
-        let go = Go {
-            movetime,
-            depth,
-            nodes,
-            mate,
-            wtime,
-            btime,
-            winc,
-            binc,
-            movestogo,
-            ..Go::default()
-        };
+        let go = go.go();
         let timeout = seconds(timeout)?;
         let game = board.game().clone();
         let mode = game.position().castling_mode();
@@ -179,12 +156,6 @@ impl UciEngine {
             .detach(|| client.play(&game, mode, &go, timeout))
             .map_err(|e| engine_error(&e))?;
         let pos = game.position();
-        let mut after = *pos;
-        after.play_unchecked(best);
-        let ponder = result
-            .ponder
-            .and_then(|m| m.to_move(&after).ok())
-            .map(|m| Move::of(&after, m));
         let info = result
             .info
             .map(|info| info_dict(py, pos, &info))
@@ -194,7 +165,66 @@ impl UciEngine {
             .iter()
             .map(|line| info_dict(py, pos, line))
             .collect::<PyResult<_>>()?;
-        Ok((Move::of(pos, best), ponder, info, lines))
+        Ok((
+            Move::of(pos, best),
+            ponder_move(pos, best, result.ponder),
+            info,
+            lines,
+        ))
+    }
+
+    /// Starts a search of the current position of `board` with the `go` parameters (see
+    /// `GoArgs`) without waiting for it: `next_event` then gives its `info` lines as they come,
+    /// until its `bestmove` (`stop` ends it early; an infinite search ends only so). Raises
+    /// `EngineError` in a position without a legal move.
+    fn start(&self, py: Python<'_>, board: PyRef<'_, Board>, go: GoArgs) -> PyResult<()> {
+        let game = board.game();
+        if !game.position().has_legal_moves() {
+            return Err(EngineError::new_err("no legal move to search"));
+        }
+        let position = position_of(game, game.position().castling_mode());
+        let go = go.go();
+        let mut guard = self.locked()?;
+        let client = guard.as_mut().ok_or_else(has_quit)?;
+        py.detach(|| client.start_search(&position, &go))
+            .map_err(|e| engine_error(&e))
+    }
+
+    /// The next event of the search begun by `start` for `board`, waiting up to `timeout`
+    /// seconds (`None`: as long as it takes): `('info', dict)` (the dict as `play` gives it,
+    /// `score` only when the line has one) or `('bestmove', move, ponder)`, the move `None`
+    /// when the engine gave none or one that is not legal; `None` when the time ran out.
+    fn next_event<'py>(
+        &self,
+        py: Python<'py>,
+        board: PyRef<'_, Board>,
+        timeout: Option<f64>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let timeout = timeout.map_or(Ok(Duration::MAX), seconds)?;
+        let mut guard = self.locked()?;
+        let client = guard.as_mut().ok_or_else(has_quit)?;
+        let event = match py.detach(|| client.next_search_event(timeout)) {
+            Ok(event) => event,
+            Err(ClientError::Timeout { .. }) => return Ok(None),
+            Err(e) => return Err(engine_error(&e)),
+        };
+        let pos = board.position();
+        let event = match event {
+            SearchEvent::Info(info) => ("info", info_dict(py, pos, &info)?).into_pyobject(py),
+            SearchEvent::BestMove { best, ponder } => {
+                let best = best.and_then(|m| m.to_move(pos).ok());
+                let ponder = best.and_then(|b| ponder_move(pos, b, ponder));
+                ("bestmove", best.map(|m| Move::of(pos, m)), ponder).into_pyobject(py)
+            }
+        };
+        event.map(Some)
+    }
+
+    /// `stop`: the search begun by `start` ends, and `next_event` gives its `bestmove`.
+    fn stop(&self) -> PyResult<()> {
+        let mut guard = self.locked()?;
+        let client = guard.as_mut().ok_or_else(has_quit)?;
+        client.stop().map_err(|e| engine_error(&e))
     }
 
     /// `quit`; the process is killed if it has not ended within `timeout` seconds.
@@ -206,6 +236,51 @@ impl UciEngine {
         }
         Ok(())
     }
+}
+
+/// The `go` parameters as `caissa.engine` passes them: `movetime`, `depth`, `nodes`, `mate`,
+/// `wtime`, `btime`, `winc`, `binc` (milliseconds), `movestogo`, `infinite`.
+#[derive(FromPyObject)]
+struct GoArgs(
+    Option<u64>,
+    Option<u32>,
+    Option<u64>,
+    Option<u32>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<u32>,
+    bool,
+);
+
+impl GoArgs {
+    fn go(self) -> Go {
+        let GoArgs(movetime, depth, nodes, mate, wtime, btime, winc, binc, movestogo, infinite) =
+            self;
+        Go {
+            movetime,
+            depth,
+            nodes,
+            mate,
+            wtime,
+            btime,
+            winc,
+            binc,
+            movestogo,
+            infinite,
+            ..Go::default()
+        }
+    }
+}
+
+/// The engine's move to ponder on, as a legal move after `best`.
+fn ponder_move(pos: &Position, best: caissa::Move, ponder: Option<UciMove>) -> Option<Move> {
+    let mut after = *pos;
+    after.play_unchecked(best);
+    ponder
+        .and_then(|m| m.to_move(&after).ok())
+        .map(|m| Move::of(&after, m))
 }
 
 /// The fields of `info` as a dict, its `pv` as the legal moves of `pos` it begins with.

@@ -95,3 +95,66 @@ def test_info_flags_are_python_chess_flags():
     for name in ("NONE", "BASIC", "SCORE", "PV", "REFUTATION", "CURRLINE", "ALL"):
         assert int(getattr(caissa.engine, "INFO_" + name)) == int(getattr(chess.engine, "INFO_" + name))
         assert int(getattr(caissa.engine.Info, name)) == int(getattr(chess.engine.Info, name))
+
+
+def peer_engine():
+    import chess.engine
+    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    engine.configure({"Threads": 1, "Hash": 16})
+    return engine
+
+
+@needs_stockfish
+def test_an_analysis_gives_each_info_as_python_chess_analysis_does():
+    """The same engine, the same position, a fixed depth on one thread: the same scored
+    lines in the same order and the same best move as python-chess's ``analysis``."""
+    import chess
+    import chess.engine
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    with SimpleEngine.popen_uci(STOCKFISH) as engine, peer_engine() as peer:
+        engine.configure({"Threads": 1, "Hash": 16})
+        with engine.analysis(caissa.Board(fen), Limit(depth=10)) as ours:
+            got = [(i["depth"], i["score"].white().score(), [m.uci() for m in i["pv"]])
+                   for i in ours if "score" in i]
+        with peer.analysis(chess.Board(fen), chess.engine.Limit(depth=10)) as theirs:
+            expected = [(i["depth"], i["score"].white().score(), [m.uci() for m in i["pv"]])
+                        for i in theirs if "score" in i]
+        assert got == expected and [d for d, _, _ in got][-1] == 10
+        assert ours.wait().move.uci() == theirs.wait().move.uci()
+        assert ours.info["depth"] == theirs.info["depth"] == 10
+        assert ours.info["score"].white() == Cp(theirs.info["score"].white().score())
+        # Each line of a MultiPV analysis merged in `multipv`, the option back to one after.
+        lines = engine.analysis(caissa.Board(fen), Limit(depth=8), multipv=3)
+        best = lines.wait()
+        assert [line["multipv"] for line in lines.multipv] == [1, 2, 3]
+        assert best.move == lines.multipv[0]["pv"][0]
+        assert engine.analyse(caissa.Board(), Limit(depth=4)).get("multipv", 1) == 1
+
+
+@needs_stockfish
+def test_an_infinite_analysis_runs_until_stopped():
+    with SimpleEngine.popen_uci(STOCKFISH) as engine:
+        engine.configure({"Threads": 1, "Hash": 16})
+        analysis = engine.analysis(caissa.Board())
+        depths = []
+        for info in analysis:
+            if "score" in info:
+                depths.append(info["depth"])
+            if len(depths) == 8:
+                analysis.stop()
+        assert depths == sorted(depths) and len(depths) >= 8
+        best = analysis.wait()
+        assert caissa.Board().is_legal(best.move)
+        assert analysis.next() is None and analysis.empty() and not analysis.would_block()
+        with pytest.raises(caissa.engine.AnalysisComplete):
+            analysis.get()
+        # Another command stops an analysis under way first; leaving the `with` stops it too.
+        running = engine.analysis(caissa.Board())
+        assert running.get() is not None
+        assert caissa.Board().is_legal(engine.play(caissa.Board(), Limit(depth=3)).move)
+        assert running.wait().move is not None
+        with engine.analysis(caissa.Board()) as left:
+            assert left.get() is not None
+        assert left.wait().move is not None
+        with pytest.raises(ValueError, match="root_moves"):
+            engine.analysis(caissa.Board(), root_moves=[])

@@ -1,13 +1,13 @@
 """UCI engines, as python-chess's ``chess.engine`` in its synchronous form:
 ``SimpleEngine.popen_uci(command)`` starts an engine, ``play(board, Limit(...))`` asks it for a
-move and ``analyse(board, Limit(...))`` for its evaluation (``score`` as a ``PovScore``, ``pv``
-as moves), ``configure`` sets options, ``quit`` ends it. The protocol runs in Rust
-(``caissa-uci``'s client: every ``bestmove`` checked to be a legal move of the board), with the
-GIL released while the engine thinks.
+move, ``analyse(board, Limit(...))`` for its evaluation (``score`` as a ``PovScore``, ``pv`` as
+moves) and ``analysis(board)`` for each ``info`` as it comes (until ``stop()``, or the limit),
+``configure`` sets options, ``quit`` ends it. The protocol runs in Rust (``caissa-uci``'s
+client: every ``bestmove`` checked to be a legal move of the board), with the GIL released while
+the engine thinks.
 
-Where python-chess differs: there is no asyncio API, no XBoard, no ``analysis()`` stream, and
-no ``info`` selection (``INFO_*`` are taken; ``play`` always returns the last scored ``info``
-of the best line).
+Where python-chess differs: there is no asyncio API, no XBoard, and no ``info`` selection
+(``INFO_*`` are taken; ``play`` always returns the last scored ``info`` of the best line).
 
 >>> from caissa.engine import Cp, Mate, PovScore
 >>> PovScore(Cp(35), caissa.BLACK).white(), PovScore(Mate(2), caissa.WHITE).relative.score(mate_score=10000)
@@ -21,8 +21,9 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 from caissa._caissa import Board, EngineError, Move, UciEngine
 
 __all__ = [
-    "Cp", "EngineError", "INFO_ALL", "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV",
-    "INFO_REFUTATION", "INFO_SCORE", "Info", "Limit", "Mate", "PlayResult", "PovScore", "Score",
+    "AnalysisComplete", "AnalysisResult", "BestMove", "Cp", "EngineError", "INFO_ALL",
+    "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV", "INFO_REFUTATION", "INFO_SCORE",
+    "Info", "Limit", "Mate", "PlayResult", "PovScore", "Score", "SimpleAnalysisResult",
     "SimpleEngine",
 ]
 
@@ -176,6 +177,134 @@ def _ms(seconds: Optional[float]) -> Optional[int]:
     return None if seconds is None else round(seconds * 1000)
 
 
+def _go(limit: Optional[Limit]) -> tuple:
+    """The ``go`` parameters of ``limit`` as ``UciEngine`` takes them; ``None``: infinite."""
+    if limit is None:
+        return (None,) * 9 + (True,)
+    return (_ms(limit.time), limit.depth, limit.nodes, limit.mate, _ms(limit.white_clock),
+            _ms(limit.black_clock), _ms(limit.white_inc), _ms(limit.black_inc),
+            limit.remaining_moves, False)
+
+
+class BestMove:
+    """How an analysis ended: the engine's ``move`` (``None`` if it gave none) and the move it
+    would ``ponder`` on (python-chess's ``BestMove``)."""
+
+    def __init__(self, move: Optional[Move], ponder: Optional[Move]) -> None:
+        self.move = move
+        self.ponder = ponder
+
+    def __repr__(self) -> str:
+        return f"<BestMove at {id(self):#x} (move={self.move}, ponder={self.ponder})>"
+
+
+class AnalysisComplete(Exception):
+    """Asked for more of an analysis whose every ``info`` has been taken (``get()``)."""
+
+
+class AnalysisResult:
+    """A search followed as it goes (``SimpleEngine.analysis``), as python-chess's
+    ``SimpleAnalysisResult``: iterate it (or call ``next()`` / ``get()``) for each ``info``
+    the engine sends, as a dict like ``analyse``'s; ``info`` is what the best line has said so
+    far, merged, and ``multipv`` the same for each line. ``stop()`` ends the search, ``wait()``
+    waits for its end and gives the ``BestMove``. As a context manager it stops the search on
+    leaving. The engine takes no other command until the search has ended (``play`` and the
+    others stop it first)."""
+
+    def __init__(self, engine: "SimpleEngine", board: Board, wait: Optional[float],
+                 multipv: bool) -> None:
+        self._engine = engine
+        self._board = board.copy(stack=True)
+        self._wait = wait
+        self._multipv = multipv
+        self._pending: List[Dict[str, Any]] = []
+        self._best: Optional[BestMove] = None
+        self._stopped = False
+        self.multipv: List[Dict[str, Any]] = [{}]
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        """Everything the best line has said so far, merged."""
+        return self.multipv[0]
+
+    def _read(self, timeout: Optional[float]) -> bool:
+        """Reads the engine's next event into the pending ``info`` dicts or the end; whether
+        one came within ``timeout``."""
+        event = self._engine._engine.next_event(self._board, timeout)
+        if event is None:
+            return False
+        if event[0] == "bestmove":
+            self._best = BestMove(event[1], event[2])
+            self._engine._analysis = None
+            if self._multipv:
+                self._engine.configure({"MultiPV": 1})
+            return True
+        info = SimpleEngine._info(event[1], self._board.turn)
+        line = max(info.get("multipv", 1), 1)
+        while len(self.multipv) < line:
+            self.multipv.append({})
+        self.multipv[line - 1].update(info)
+        self._pending.append(info)
+        return True
+
+    def next(self) -> Optional[Dict[str, Any]]:
+        """The next ``info``, waiting for it; ``None`` once the search has ended and every
+        ``info`` was taken."""
+        while not self._pending and self._best is None:
+            if not self._read(self._wait):
+                raise EngineError(f"no answer from the engine within {self._wait} s")
+        return self._pending.pop(0) if self._pending else None
+
+    def get(self) -> Dict[str, Any]:
+        """The next ``info``, waiting for it; raises ``AnalysisComplete`` at the end."""
+        info = self.next()
+        if info is None:
+            raise AnalysisComplete()
+        return info
+
+    def empty(self) -> bool:
+        """Whether every ``info`` that has come was taken."""
+        return not self._pending and (self._best is not None or not self._read(0.0))
+
+    def would_block(self) -> bool:
+        """Whether ``get()`` would wait for the engine."""
+        return self.empty() and self._best is None
+
+    def stop(self) -> None:
+        """Ends the search (the engine then sends its best move)."""
+        if self._best is None and not self._stopped:
+            self._stopped = True
+            self._engine._engine.stop()
+
+    def wait(self) -> BestMove:
+        """Waits for the end of the search (the limit, or ``stop()``) and gives its best move;
+        the ``info`` not yet taken stay to be taken."""
+        while self._best is None:
+            if not self._read(self._wait):
+                raise EngineError(f"no answer from the engine within {self._wait} s")
+        return self._best
+
+    def __iter__(self) -> "AnalysisResult":
+        return self
+
+    def __next__(self) -> Dict[str, Any]:
+        info = self.next()
+        if info is None:
+            raise StopIteration
+        return info
+
+    def __enter__(self) -> "AnalysisResult":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+        self.wait()
+
+
+#: python-chess's name for the synchronous analysis.
+SimpleAnalysisResult = AnalysisResult
+
+
 class SimpleEngine:
     """A UCI engine process, as python-chess's ``chess.engine.SimpleEngine``; a context
     manager that quits the engine."""
@@ -183,6 +312,13 @@ class SimpleEngine:
     def __init__(self, engine: UciEngine, timeout: Optional[float]) -> None:
         self._engine = engine
         self.timeout = TIMEOUT if timeout is None else timeout
+        self._analysis: Optional[AnalysisResult] = None
+
+    def _finish_analysis(self) -> None:
+        """Ends the analysis under way, if any: the engine takes one command at a time."""
+        if self._analysis is not None:
+            self._analysis.stop()
+            self._analysis.wait()
 
     @classmethod
     def popen_uci(cls, command: Union[str, List[str]], *,
@@ -208,6 +344,7 @@ class SimpleEngine:
     def configure(self, options: Mapping[str, Any]) -> None:
         """Sets the engine's options (``True``/``False`` written as ``true``/``false``,
         ``None`` for a button)."""
+        self._finish_analysis()
         for name, value in options.items():
             if isinstance(value, bool):
                 value = "true" if value else "false"
@@ -239,6 +376,35 @@ class SimpleEngine:
         finally:
             self.configure({"MultiPV": 1})
 
+    def analysis(self, board: Board, limit: Optional[Limit] = None, *,
+                 multipv: Optional[int] = None, game: object = None, info: Info = INFO_ALL,
+                 root_moves: object = None, options: Optional[Mapping[str, Any]] = None
+                 ) -> AnalysisResult:
+        """Starts a search of the current position of ``board`` and gives each ``info`` as the
+        engine sends it (an ``AnalysisResult``), until ``limit`` is reached or, without one,
+        until ``stop()``. ``multipv`` sets the ``MultiPV`` option for this search, ``options``
+        others first. python-chess's ``game`` and ``info`` are taken; ``root_moves`` (UCI's
+        ``searchmoves``) is not supported.
+
+        >>> # with caissa.engine.SimpleEngine.popen_uci("stockfish") as engine:
+        >>> #     with engine.analysis(caissa.Board(), caissa.engine.Limit(depth=12)) as a:
+        >>> #         for info in a:
+        >>> #             print(info.get("depth"), info.get("score"))
+        """
+        if root_moves is not None:
+            raise ValueError("root_moves (searchmoves) is not supported")
+        self._finish_analysis()
+        if options:
+            self.configure(options)
+        if multipv is not None:
+            self.configure({"MultiPV": multipv})
+        wait = self._wait(limit) if limit is not None else None
+        if wait is not None and wait >= 24 * 3600.0:
+            wait = None
+        self._engine.start(board, _go(limit))
+        self._analysis = AnalysisResult(self, board, wait, multipv is not None)
+        return self._analysis
+
     @staticmethod
     def _info(raw: Optional[Dict[str, Any]], turn: bool) -> Dict[str, Any]:
         info: Dict[str, Any] = dict(raw or {})
@@ -249,22 +415,25 @@ class SimpleEngine:
                 info[f"{bound}bound"] = True
         return info
 
-    def _search(self, board: Board, limit: Limit):
+    def _wait(self, limit: Limit) -> float:
+        """Seconds to wait for the end of a search within ``limit``."""
         wait = self.timeout + (limit.time or 0.0)
         if limit.time is None and limit.white_clock is None and limit.black_clock is None:
             wait = max(wait, 24 * 3600.0)  # depth, nodes or mate: as long as it takes
         elif limit.time is None:
             wait += max(limit.white_clock or 0.0, limit.black_clock or 0.0)
-        move, ponder, raw, lines = self._engine.play(
-            board, timeout=wait, movetime=_ms(limit.time), depth=limit.depth,
-            nodes=limit.nodes, mate=limit.mate, wtime=_ms(limit.white_clock),
-            btime=_ms(limit.black_clock), winc=_ms(limit.white_inc), binc=_ms(limit.black_inc),
-            movestogo=limit.remaining_moves)
+        return wait
+
+    def _search(self, board: Board, limit: Limit):
+        self._finish_analysis()
+        move, ponder, raw, lines = self._engine.play(board, _go(limit), self._wait(limit))
         return (move, ponder, self._info(raw, board.turn),
                 [self._info(line, board.turn) for line in lines])
 
     def quit(self) -> None:
         """Asks the engine to quit, and ends it if it has not within the timeout."""
+        if self._analysis is not None:
+            self._analysis.stop()
         self._engine.quit(self.timeout)
 
     close = quit
