@@ -102,17 +102,61 @@ impl Outcome {
 #[pyclass(module = "caissa")]
 #[derive(Clone, Debug)]
 pub(crate) struct Board {
+    /// The game since the last null move pushed (or the start).
     game: Game,
+    /// The games before each null move pushed, oldest first. A null move is no move of a game
+    /// (it passes the turn), so the board goes on with a new game from the position after it:
+    /// repetitions and claims count from there.
+    before_null: Vec<Game>,
 }
+
+/// The SAN texts python-chess reads as the null move.
+const NULL_SANS: [&str; 4] = ["--", "Z0", "0000", "@@@@"];
 
 impl Board {
     pub(crate) fn from_game(game: Game) -> Board {
-        Board { game }
+        Board {
+            game,
+            before_null: Vec::new(),
+        }
     }
 
-    /// The game: the start position and the moves pushed since.
+    /// The game since the last null move pushed (the whole game without one): the start
+    /// position and the moves pushed since.
     pub(crate) fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The position the board started from, before any move pushed.
+    fn root_position(&self) -> &Position {
+        self.games().next().unwrap_or(&self.game).start()
+    }
+
+    /// Every game of the board, the current one last (see `before_null`).
+    pub(crate) fn games(&self) -> impl Iterator<Item = &Game> {
+        self.before_null.iter().chain([&self.game])
+    }
+
+    /// Plays `m`, a legal move of the current position.
+    pub(crate) fn push_legal(&mut self, m: caissa::Move) {
+        self.play(m);
+    }
+
+    /// Passes the turn (the null move); `IllegalMoveError` where the side to move is in check,
+    /// as the position after it would not be legal.
+    pub(crate) fn push_null(&mut self) -> PyResult<()> {
+        self.play_null().map(drop)
+    }
+
+    /// [`Board::push_null`], giving the null move.
+    fn play_null(&mut self) -> PyResult<Move> {
+        let passed = self
+            .position()
+            .pass()
+            .ok_or_else(|| errors::null_move_in_check(self.position()))?;
+        self.before_null
+            .push(std::mem::replace(&mut self.game, Game::new(passed)));
+        Ok(Move::NULL)
     }
 
     /// The position on the board.
@@ -368,22 +412,27 @@ impl Board {
         self.position().halfmoves()
     }
 
-    /// The moves pushed since the board was made, in order.
+    /// The moves pushed since the board was made, in order (null moves too).
     #[getter]
     fn move_stack(&self) -> Vec<Move> {
-        let positions = self.game.positions();
-        positions
-            .zip(self.game.moves())
-            .map(|(pos, &m)| Move::of(pos, m))
-            .collect()
+        let mut stack = Vec::new();
+        for (i, game) in self.games().enumerate() {
+            if i > 0 {
+                stack.push(Move::NULL);
+            }
+            let moves = game.positions().zip(game.moves());
+            stack.extend(moves.map(|(pos, &m)| Move::of(pos, m)));
+        }
+        stack
     }
 
     /// The number of half-moves played: python-chess's `ply()` counts from its start
     /// position's fullmove number; caissa's too.
     fn ply(&self) -> u32 {
-        let start = self.game.start();
+        let start = self.root_position();
         let start_ply = 2 * (start.fullmoves() - 1) + u32::from(start.turn() == Color::Black);
-        start_ply + u32::try_from(self.game.ply()).unwrap_or(u32::MAX)
+        let plies: usize = self.games().map(Game::ply).sum::<usize>() + self.before_null.len();
+        start_ply + u32::try_from(plies).unwrap_or(u32::MAX)
     }
 
     /// The piece on `square`, or `None`.
@@ -1054,6 +1103,9 @@ impl Board {
     /// ('O-O', 'e1e2')
     #[pyo3(signature = (r#move, chess960 = None))]
     fn xboard(&self, r#move: &Move, chess960: Option<bool>) -> PyResult<String> {
+        if r#move.is_null() {
+            return Ok(r#move.xboard());
+        }
         let m = self.rust_move(r#move)?;
         let chess960 =
             chess960.unwrap_or(self.position().castling_mode() == CastlingMode::Chess960);
@@ -1143,7 +1195,7 @@ impl Board {
 
     /// A board of the position the game started from, without the moves pushed since.
     fn root(&self) -> Board {
-        Board::from_game(Game::new(*self.game.start()))
+        Board::from_game(Game::new(*self.root_position()))
     }
 
     /// Whether `move` can never be taken back in the sense of repetitions: it moves a pawn,
@@ -1361,7 +1413,13 @@ impl Board {
 
     /// Plays `move`. Raises `IllegalMoveError` (a `ValueError`) if it is not legal here:
     /// unlike python-chess, which leaves that check to the caller, caissa checks every move.
+    /// `Move.null()` passes the turn where the side to move is not in check (in check,
+    /// python-chess plays it and leaves an illegal board); repetitions, claims and the
+    /// dead-position analysis count from the last null move played, a position of its own.
     fn push(&mut self, r#move: &Move) -> PyResult<()> {
+        if r#move.is_null() {
+            return self.play_null().map(drop);
+        }
         let m = self.rust_move(r#move)?;
         self.play(m);
         Ok(())
@@ -1373,13 +1431,16 @@ impl Board {
     /// when no legal move matches.
     fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Move> {
         let m = self.parse_uci(py, uci)?;
-        let m = self.rust_move(&m)?;
-        Ok(self.play(m))
+        self.push(&m)?;
+        Ok(m)
     }
 
     /// Reads a move in UCI notation and returns the legal move it stands for.
     fn parse_uci(&self, py: Python<'_>, uci: &str) -> PyResult<Move> {
         let m = Move::from_uci(py, uci)?;
+        if m.is_null() {
+            return Ok(m);
+        }
         let legal = self.rust_move(&m)?;
         Ok(self.py_move(legal))
     }
@@ -1396,41 +1457,55 @@ impl Board {
     /// >>> board.push_san("Nf3")
     /// Move.from_uci('g1f3')
     fn push_san(&mut self, py: Python<'_>, san: &str) -> PyResult<Move> {
-        let m = self.parse_san_move(py, san)?;
-        Ok(self.play(m))
+        let m = self.parse_san(py, san)?;
+        self.push(&m)?;
+        Ok(m)
     }
 
-    /// Reads a move in SAN and returns the legal move it stands for (see `push_san`).
+    /// Reads a move in SAN and returns the legal move it stands for (see `push_san`); `--`,
+    /// `Z0`, `0000` and `@@@@` are the null move.
     fn parse_san(&self, py: Python<'_>, san: &str) -> PyResult<Move> {
+        if NULL_SANS.contains(&san) {
+            return Ok(Move::NULL);
+        }
         Ok(self.py_move(self.parse_san_move(py, san)?))
     }
 
-    /// The SAN of `move`, with `+` or `#`. Raises `IllegalMoveError` if it is not legal here.
+    /// The SAN of `move`, with `+` or `#` (`--` for the null move). Raises `IllegalMoveError`
+    /// if it is not legal here.
     ///
     /// >>> caissa.Board().san(caissa.Move.from_uci("g1f3"))
     /// 'Nf3'
     fn san(&self, r#move: &Move) -> PyResult<String> {
+        if r#move.is_null() {
+            return Ok(NULL_SANS[0].to_owned());
+        }
         let m = self.rust_move(r#move)?;
         Ok(SanPlus::from_move(self.position(), m).to_string())
     }
 
-    /// The SAN of `move` without `+` or `#`.
+    /// The SAN of `move` (see `san`), then plays it.
     fn san_and_push(&mut self, r#move: &Move) -> PyResult<String> {
-        let m = self.rust_move(r#move)?;
-        let san = SanPlus::from_move(self.position(), m).to_string();
-        self.play(m);
+        let san = self.san(r#move)?;
+        self.push(r#move)?;
         Ok(san)
     }
 
     /// The SAN of `move` without its check suffix.
     fn lan_free_san(&self, r#move: &Move) -> PyResult<String> {
+        if r#move.is_null() {
+            return Ok(NULL_SANS[0].to_owned());
+        }
         let m = self.rust_move(r#move)?;
         Ok(San::from_move(self.position(), m).to_string())
     }
 
     /// `move` in long algebraic notation, as python-chess writes it: `Ng1-f3`, `e4xd5`,
-    /// `e7-e8=Q+`, `O-O`.
+    /// `e7-e8=Q+`, `O-O`, `--`.
     fn lan(&self, r#move: &Move) -> PyResult<String> {
+        if r#move.is_null() {
+            return Ok(NULL_SANS[0].to_owned());
+        }
         let m = self.rust_move(r#move)?;
         let pos = self.position();
         let mut after = *pos;
@@ -1440,9 +1515,13 @@ impl Board {
         Ok(out)
     }
 
-    /// The UCI notation of `move` in this position's castling convention.
+    /// The UCI notation of `move` in this position's castling convention (`0000` for the null
+    /// move).
     #[pyo3(signature = (r#move, *, chess960 = None))]
     fn uci(&self, r#move: &Move, chess960: Option<bool>) -> PyResult<String> {
+        if r#move.is_null() {
+            return Ok(r#move.uci());
+        }
         let m = self.rust_move(r#move)?;
         let mode = match chess960 {
             None => self.position().castling_mode(),
@@ -1454,28 +1533,24 @@ impl Board {
 
     /// Takes back the last move and returns it; raises `IndexError` when no move was pushed.
     fn pop(&mut self) -> PyResult<Move> {
-        if self.game.ply() == 0 {
-            return Err(PyIndexError::new_err(
-                "pop from a board with no moves pushed",
-            ));
-        }
         let last = self.peek()?;
-        self.game.undo();
+        if self.game.undo().is_none() {
+            self.game = self.before_null.pop().expect("a null move to take back");
+        }
         Ok(last)
     }
 
     /// The last move pushed; raises `IndexError` when there is none.
     fn peek(&self) -> PyResult<Move> {
-        let (Some(m), Some(previous)) = (
-            self.game.last_move(),
-            self.game
-                .ply()
-                .checked_sub(1)
-                .and_then(|p| self.game.position_at(p)),
-        ) else {
-            return Err(PyIndexError::new_err("no move was pushed"));
-        };
-        Ok(Move::of(previous, m))
+        let game = &self.game;
+        match (game.last_move(), game.ply().checked_sub(1)) {
+            (Some(m), Some(ply)) => Ok(Move::of(
+                game.position_at(ply).expect("a position for each ply"),
+                m,
+            )),
+            _ if !self.before_null.is_empty() => Ok(Move::NULL),
+            _ => Err(PyIndexError::new_err("no move was pushed")),
+        }
     }
 
     /// Whether the side to move is in check.
@@ -1617,23 +1692,34 @@ impl Board {
     /// python-chess's `copy(stack=...)`. Repetitions count only in the moves kept.
     #[pyo3(signature = (*, stack = StackCopy::All(true)))]
     fn copy(&self, stack: StackCopy) -> Board {
-        let moves = self.game.moves();
+        // The moves pushed, null moves as `None`, each with the position before it.
+        let mut pushed: Vec<(&Position, Option<caissa::Move>)> = Vec::new();
+        for (i, game) in self.games().enumerate() {
+            if i > 0 {
+                let passed = self.before_null[i - 1].position();
+                pushed.push((passed, None));
+            }
+            pushed.extend(game.positions().zip(game.moves().iter().map(|&m| Some(m))));
+        }
         let kept = match stack {
             StackCopy::All(true) => return self.clone(),
             StackCopy::All(false) => 0,
-            StackCopy::Last(n) => n.min(moves.len()),
+            StackCopy::Last(n) => n.min(pushed.len()),
         };
-        let first = moves.len() - kept;
-        let mut game = Game::new(
-            *self
-                .game
-                .position_at(first)
-                .expect("a position for each ply"),
-        );
-        for &m in &moves[first..] {
-            game.play_unchecked(m);
+        let first = pushed.len() - kept;
+        let start = pushed.get(first).map_or(*self.position(), |&(pos, _)| *pos);
+        let mut board = Board::from_game(Game::new(start));
+        for &(_, m) in &pushed[first..] {
+            match m {
+                Some(m) => {
+                    board.play(m);
+                }
+                None => {
+                    board.play_null().expect("a null move pushed before");
+                }
+            }
         }
-        Board::from_game(game)
+        board
     }
 
     fn __copy__(&self) -> Board {

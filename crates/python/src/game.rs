@@ -19,7 +19,7 @@ use caissa::notation::pgn::{
     EXPORT_WIDTH, GameTree, Layout, Nag, Node, NodeId, SEVEN_TAG_ROSTER, Tags, TerminationMarker,
     TreeReplayError, normalize_comment,
 };
-use caissa::notation::san::SanPlus;
+use caissa::notation::san::{San, SanPlus};
 use caissa::{Game as RustGame, Position};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
@@ -83,17 +83,16 @@ impl GameData {
             })
     }
 
-    /// A board after `id`, with the moves up to it pushed; `ValueError` if one of them is a
-    /// null move, which a board cannot hold.
+    /// A board after `id`, with the moves up to it pushed (null moves too).
     fn board_at(&self, id: Option<NodeId>) -> PyResult<Board> {
-        let mut game = RustGame::new(self.start);
+        let mut board = Board::from_game(RustGame::new(self.start));
         for n in self.path(id) {
-            let m = self.moves[n.index()].ok_or_else(|| {
-                PyValueError::new_err("the line has a null move (--), which a board cannot hold")
-            })?;
-            game.play_unchecked(m);
+            match self.moves[n.index()] {
+                Some(m) => board.push_legal(m),
+                None => board.push_null()?,
+            }
         }
-        Ok(Board::from_game(game))
+        Ok(board)
     }
 
     /// The ids of the main line from the first move.
@@ -136,9 +135,9 @@ impl GameData {
         text.strip_suffix('*').unwrap_or(text).trim_end().to_owned()
     }
 
-    /// The Python move of node `id` (`None` for a null move).
-    pub(crate) fn py_move(&self, id: NodeId) -> Option<Move> {
-        self.moves[id.index()].map(|m| Move::of(&self.start, m))
+    /// The Python move of node `id` (`Move.null()` for a null move).
+    pub(crate) fn py_move(&self, id: NodeId) -> Move {
+        self.moves[id.index()].map_or(Move::NULL, |m| Move::of(&self.start, m))
     }
 
     /// The half-moves before the start, as python-chess counts them from the FEN's move number.
@@ -147,9 +146,21 @@ impl GameData {
         2 * (self.start.fullmoves().max(1) as usize - 1) + black
     }
 
-    /// Adds the legal move `m` of the position after `parent` as its last continuation.
+    /// Adds the legal move `m` of the position after `parent` as its last continuation (or
+    /// the null move `--`, where the side to move is not in check).
     fn add(&mut self, parent: Option<NodeId>, m: &Move) -> PyResult<NodeId> {
         let pos = self.position_at(parent);
+        if m.is_null() {
+            let passed = pos.pass().ok_or_else(|| errors::null_move_in_check(&pos))?;
+            let null = SanPlus {
+                san: San::Null,
+                suffix: None,
+            };
+            let id = self.tree.add_move(parent, null);
+            self.moves.push(None);
+            self.last_added = Some((id, passed));
+            return Ok(id);
+        }
         let legal = legal_move(&pos, m)?;
         Ok(self.add_legal(parent, &pos, legal))
     }
@@ -287,7 +298,7 @@ impl GameNode {
             Key::Move(m) => children
                 .iter()
                 .copied()
-                .find(|&c| data.py_move(c) == Some(m))
+                .find(|&c| data.py_move(c) == m)
                 .ok_or_else(|| PyKeyError::new_err(m.uci_move().to_string())),
             Key::Index(index) => crate::types::py_index(index, children.len())
                 .map(|i| children[i])
@@ -426,10 +437,10 @@ impl GameNode {
         GameNode::node_object(slf, parent).map(Some)
     }
 
-    /// The move that leads here: `None` for the game and for a null move (`--`).
+    /// The move that leads here: `None` for the game, `Move.null()` for a null move (`--`).
     #[getter]
     fn r#move(&self) -> Option<Move> {
-        self.id.and_then(|id| self.data().py_move(id))
+        self.id.map(|id| self.data().py_move(id))
     }
 
     /// The moves that follow, as nodes: the main continuation first, then the variations.
@@ -518,8 +529,7 @@ impl GameNode {
         Ok(())
     }
 
-    /// A board at this node, with the moves from the start pushed. Raises `ValueError` if
-    /// they include a null move, which a board cannot hold.
+    /// A board at this node, with the moves from the start pushed.
     fn board(&self) -> PyResult<Board> {
         self.data().board_at(self.id)
     }
@@ -747,8 +757,8 @@ impl GameNode {
         first.map_or_else(String::new, |first| data.line_text(first, false))
     }
 
-    /// The moves of the main continuation after this node (`None` for a null move).
-    fn mainline_moves(&self) -> Vec<Option<Move>> {
+    /// The moves of the main continuation after this node (`Move.null()` for a null move).
+    fn mainline_moves(&self) -> Vec<Move> {
         let data = self.data();
         data.line_after(self.id)
             .map(|id| data.py_move(id))
@@ -1318,9 +1328,9 @@ impl PgnGame {
         })
     }
 
-    /// The main line's moves (`None` for a null move `--`).
+    /// The main line's moves (`Move.null()` for a null move `--`).
     #[getter]
-    fn moves(slf: PyRef<'_, Self>) -> Vec<Option<Move>> {
+    fn moves(slf: PyRef<'_, Self>) -> Vec<Move> {
         let data = PgnGame::shared(&slf);
         data.main_ids().map(|id| data.py_move(id)).collect()
     }
@@ -1454,7 +1464,26 @@ impl PgnGame {
         board: PyRef<'_, Board>,
         headers: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Py<PgnGame>> {
-        let mut tree = GameTree::from_game(board.game());
+        let mut games = board.games();
+        let mut tree = GameTree::from_game(games.next().expect("a board has a game"));
+        // The games after null moves, each behind its `--`.
+        let mut parent = None;
+        while let Some(&next) = tree.children(parent).first() {
+            parent = Some(next);
+        }
+        for game in games {
+            let null = SanPlus {
+                san: San::Null,
+                suffix: None,
+            };
+            parent = Some(tree.add_move(parent, null));
+            for (pos, &m) in game.positions().zip(game.moves()) {
+                parent = Some(tree.add_move(parent, SanPlus::from_move(pos, m)));
+            }
+            let marker = TerminationMarker::from_result(game.outcome().map(|o| o.result));
+            tree.tags.insert("Result", marker.as_str());
+            tree.termination_marker = Some(marker);
+        }
         for (name, value) in headers.iter().flat_map(|dict| dict.iter()) {
             let (name, value): (String, String) = (name.extract()?, value.extract()?);
             check_tag(&name, &value)?;

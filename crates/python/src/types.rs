@@ -40,7 +40,8 @@ pub(crate) fn square_from_py(index: u8) -> PyResult<Square> {
 /// position, matched against a board's legal moves when it is played.
 ///
 /// Castling is the king's two-square step (`e1g1`) in standard chess and the king taking its
-/// own rook (`e1h1`) in Chess960, as python-chess writes them.
+/// own rook (`e1h1`) in Chess960, as python-chess writes them. `Move.null()` (`0000`, from
+/// `a1` to `a1`, false as a `bool`) passes the turn, as python-chess's null move does.
 ///
 /// >>> import caissa
 /// >>> m = caissa.Move.from_uci("e7e8q")
@@ -57,8 +58,23 @@ pub(crate) struct Move {
 }
 
 impl Move {
+    /// The null move: `a1` to `a1`, as python-chess's `Move(0, 0)`.
+    pub(crate) const NULL: Move = Move {
+        from: Square::A1,
+        to: Square::A1,
+        promotion: None,
+    };
+
+    /// Whether this is the null move.
+    pub(crate) fn is_null(self) -> bool {
+        self == Move::NULL
+    }
+
     /// The Rust crate's UCI move for this move.
     pub(crate) fn uci_move(self) -> UciMove {
+        if self.is_null() {
+            return UciMove::Null;
+        }
         UciMove::Normal {
             from: self.from,
             to: self.to,
@@ -69,22 +85,21 @@ impl Move {
     /// The Python move of `m`, a legal move of `pos`, written in `pos`'s castling convention.
     pub(crate) fn of(pos: &caissa::Position, m: caissa::Move) -> Move {
         Move::from_uci_move(UciMove::from_move(pos, m))
-            .expect("a legal move is never the null move")
     }
 
-    /// The Python move of a UCI move (`None` for the null move `0000`).
-    pub(crate) fn from_uci_move(uci: UciMove) -> Option<Move> {
+    /// The Python move of a UCI move (the null move for `0000`).
+    pub(crate) fn from_uci_move(uci: UciMove) -> Move {
         match uci {
             UciMove::Normal {
                 from,
                 to,
                 promotion,
-            } => Some(Move {
+            } => Move {
                 from,
                 to,
                 promotion,
-            }),
-            UciMove::Null => None,
+            },
+            UciMove::Null => Move::NULL,
         }
     }
 }
@@ -107,24 +122,39 @@ impl Move {
         })
     }
 
-    /// Reads a move in UCI notation (`e2e4`, `e7e8q`).
+    /// Reads a move in UCI notation (`e2e4`, `e7e8q`, `0000` for the null move).
     ///
     /// Raises `InvalidMoveError` (a `ValueError`) with the `byte` where the text stops being
-    /// UCI; the null move `0000` is refused, as caissa plays no null moves.
+    /// UCI, and for a move onto its own square (`e2e2`), as python-chess does.
     ///
-    /// >>> caissa.Move.from_uci("e2e4")
-    /// Move.from_uci('e2e4')
+    /// >>> caissa.Move.from_uci("e2e4"), caissa.Move.from_uci("0000") == caissa.Move.null()
+    /// (Move.from_uci('e2e4'), True)
     #[staticmethod]
     pub(crate) fn from_uci(py: Python<'_>, uci: &str) -> PyResult<Move> {
         let parsed = UciMove::from_ascii(uci.as_bytes())
             .map_err(|e| errors::uci_syntax_error(py, uci, &e))?;
-        Move::from_uci_move(parsed).ok_or_else(|| {
-            errors::with_attrs(
+        match parsed {
+            UciMove::Normal { from, to, .. } if from == to => Err(errors::with_attrs(
                 py,
-                errors::InvalidMoveError::new_err("the null move 0000 is not a move caissa plays"),
-                [("byte", errors::attr(py, 0))],
-            )
-        })
+                errors::InvalidMoveError::new_err(format!(
+                    "a move onto its own square ({uci:?}; the null move is 0000)"
+                )),
+                [("byte", errors::attr(py, 2))],
+            )),
+            parsed => Ok(Move::from_uci_move(parsed)),
+        }
+    }
+
+    /// The null move (`0000`): it passes the turn (python-chess's `Move.null()`). A board
+    /// plays it where the side to move is not in check.
+    #[staticmethod]
+    fn null() -> Move {
+        Move::NULL
+    }
+
+    /// `False` for the null move, `True` for any other.
+    fn __bool__(&self) -> bool {
+        !self.is_null()
     }
 
     /// The origin square (`0..64`).
@@ -146,14 +176,18 @@ impl Move {
     }
 
     /// The move in UCI notation.
-    fn uci(&self) -> String {
+    pub(crate) fn uci(&self) -> String {
         self.uci_move().to_string()
     }
 
-    /// The move as XBoard writes it: its UCI notation (python-chess's `Move.xboard`; a board's
-    /// `xboard` writes castling as `O-O` in Chess960).
-    fn xboard(&self) -> String {
-        self.uci()
+    /// The move as XBoard writes it: its UCI notation, `@@@@` for the null move
+    /// (python-chess's `Move.xboard`; a board's `xboard` writes castling as `O-O` in Chess960).
+    pub(crate) fn xboard(&self) -> String {
+        if self.is_null() {
+            "@@@@".to_owned()
+        } else {
+            self.uci()
+        }
     }
 
     fn __str__(&self) -> String {

@@ -89,8 +89,12 @@ def test_move_refuses_bad_promotions_and_squares():
         caissa.Move(caissa.E7, caissa.E8, caissa.KING)
     with pytest.raises(ValueError):
         caissa.Move(64, 0)
-    with pytest.raises(caissa.InvalidMoveError):
-        caissa.Move.from_uci("0000")
+    # As python-chess: a move onto its own square is no UCI (`0000` is the null move).
+    for text in ("e2e2", "a1a1"):
+        with pytest.raises(chess.InvalidMoveError):
+            chess.Move.from_uci(text)
+        with pytest.raises(caissa.InvalidMoveError):
+            caissa.Move.from_uci(text)
 
 
 def test_board_from_fen_and_back():
@@ -819,3 +823,59 @@ def test_transforms_xboard_and_chess960_setup_as_python_chess():
     assert board.push_xboard("e2e4") == caissa.Move.from_uci("e2e4")
     assert isinstance(board.legal_moves, caissa.LegalMoveGenerator)
     assert isinstance(board.pseudo_legal_moves, caissa.PseudoLegalMoveGenerator)
+
+
+def test_null_moves_as_python_chess_plays_them():
+    """Random games with null moves among the moves (where the side to move is not in check):
+    the same positions, move stack, ply, texts and copies as python-chess, and back again."""
+    assert caissa.Move.null() == caissa.Move(0, 0) == caissa.Move.from_uci("0000")
+    assert not caissa.Move.null() and caissa.Move.from_uci("e2e4")
+    assert repr(caissa.Move.null()) == repr(chess.Move.null())
+    assert caissa.Move.null().xboard() == chess.Move.null().xboard() == "@@@@"
+    rng = random.Random(7)
+    nulls = 0
+    for _ in range(20):
+        ours, peer = caissa.Board(), chess.Board()
+        for _ in range(30):
+            moves = list(peer.legal_moves)
+            if not moves:
+                break
+            if not peer.is_check() and rng.random() < 0.25:
+                move = chess.Move.null()
+                nulls += 1
+                text = rng.choice(["--", "Z0", "0000", "@@@@"])
+                assert ours.parse_san(text) == caissa.Move.null()
+                assert ours.san(caissa.Move.null()) == peer.san(move) == "--"
+                assert ours.lan(caissa.Move.null()) == peer.lan(move)
+                assert ours.uci(caissa.Move.null()) == peer.uci(move) == "0000"
+                assert ours.xboard(caissa.Move.null()) == peer.xboard(move)
+                assert not ours.is_legal(caissa.Move.null())
+                assert caissa.Move.null() not in ours.legal_moves
+                ours.push_san(text)
+            else:
+                move = rng.choice(moves)
+                ours.push(caissa.Move.from_uci(peer.uci(move)))
+            peer.push(move)
+            assert ours.fen() == peer.fen()
+            assert ours.ply() == peer.ply()
+            assert [m.uci() for m in ours.move_stack] == [peer.uci(m) if m else "0000"
+                                                            for m in peer.move_stack]
+            assert ours.peek().uci() == (peer.uci(peer.peek()) if peer.peek() else "0000")
+        assert ours.root().fen() == peer.root().fen()
+        for n in range(len(peer.move_stack) + 2):
+            mine, theirs = ours.copy(stack=n), peer.copy(stack=n)
+            assert mine.fen() == theirs.fen() and mine.root().fen() == theirs.root().fen()
+            assert len(mine.move_stack) == len(theirs.move_stack)
+        while peer.move_stack:
+            assert ours.pop().uci() == (peer.uci(peer.peek()) if peer.peek() else "0000")
+            peer.pop()
+            assert ours.fen() == peer.fen()
+    assert nulls > 50
+    # python-chess passes in check too and leaves an illegal board; caissa refuses.
+    check = caissa.Board("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")
+    with pytest.raises(caissa.IllegalMoveError, match="null move in check"):
+        check.push(caissa.Move.null())
+    assert check.fen() == "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1" and not check.move_stack
+    board = caissa.Board()
+    assert board.push_uci("0000") == caissa.Move.null() and board.turn == caissa.BLACK
+    assert board.san_and_push(caissa.Move.null()) == "--" and board.turn == caissa.WHITE

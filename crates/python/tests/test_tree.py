@@ -504,9 +504,9 @@ def test_review_findings_stay_fixed():
     assert ours.accept(Recorder()) == theirs.accept(Recorder())
     assert bool(caissa.pgn.Game()) and bool(caissa.pgn.read_game(io.StringIO("*")))
 
-    # A null move cannot be handed to a visitor's board.
-    with pytest.raises(ValueError):
-        caissa.pgn.read_game(io.StringIO("1. e4 -- 2. d4 *")).accept(caissa.pgn.GameBuilder())
+    # A null move is handed to a visitor's board as python-chess hands it.
+    built = caissa.pgn.read_game(io.StringIO("1. e4 -- 2. d4 *")).accept(caissa.pgn.GameBuilder())
+    assert str(built) == str(chess.pgn.read_game(io.StringIO("1. e4 -- 2. d4 *")))
 
     # Building a long game move by move takes linear time.
     game = caissa.pgn.Game()
@@ -646,3 +646,32 @@ def test_bad_time_controls_raise_value_error_as_in_python_chess(text):
         chess.pgn.parse_time_control(text)
     with pytest.raises(ValueError):
         caissa.pgn.parse_time_control(text)
+
+
+def test_null_moves_in_games_as_python_chess_has_them():
+    text = "1. e4 -- 2. d4 { pass } -- (2... e5 3. --) 3. c4 *"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert_same_tree(ours, theirs)
+    assert [m.uci() for m in ours.mainline_moves()] == [
+        m.uci() for m in theirs.mainline_moves()]
+    assert ours.next().next().move == caissa.Move.null()
+    for a, b in zip(all_nodes(ours), all_nodes(theirs)):
+        assert a.board().fen() == b.board().fen()
+        assert [m.uci() for m in a.board().move_stack] == [
+            m.uci() for m in b.board().move_stack]
+    assert ours.accept(Recorder()) == theirs.accept(Recorder())
+    assert str(ours) == str(theirs)
+    # Games built with null moves, and from boards that played them.
+    game, peer = caissa.pgn.Game(), chess.pgn.Game()
+    node = game.add_variation(caissa.Move.from_uci("e2e4")).add_variation(caissa.Move.null())
+    peer.add_variation(chess.Move.from_uci("e2e4")).add_variation(chess.Move.null())
+    assert str(game) == str(peer) and node.san() == "--"
+    board, peer_board = caissa.Board(), chess.Board()
+    for san in ["e4", "--", "Nf3", "--", "Bc4", "--", "Bxf7#"]:
+        board.push_san(san)
+        peer_board.push_san(san)
+    assert str(caissa.pgn.Game.from_board(board)) == str(chess.pgn.Game.from_board(peer_board))
+    check = caissa.pgn.read_game(io.StringIO('[FEN "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"]\n\n*'))
+    with pytest.raises(caissa.IllegalMoveError, match="null move in check"):
+        check.add_variation(caissa.Move.null())

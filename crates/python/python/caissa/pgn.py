@@ -291,8 +291,6 @@ def _accept_node(node: Any, board: Any, visitor: Any) -> None:
     if node.starting_comment:
         visitor.visit_comment(node.starting_comment)
     move = node.move
-    if move is None:
-        raise ValueError("the game has a null move (--), which a caissa board cannot hold")
     visitor.visit_move(board, move)
     board.push(move)
     visitor.visit_board(board)
