@@ -1430,9 +1430,12 @@ impl Board {
     /// Raises `InvalidMoveError` (with `byte`) when the text is not UCI, `IllegalMoveError`
     /// when no legal move matches.
     fn push_uci(&mut self, py: Python<'_>, uci: &str) -> PyResult<Move> {
-        let m = self.parse_uci(py, uci)?;
-        self.push(&m)?;
-        Ok(m)
+        let m = Move::from_uci(py, uci)?;
+        if m.is_null() {
+            return self.play_null();
+        }
+        let m = self.rust_move(&m)?;
+        Ok(self.play(m))
     }
 
     /// Reads a move in UCI notation and returns the legal move it stands for.
@@ -1457,9 +1460,11 @@ impl Board {
     /// >>> board.push_san("Nf3")
     /// Move.from_uci('g1f3')
     fn push_san(&mut self, py: Python<'_>, san: &str) -> PyResult<Move> {
-        let m = self.parse_san(py, san)?;
-        self.push(&m)?;
-        Ok(m)
+        if NULL_SANS.contains(&san) {
+            return self.play_null();
+        }
+        let m = self.parse_san_move(py, san)?;
+        Ok(self.play(m))
     }
 
     /// Reads a move in SAN and returns the legal move it stands for (see `push_san`); `--`,
