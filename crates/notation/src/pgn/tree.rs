@@ -152,21 +152,27 @@ impl Tags {
     }
 
     /// Sets the tags that give `start` as a game's start position, as the PGN standard has
-    /// them: `SetUp "1"` and `FEN` when it is not the standard one, and `Variant "Chess960"`
-    /// (with `SetUp` and `FEN` always) for Chess960 castling. For the standard start in
-    /// standard chess it removes them.
+    /// them: `SetUp "1"` and `FEN` when it is not the standard one (the move counters
+    /// included), and `Variant "Chess960"` (with `SetUp` and `FEN` always) for Chess960
+    /// castling. For the standard start in standard chess it removes them.
     ///
     /// ```
     /// use caissa_notation::Position;
+    /// use caissa_notation::fen::Fen;
     /// use caissa_notation::pgn::Tags;
     ///
     /// let mut tags = Tags::new();
+    /// // The standard position after 1. Nf3 Nf6 2. Ng1 Ng8: its move numbers are not the start's.
+    /// let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3";
+    /// tags.set_start(&fen.parse::<Fen>()?.into_position(Default::default())?);
+    /// assert_eq!(tags.get("FEN"), Some(fen));
     /// tags.set_start(&Position::standard());
     /// assert!(tags.is_empty());
     /// let start = Position::chess960(518).expect("a Chess960 number");
     /// tags.set_start(&start);
     /// assert_eq!(tags.get("Variant"), Some("Chess960"));
     /// assert_eq!(tags.start().position(), Ok(start));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_start(&mut self, start: &Position) {
         let chess960 = start.castling_mode() == CastlingMode::Chess960;
@@ -176,7 +182,10 @@ impl Tags {
         if chess960 {
             self.insert("Variant", "Chess960");
         }
-        if chess960 || *start != Position::standard() {
+        // `Position`'s equality leaves out the move counters, which the FEN keeps.
+        let standard =
+            *start == Position::standard() && start.halfmoves() == 0 && start.fullmoves() == 1;
+        if chess960 || !standard {
             self.insert("SetUp", "1");
             self.insert(
                 "FEN",
