@@ -18,8 +18,9 @@
 //! search has no `info`.
 //!
 //! A search can also be followed as it goes ([`Client::start_search`], then
-//! [`Client::next_search_event`] until its `bestmove`, [`Client::stop`] to end it early): then
-//! the reader thread hands over every `info` line as it comes.
+//! [`Client::next_search_event`] until its `bestmove`, [`Client::stop`] to end it early, or a
+//! [`Stopper`] from another thread while this one waits): then the reader thread hands over
+//! every `info` line as it comes.
 //!
 //! The client reads no clock: the caller gives it one ([`Stamp`]), used to stamp the lines, so
 //! that a match runner can feed the arbiter's clock with the time a `bestmove` arrived.
@@ -27,9 +28,9 @@
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use caissa_game::Game;
@@ -151,6 +152,44 @@ pub enum ClientError {
     },
 }
 
+/// The engine's input, shared by its client and the client's [`Stopper`]s: each command is
+/// written whole under the lock.
+#[derive(Clone)]
+struct EngineInput(Arc<Mutex<BufWriter<ChildStdin>>>);
+
+impl EngineInput {
+    /// Writes `line` and a newline, and flushes.
+    fn write(&self, line: std::fmt::Arguments<'_>) -> Result<(), ClientError> {
+        let mut input = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        writeln!(input, "{line}")
+            .and_then(|()| input.flush())
+            .map_err(|_| ClientError::Exited {
+                waiting_for: "a reader of its input",
+            })
+    }
+}
+
+/// Sends `stop` to a client's engine from any thread ([`Client::stopper`]).
+#[derive(Clone)]
+pub struct Stopper(EngineInput);
+
+impl std::fmt::Debug for Stopper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stopper").finish_non_exhaustive()
+    }
+}
+
+impl Stopper {
+    /// `stop`: the search under way ends, and its `bestmove` follows.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Exited`] if the engine no longer reads its input.
+    pub fn stop(&self) -> Result<(), ClientError> {
+        self.0.write(format_args!("{}", GuiCommand::Stop))
+    }
+}
+
 /// What the reader thread hands over.
 enum Received {
     /// A line that is not an `info` line, when it was read, and the last `info` line with a
@@ -190,8 +229,8 @@ struct Message {
 pub struct Client {
     child: Child,
     /// Buffered, so that each command is one write (and the engine wakes once), however many
-    /// pieces its text is formatted in.
-    stdin: BufWriter<ChildStdin>,
+    /// pieces its text is formatted in; shared with the [`Stopper`]s.
+    stdin: EngineInput,
     lines: Receiver<Received>,
     stamp: Stamp,
     closed: bool,
@@ -261,7 +300,10 @@ impl Client {
         }
         Ok(Client {
             child,
-            stdin: BufWriter::with_capacity(16 * 1024, stdin),
+            stdin: EngineInput(Arc::new(Mutex::new(BufWriter::with_capacity(
+                16 * 1024,
+                stdin,
+            )))),
             lines,
             stamp,
             closed: false,
@@ -280,11 +322,14 @@ impl Client {
     ///
     /// [`ClientError::Exited`] if the engine no longer reads.
     pub fn send(&mut self, command: &GuiCommand) -> Result<(), ClientError> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| ClientError::Exited {
-                waiting_for: "a reader of its input",
-            })
+        self.stdin.write(format_args!("{command}"))
+    }
+
+    /// A handle that sends `stop` to the engine from any thread, while this client waits for
+    /// the search ([`Client::next_search_event`]) in another.
+    #[must_use]
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.stdin.clone())
     }
 
     /// Waits up to `timeout` for the next message, skipping lines that are not messages.
@@ -406,11 +451,7 @@ impl Client {
         // Stamped before the write: a reply stamped by the reader thread can never precede it.
         let sent_us = (self.stamp)();
         // Both lines in one flush: one system call, and the engine wakes once.
-        writeln!(self.stdin, "{position}\n{go}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| ClientError::Exited {
-                waiting_for: "a reader of its input",
-            })?;
+        self.stdin.write(format_args!("{position}\n{go}"))?;
         // The last scored `info` of each `multipv` number, by number.
         let mut lines: Vec<Option<Info>> = Vec::new();
         let mut keep = |scored: Info| {
@@ -456,11 +497,7 @@ impl Client {
     /// [`ClientError::Exited`] if the engine no longer reads its input.
     pub fn start_search(&mut self, position: &SetPosition, go: &Go) -> Result<(), ClientError> {
         self.stream_info.store(true, Ordering::Release);
-        writeln!(self.stdin, "{position}\n{go}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| ClientError::Exited {
-                waiting_for: "a reader of its input",
-            })
+        self.stdin.write(format_args!("{position}\n{go}"))
     }
 
     /// The next `info` line of a search begun with [`Client::start_search`], or its

@@ -259,6 +259,20 @@ fn stockfish_infinite_search_followed_then_stopped() {
         }
     };
     assert!(best.is_some());
+    // Stopped from another thread while this one waits for the search's lines.
+    engine.start_search(&start(), &infinite).unwrap();
+    let stopper = engine.stopper();
+    let stopping = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        stopper.stop()
+    });
+    let waited = Instant::now();
+    while !matches!(
+        engine.next_search_event(Duration::from_secs(10)).unwrap(),
+        SearchEvent::BestMove { .. }
+    ) {}
+    stopping.join().unwrap().unwrap();
+    assert!(waited.elapsed() >= Duration::from_millis(200));
     let result = engine
         .search(&start(), &nodes(1000), Duration::from_secs(10))
         .unwrap();
