@@ -110,6 +110,23 @@ pub(crate) struct Board {
     before_null: Vec<Game>,
 }
 
+/// The position after the null move in `pos`: `IllegalMoveError` in check, where the position
+/// after it would not be legal, and where the game has ended (no legal move), where PGN has no
+/// null move either (python-chess plays it in both).
+pub(crate) fn pass(pos: &Position) -> PyResult<Position> {
+    let refused = |why: &str| {
+        errors::IllegalMoveError::new_err(format!(
+            "a null move {why} in {}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        ))
+    };
+    if !pos.has_legal_moves() {
+        return Err(refused("after the end of the game"));
+    }
+    pos.pass()
+        .ok_or_else(|| refused("in check would leave an illegal position"))
+}
+
 /// The SAN texts python-chess reads as the null move.
 const NULL_SANS: [&str; 4] = ["--", "Z0", "0000", "@@@@"];
 
@@ -150,10 +167,7 @@ impl Board {
 
     /// [`Board::push_null`], giving the null move.
     fn play_null(&mut self) -> PyResult<Move> {
-        let passed = self
-            .position()
-            .pass()
-            .ok_or_else(|| errors::null_move_in_check(self.position()))?;
+        let passed = pass(self.position())?;
         self.before_null
             .push(std::mem::replace(&mut self.game, Game::new(passed)));
         Ok(Move::NULL)
@@ -343,8 +357,10 @@ impl Board {
     /// >>> caissa.Board.from_chess960(0).fen()
     /// 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1'
     #[staticmethod]
-    fn from_chess960(scharnagl: u32) -> PyResult<Board> {
-        Game::chess960(scharnagl)
+    fn from_chess960(scharnagl: i64) -> PyResult<Board> {
+        u32::try_from(scharnagl)
+            .ok()
+            .and_then(Game::chess960)
             .map(Board::from_game)
             .ok_or_else(|| {
                 PyValueError::new_err(format!("not a Chess960 number (0 to 959): {scharnagl}"))
@@ -353,7 +369,7 @@ impl Board {
 
     /// python-chess's name for [`Board::from_chess960`].
     #[staticmethod]
-    fn from_chess960_pos(scharnagl: u32) -> PyResult<Board> {
+    fn from_chess960_pos(scharnagl: i64) -> PyResult<Board> {
         Board::from_chess960(scharnagl)
     }
 
@@ -1089,7 +1105,7 @@ impl Board {
     /// Sets the board to the Chess960 starting position with Scharnagl number `scharnagl` (0
     /// to 959), a Chess960 board from then on, with no moves played (python-chess's
     /// `set_chess960_pos`). Raises `ValueError` for a larger number.
-    fn set_chess960_pos(&mut self, scharnagl: u32) -> PyResult<()> {
+    fn set_chess960_pos(&mut self, scharnagl: i64) -> PyResult<()> {
         *self = Board::from_chess960(scharnagl)?;
         Ok(())
     }
@@ -1111,7 +1127,8 @@ impl Board {
             chess960.unwrap_or(self.position().castling_mode() == CastlingMode::Chess960);
         Ok(match m.castling_side() {
             Some(side) if chess960 => side.san().to_owned(),
-            _ => self.uci(r#move, Some(chess960))?,
+            // The move as given, as python-chess writes it (`e1h1` stays `e1h1`).
+            _ => r#move.xboard(),
         })
     }
 

@@ -3,11 +3,13 @@
 //! with the GIL released while it waits. python-chess's `SimpleEngine`, `Limit`, `PlayResult` and scores are in
 //! `python/caissa/engine.py`, on top of it.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use caissa::uci::client::{Client, ClientError, EngineCommand, EngineId, SearchEvent, position_of};
-use caissa::uci::protocol::{Go, Info, ScoreBound, ScoreValue};
+use caissa::uci::client::{
+    Client, ClientError, EngineCommand, EngineId, SearchEvent, Stopper, position_of,
+};
+use caissa::uci::protocol::{Go, Info, ScoreBound, ScoreValue, UciOptionKind};
 use caissa::{Position, UciMove};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -51,15 +53,44 @@ pub(crate) struct UciEngine {
     /// The process; `None` once it has quit. Behind a lock, as Python may share the object
     /// between threads: one call talks to the engine at a time.
     client: Mutex<Option<Client>>,
+    /// Sends `stop` without the lock, which the thread following a search holds while it waits.
+    stopper: Stopper,
     id: EngineId,
 }
 
+/// Why a call on the client failed.
+enum Failed {
+    /// The engine has quit.
+    Quit,
+    /// An earlier call panicked while it held the lock.
+    Poisoned,
+    /// The client's own error.
+    Client(ClientError),
+}
+
+impl From<Failed> for PyErr {
+    fn from(failed: Failed) -> PyErr {
+        match failed {
+            Failed::Quit => has_quit(),
+            Failed::Poisoned => EngineError::new_err("an earlier call to the engine failed midway"),
+            Failed::Client(e) => engine_error(&e),
+        }
+    }
+}
+
 impl UciEngine {
-    /// The lock on the process.
-    fn locked(&self) -> PyResult<MutexGuard<'_, Option<Client>>> {
-        self.client
-            .lock()
-            .map_err(|_| EngineError::new_err("an earlier call to the engine failed midway"))
+    /// `f` on the client, the GIL released while it waits for the lock (which another thread
+    /// may hold while it waits for the engine) and for the engine.
+    fn with_client<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Client) -> Result<T, ClientError> + Send,
+    ) -> Result<T, Failed> {
+        py.detach(|| {
+            let mut guard = self.client.lock().map_err(|_| Failed::Poisoned)?;
+            let client = guard.as_mut().ok_or(Failed::Quit)?;
+            f(client).map_err(Failed::Client)
+        })
     }
 }
 
@@ -90,6 +121,7 @@ impl UciEngine {
             let mut client = Client::spawn(&command, stamp)?;
             let id = client.handshake(timeout)?;
             Ok(UciEngine {
+                stopper: client.stopper(),
                 client: Mutex::new(Some(client)),
                 id,
             })
@@ -112,6 +144,27 @@ impl UciEngine {
         self.id.options.iter().map(|o| o.name.clone()).collect()
     }
 
+    /// The default of each option the engine declared with one (buttons have none), as the
+    /// text `set_option` sends.
+    #[getter]
+    fn option_defaults(&self) -> Vec<(String, String)> {
+        self.id
+            .options
+            .iter()
+            .filter_map(|o| {
+                let default = match &o.kind {
+                    UciOptionKind::Check { default } => default.to_string(),
+                    UciOptionKind::Spin { default, .. } => default.to_string(),
+                    UciOptionKind::Combo { default, .. } | UciOptionKind::String { default } => {
+                        default.clone()
+                    }
+                    UciOptionKind::Button => return None,
+                };
+                Some((o.name.clone(), default))
+            })
+            .collect()
+    }
+
     /// Sets an option (`value` `None` for a button) and waits up to `timeout` seconds for the
     /// engine to be ready again.
     fn set_option(
@@ -122,13 +175,11 @@ impl UciEngine {
         timeout: f64,
     ) -> PyResult<()> {
         let timeout = seconds(timeout)?;
-        let mut guard = self.locked()?;
-        let client = guard.as_mut().ok_or_else(has_quit)?;
-        py.detach(|| {
+        self.with_client(py, |client| {
             client.set_option(name, value)?;
             client.sync(timeout)
         })
-        .map_err(|e| engine_error(&e))
+        .map_err(PyErr::from)
     }
 
     /// Searches the current position of `board` (sent as its start and moves) with the `go`
@@ -150,11 +201,8 @@ impl UciEngine {
         let timeout = seconds(timeout)?;
         let game = board.game().clone();
         let mode = game.position().castling_mode();
-        let mut guard = self.locked()?;
-        let client = guard.as_mut().ok_or_else(has_quit)?;
-        let (best, result) = py
-            .detach(|| client.play(&game, mode, &go, timeout))
-            .map_err(|e| engine_error(&e))?;
+        let (best, result) =
+            self.with_client(py, |client| client.play(&game, mode, &go, timeout))?;
         let pos = game.position();
         let info = result
             .info
@@ -184,10 +232,8 @@ impl UciEngine {
         }
         let position = position_of(game, game.position().castling_mode());
         let go = go.go();
-        let mut guard = self.locked()?;
-        let client = guard.as_mut().ok_or_else(has_quit)?;
-        py.detach(|| client.start_search(&position, &go))
-            .map_err(|e| engine_error(&e))
+        self.with_client(py, |client| client.start_search(&position, &go))
+            .map_err(PyErr::from)
     }
 
     /// The next event of the search begun by `start` for `board`, waiting up to `timeout`
@@ -201,12 +247,10 @@ impl UciEngine {
         timeout: Option<f64>,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let timeout = timeout.map_or(Ok(Duration::MAX), seconds)?;
-        let mut guard = self.locked()?;
-        let client = guard.as_mut().ok_or_else(has_quit)?;
-        let event = match py.detach(|| client.next_search_event(timeout)) {
+        let event = match self.with_client(py, |client| client.next_search_event(timeout)) {
             Ok(event) => event,
-            Err(ClientError::Timeout { .. }) => return Ok(None),
-            Err(e) => return Err(engine_error(&e)),
+            Err(Failed::Client(ClientError::Timeout { .. })) => return Ok(None),
+            Err(failed) => return Err(failed.into()),
         };
         let pos = board.position();
         let event = match event {
@@ -220,20 +264,22 @@ impl UciEngine {
         event.map(Some)
     }
 
-    /// `stop`: the search begun by `start` ends, and `next_event` gives its `bestmove`.
-    fn stop(&self) -> PyResult<()> {
-        let mut guard = self.locked()?;
-        let client = guard.as_mut().ok_or_else(has_quit)?;
-        client.stop().map_err(|e| engine_error(&e))
+    /// `stop`: the search begun by `start` ends, and `next_event` gives its `bestmove`. It
+    /// needs no lock, so another thread may call it while one waits in `next_event`.
+    fn stop(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.stopper.stop())
+            .map_err(|e| engine_error(&e))
     }
 
     /// `quit`; the process is killed if it has not ended within `timeout` seconds.
     fn quit(&self, py: Python<'_>, timeout: f64) -> PyResult<()> {
         let timeout = seconds(timeout)?;
-        let client = self.client.lock().ok().and_then(|mut guard| guard.take());
-        if let Some(client) = client {
-            py.detach(|| client.quit(timeout));
-        }
+        py.detach(|| {
+            let client = self.client.lock().ok().and_then(|mut guard| guard.take());
+            if let Some(client) = client {
+                client.quit(timeout);
+            }
+        });
         Ok(())
     }
 }

@@ -139,14 +139,6 @@ pub(crate) fn san_error(
     }
 }
 
-/// The null move refused in `pos`, in check: the position after it would not be legal.
-pub(crate) fn null_move_in_check(pos: &caissa::Position) -> PyErr {
-    IllegalMoveError::new_err(format!(
-        "a null move in check would leave an illegal position in {}",
-        caissa::notation::fen::Fen::from_position(pos, caissa::notation::fen::EnPassantMode::Legal)
-    ))
-}
-
 pub(crate) fn uci_error(fen: &str, e: &UciError) -> PyErr {
     IllegalMoveError::new_err(format!("{e} in {fen}"))
 }

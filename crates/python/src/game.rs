@@ -20,7 +20,7 @@ use caissa::notation::pgn::{
     TreeReplayError, normalize_comment,
 };
 use caissa::notation::san::{San, SanPlus};
-use caissa::{Game as RustGame, Position};
+use caissa::{CastlingMode, Game as RustGame, Position};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PySet};
@@ -114,15 +114,23 @@ impl GameData {
         let mut line = GameTree::new();
         line.tags
             .set_start(&self.position_at(self.tree.node(first).parent()));
-        // The moves, copied into a game of their own.
+        self.copy_moves(&mut line, first, variations);
+        let text = python_chess_movetext(&mut line, Layout::Compact, TerminationMarker::Unknown);
+        let text = text.trim_end();
+        text.strip_suffix('*').unwrap_or(text).trim_end().to_owned()
+    }
+
+    /// Copies the move `first` and the moves after it (the variations that follow it too with
+    /// `variations`) into `into`, as a line from its start, with their comments and glyphs.
+    fn copy_moves(&self, into: &mut GameTree, first: NodeId, variations: bool) {
         let mut stack = vec![(first, None)];
         while let Some((from, parent)) = stack.pop() {
             let node = self.tree.node(from);
-            let copy = line.add_move(parent, node.san);
-            let into = line.node_mut(copy);
-            into.nags = node.nags.clone();
-            into.comments = node.comments.clone();
-            into.comments_before = node.comments_before.clone();
+            let copy = into.add_move(parent, node.san);
+            let copied = into.node_mut(copy);
+            copied.nags = node.nags.clone();
+            copied.comments = node.comments.clone();
+            copied.comments_before = node.comments_before.clone();
             let next = if variations {
                 node.children()
             } else {
@@ -130,9 +138,42 @@ impl GameData {
             };
             stack.extend(next.iter().rev().map(|&c| (c, Some(copy))));
         }
-        let text = python_chess_movetext(&mut line, Layout::Compact, TerminationMarker::Unknown);
-        let text = text.trim_end();
-        text.strip_suffix('*').unwrap_or(text).trim_end().to_owned()
+    }
+
+    /// The game as if it started after `id` (python-chess's `accept_subgame`): the game's
+    /// tags but the start tags, then the start tags of the position after `id` as
+    /// python-chess's `Game.setup` gives them (`FEN` and `SetUp` unless it is the standard
+    /// start, counters included; `Variant` for Chess960), and the moves after `id`.
+    fn subgame(&self, id: Option<NodeId>) -> GameTree {
+        let mut sub = GameTree::new();
+        sub.tags = self.subgame_tags(id);
+        for &child in self.tree.children(id) {
+            self.copy_moves(&mut sub, child, true);
+        }
+        sub
+    }
+
+    /// The tags of [`GameData::subgame`].
+    fn subgame_tags(&self, id: Option<NodeId>) -> Tags {
+        let start = self.position_at(id);
+        let fen = Fen::from_position(&start, EnPassantMode::Legal).to_string();
+        let mut start_tags = Vec::new();
+        if fen != Fen::from_position(&Position::standard(), EnPassantMode::Legal).to_string() {
+            start_tags.extend([("FEN", fen.as_str()), ("SetUp", "1")]);
+        }
+        if start.castling_mode() == CastlingMode::Chess960 {
+            start_tags.push(("Variant", "Chess960"));
+        }
+        let mut tags = Tags::new();
+        for (name, value) in roster_first(&self.tree.tags) {
+            if !start_tags.iter().any(|&(n, _)| n == name) {
+                tags.push(name, value);
+            }
+        }
+        for (name, value) in start_tags {
+            tags.push(name, value);
+        }
+        tags
     }
 
     /// The Python move of node `id` (`Move.null()` for a null move).
@@ -151,7 +192,7 @@ impl GameData {
     fn add(&mut self, parent: Option<NodeId>, m: &Move) -> PyResult<NodeId> {
         let pos = self.position_at(parent);
         if m.is_null() {
-            let passed = pos.pass().ok_or_else(|| errors::null_move_in_check(&pos))?;
+            let passed = crate::board::pass(&pos)?;
             let null = SanPlus {
                 san: San::Null,
                 suffix: None,
@@ -556,9 +597,18 @@ impl GameNode {
         GameNode::game_of(slf)
     }
 
+    /// The tags of the game as if it started after this node (for `accept_subgame`).
+    fn _subgame_tags(&self) -> Vec<(String, String)> {
+        let tags = self.data().subgame_tags(self.id);
+        tags.iter()
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect()
+    }
+
     /// Hands the game to `visitor` as if it started after this node (python-chess's
     /// `accept_subgame`): the game's tags with the start tags (`FEN`, `SetUp`) of this node's
-    /// board, that board, the moves that follow with their variations, and the result.
+    /// board, that board, the moves that follow with their variations, and the result. A
+    /// `StringExporter` or `FileExporter` gets that game's text written in Rust.
     ///
     /// >>> import io
     /// >>> game = caissa.pgn.read_game(io.StringIO("1. e4 e5 2. Nf3 *"))
@@ -566,6 +616,11 @@ impl GameNode {
     /// >>> sub
     /// '1... e5 2. Nf3 *'
     fn accept_subgame(slf: &Bound<'_, Self>, visitor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Some((flags, columns)) = exporter_options(visitor)? {
+            let sub = slf.get().data().subgame(slf.get().id);
+            let text = python_chess_text(&sub, flags, columns);
+            return Ok(visitor.call_method1("_take", (text,))?.unbind());
+        }
         let walk = slf.py().import("caissa.pgn")?.getattr("_accept_subgame")?;
         Ok(walk.call1((slf, visitor))?.unbind())
     }
@@ -1072,6 +1127,24 @@ fn python_chess_movetext(tree: &mut GameTree, layout: Layout, result: Terminatio
     out
 }
 
+/// `headers`, `comments` and `variations`, then `columns`: what an exporter writes.
+type ExporterOptions = ((bool, bool, bool), Option<usize>);
+
+/// The choices of `visitor` when it is one of `caissa.pgn`'s exporters (it has `_take`, which
+/// takes the text written in Rust): `headers`, `comments`, `variations`, and `columns`.
+fn exporter_options(visitor: &Bound<'_, PyAny>) -> PyResult<Option<ExporterOptions>> {
+    if !visitor.hasattr("_take")? {
+        return Ok(None);
+    }
+    let option = |name: &str| visitor.getattr(name)?.extract::<bool>();
+    let flags = (
+        option("headers")?,
+        option("comments")?,
+        option("variations")?,
+    );
+    Ok(Some((flags, visitor.getattr("columns")?.extract()?)))
+}
+
 /// Appends `movetext` (on one line, python-chess's tokens separated by single spaces) in
 /// lines of at most `columns` characters as python-chess's exporters break it: each token
 /// with its space after it, a new line started where a token would not fit (a longer token
@@ -1416,7 +1489,7 @@ impl PgnGame {
     /// The game in PGN as python-chess's `str(game)` writes it: the tags it has (the seven
     /// tag roster first), a blank line, and the movetext on one line, each move's comments as
     /// one and its glyphs in order; no final newline.
-    fn __str__(slf: PyRef<'_, Self>) -> PyResult<String> {
+    fn __str__(slf: PyRef<'_, Self>) -> String {
         PgnGame::python_chess_text(&slf, (true, true, true), None)
     }
 
@@ -1426,19 +1499,11 @@ impl PgnGame {
     /// characters written to the file. Any other visitor (a `caissa.pgn.BaseVisitor`) has
     /// its methods called in python-chess's order, `begin_headers` too.
     fn accept(slf: PyRef<'_, Self>, visitor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = visitor.py();
-        if !visitor.hasattr("_take")? {
-            let walk = py.import("caissa.pgn")?.getattr("_accept")?;
+        let Some((flags, columns)) = exporter_options(visitor)? else {
+            let walk = visitor.py().import("caissa.pgn")?.getattr("_accept")?;
             return Ok(walk.call1((slf, visitor))?.unbind());
-        }
-        let option = |name: &str| visitor.getattr(name)?.extract::<bool>();
-        let flags = (
-            option("headers")?,
-            option("comments")?,
-            option("variations")?,
-        );
-        let columns: Option<usize> = visitor.getattr("columns")?.extract()?;
-        let text = PgnGame::python_chess_text(&slf, flags, columns)?;
+        };
+        let text = PgnGame::python_chess_text(&slf, flags, columns);
         Ok(visitor.call_method1("_take", (text,))?.unbind())
     }
 
@@ -1527,34 +1592,10 @@ impl PgnGame {
     /// newline. (`to_pgn` writes caissa's export format, which always has the roster.)
     fn python_chess_text(
         slf: &PyRef<'_, Self>,
-        (headers, comments, variations): (bool, bool, bool),
+        flags: (bool, bool, bool),
         columns: Option<usize>,
-    ) -> PyResult<String> {
-        let data = PgnGame::shared(slf);
-        let mut tree = stripped(&data.tree, comments, variations);
-        let mut out = String::new();
-        if headers {
-            let mut ordered = Tags::new();
-            for (name, value) in roster_first(&tree.tags) {
-                ordered.push(name, value);
-            }
-            ordered.write_lines(&mut out);
-            if !ordered.is_empty() {
-                out.push('\n');
-            }
-        }
-        // python-chess ends the movetext with the `Result` tag's value.
-        let result = tree
-            .tags
-            .get("Result")
-            .and_then(|r| r.parse().ok())
-            .unwrap_or(TerminationMarker::Unknown);
-        let movetext = python_chess_movetext(&mut tree, Layout::Compact, result);
-        match columns {
-            Some(columns) => wrap_as_python_chess(&mut out, &movetext, columns),
-            None => out.push_str(&movetext),
-        }
-        Ok(out.trim_end().to_owned())
+    ) -> String {
+        python_chess_text(&PgnGame::shared(slf).tree, flags, columns)
     }
 
     /// `f` of each main-line node.
@@ -1562,4 +1603,37 @@ impl PgnGame {
         let data = PgnGame::shared(slf);
         data.main_ids().map(|id| f(data.tree.node(id))).collect()
     }
+}
+
+/// `tree` as python-chess's exporters write a game, with or without (`headers`, `comments`,
+/// `variations`): see [`PgnGame::python_chess_text`].
+fn python_chess_text(
+    tree: &GameTree,
+    (headers, comments, variations): (bool, bool, bool),
+    columns: Option<usize>,
+) -> String {
+    let mut tree = stripped(tree, comments, variations);
+    let mut out = String::new();
+    if headers {
+        let mut ordered = Tags::new();
+        for (name, value) in roster_first(&tree.tags) {
+            ordered.push(name, value);
+        }
+        ordered.write_lines(&mut out);
+        if !ordered.is_empty() {
+            out.push('\n');
+        }
+    }
+    // python-chess ends the movetext with the `Result` tag's value.
+    let result = tree
+        .tags
+        .get("Result")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(TerminationMarker::Unknown);
+    let movetext = python_chess_movetext(&mut tree, Layout::Compact, result);
+    match columns {
+        Some(columns) => wrap_as_python_chess(&mut out, &movetext, columns),
+        None => out.push_str(&movetext),
+    }
+    out.trim_end().to_owned()
 }

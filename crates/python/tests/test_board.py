@@ -879,3 +879,24 @@ def test_null_moves_as_python_chess_plays_them():
     board = caissa.Board()
     assert board.push_uci("0000") == caissa.Move.null() and board.turn == caissa.BLACK
     assert board.san_and_push(caissa.Move.null()) == "--" and board.turn == caissa.WHITE
+
+
+def test_review_findings_of_the_twelfth_session_on_boards_stay_fixed():
+    import caissa.svg
+    # No null move after the end of the game, which PGN could not write back.
+    stalemate = caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    with pytest.raises(caissa.IllegalMoveError, match="after the end of the game"):
+        stalemate.push(caissa.Move.null())
+    for bad in (-1, 960):
+        with pytest.raises(ValueError):
+            caissa.Board().set_chess960_pos(bad)
+        with pytest.raises(ValueError):
+            caissa.Board.from_chess960(bad)
+    # XBoard writes the move as given, as python-chess does.
+    board, peer = caissa.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), chess.Board(
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    for uci in ("e1h1", "e1g1"):
+        assert board.xboard(caissa.Move.from_uci(uci)) == peer.xboard(chess.Move.from_uci(uci))
+    # A null last move marks no square.
+    plain = caissa.svg.board(caissa.Board())
+    assert caissa.svg.board(caissa.Board(), lastmove=caissa.Move.null()) == plain

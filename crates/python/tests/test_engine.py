@@ -19,6 +19,13 @@ if STOCKFISH is None and os.environ.get("CI"):
 needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
 
 
+def stockfish():
+    """Stockfish on one thread with a small hash, as each test here uses it."""
+    engine = SimpleEngine.popen_uci(STOCKFISH)
+    engine.configure({"Threads": 1, "Hash": 16})
+    return engine
+
+
 @needs_stockfish
 def test_play_and_analyse_with_stockfish():
     with SimpleEngine.popen_uci(STOCKFISH) as engine:
@@ -111,8 +118,7 @@ def test_an_analysis_gives_each_info_as_python_chess_analysis_does():
     import chess
     import chess.engine
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-    with SimpleEngine.popen_uci(STOCKFISH) as engine, peer_engine() as peer:
-        engine.configure({"Threads": 1, "Hash": 16})
+    with stockfish() as engine, peer_engine() as peer:
         with engine.analysis(caissa.Board(fen), Limit(depth=10)) as ours:
             got = [(i["depth"], i["score"].white().score(), [m.uci() for m in i["pv"]])
                    for i in ours if "score" in i]
@@ -133,8 +139,7 @@ def test_an_analysis_gives_each_info_as_python_chess_analysis_does():
 
 @needs_stockfish
 def test_an_infinite_analysis_runs_until_stopped():
-    with SimpleEngine.popen_uci(STOCKFISH) as engine:
-        engine.configure({"Threads": 1, "Hash": 16})
+    with stockfish() as engine:
         analysis = engine.analysis(caissa.Board())
         depths = []
         for info in analysis:
@@ -158,3 +163,29 @@ def test_an_infinite_analysis_runs_until_stopped():
         assert left.wait().move is not None
         with pytest.raises(ValueError, match="root_moves"):
             engine.analysis(caissa.Board(), root_moves=[])
+
+
+@needs_stockfish
+def test_an_analysis_stopped_from_another_thread_and_its_options_set_back():
+    import threading
+    with stockfish() as engine:
+        analysis = engine.analysis(caissa.Board())
+        seen = []
+        reader = threading.Thread(target=lambda: seen.extend(analysis), daemon=True)
+        reader.start()
+        time.sleep(0.3)
+        analysis.stop()
+        reader.join(timeout=10)
+        assert not reader.is_alive(), "the reading thread ended once stopped"
+        assert seen and analysis.wait().move is not None
+        # Options given for one search are set back after it, even when it cannot start.
+        engine.analysis(caissa.Board(), Limit(depth=3), options={"MultiPV": 2}).wait()
+        plain = engine.analysis(caissa.Board(), Limit(depth=3))
+        plain.wait()
+        assert len(plain.multipv) == 1
+        mated = caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+        done = engine.analysis(mated, multipv=3)
+        assert done.wait().move is None and done.next() is None and done.empty()
+        again = engine.analysis(caissa.Board(), Limit(depth=3))
+        again.wait()
+        assert len(again.multipv) == 1

@@ -675,3 +675,30 @@ def test_null_moves_in_games_as_python_chess_has_them():
     check = caissa.pgn.read_game(io.StringIO('[FEN "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"]\n\n*'))
     with pytest.raises(caissa.IllegalMoveError, match="null move in check"):
         check.add_variation(caissa.Move.null())
+
+
+def test_review_findings_of_the_twelfth_session_stay_fixed():
+    # A subgame whose start is the standard position with other move numbers has its FEN.
+    text = "1. Nf3 Nf6 2. Ng1 Ng8 3. e4 *"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    a, b = ours.end().parent, theirs.end().parent
+    assert a.accept_subgame(caissa.pgn.StringExporter()) == b.accept_subgame(
+        chess.pgn.StringExporter())
+    assert a.accept_subgame(Recorder()) == b.accept_subgame(Recorder())
+    # A game without tags gets no Result tag from its exporter; a starting comment stays
+    # where it was set.
+    ours, theirs = caissa.pgn.Game.without_tag_roster(), chess.pgn.Game.without_tag_roster()
+    for game, move in ((ours, caissa.Move.from_uci), (theirs, chess.Move.from_uci)):
+        first = game.add_variation(move("e2e4"))
+        first.add_variation(move("e7e5"))
+        side = first.add_variation(move("c7c5"))
+        side.starting_comment = "Sicilian"
+        first.variations[0].add_variation(move("g1f3")).starting_comment = "later"
+    for a, b in zip([ours, *all_nodes(ours)], [theirs, *all_nodes(theirs)]):
+        assert a.accept_subgame(caissa.pgn.StringExporter()) == b.accept_subgame(
+            chess.pgn.StringExporter())
+    # Game.setup keeps the move numbers of a standard placement.
+    game = caissa.pgn.Game()
+    game.setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3")
+    assert game.board().fen().endswith(" 4 3")

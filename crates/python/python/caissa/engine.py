@@ -211,12 +211,12 @@ class AnalysisResult:
     leaving. The engine takes no other command until the search has ended (``play`` and the
     others stop it first)."""
 
-    def __init__(self, engine: "SimpleEngine", board: Board, wait: Optional[float],
-                 multipv: bool) -> None:
+    def __init__(self, engine: "SimpleEngine", board: Board, wait: Optional[float]) -> None:
         self._engine = engine
         self._board = board.copy(stack=True)
         self._wait = wait
-        self._multipv = multipv
+        # The options to set back when the search ends.
+        self._restore: Dict[str, str] = {}
         self._pending: List[Dict[str, Any]] = []
         self._best: Optional[BestMove] = None
         self._stopped = False
@@ -236,8 +236,7 @@ class AnalysisResult:
         if event[0] == "bestmove":
             self._best = BestMove(event[1], event[2])
             self._engine._analysis = None
-            if self._multipv:
-                self._engine.configure({"MultiPV": 1})
+            self._engine._set_options(self._restore)
             return True
         info = SimpleEngine._info(event[1], self._board.turn)
         line = max(info.get("multipv", 1), 1)
@@ -313,6 +312,8 @@ class SimpleEngine:
         self._engine = engine
         self.timeout = TIMEOUT if timeout is None else timeout
         self._analysis: Optional[AnalysisResult] = None
+        # Each option's value: the engine's default until `configure` sets it.
+        self._config: Dict[str, str] = dict(engine.option_defaults)
 
     def _finish_analysis(self) -> None:
         """Ends the analysis under way, if any: the engine takes one command at a time."""
@@ -345,10 +346,27 @@ class SimpleEngine:
         """Sets the engine's options (``True``/``False`` written as ``true``/``false``,
         ``None`` for a button)."""
         self._finish_analysis()
+        self._config.update(self._set_options(options))
+
+    def _set_options(self, options: Mapping[str, Any]) -> Dict[str, str]:
+        """Sends ``options``; the values set, as text (buttons left out)."""
+        sent = {}
         for name, value in options.items():
             if isinstance(value, bool):
                 value = "true" if value else "false"
-            self._engine.set_option(name, None if value is None else str(value), self.timeout)
+            text = None if value is None else str(value)
+            self._engine.set_option(name, text, self.timeout)
+            if text is not None:
+                sent[name] = text
+        return sent
+
+    def _set_for_one_search(self, options: Mapping[str, Any]) -> Dict[str, str]:
+        """Sets ``options`` for the next search only: what to set back after it (the values
+        ``configure`` gave, else the engine's defaults)."""
+        self._finish_analysis()
+        restore = {name: self._config[name] for name in options if name in self._config}
+        self._set_options(options)
+        return restore
 
     def play(self, board: Board, limit: Limit, *, game: object = None, info: Info = INFO_NONE,
              ponder: bool = False, draw_offered: bool = False) -> PlayResult:
@@ -370,11 +388,11 @@ class SimpleEngine:
         first. python-chess's ``game`` and ``info`` are taken (every field is always given)."""
         if multipv is None:
             return self._search(board, limit)[2]
-        self.configure({"MultiPV": multipv})
+        restore = self._set_for_one_search({"MultiPV": multipv})
         try:
             return self._search(board, limit)[3]
         finally:
-            self.configure({"MultiPV": 1})
+            self._set_options(restore)
 
     def analysis(self, board: Board, limit: Optional[Limit] = None, *,
                  multipv: Optional[int] = None, game: object = None, info: Info = INFO_ALL,
@@ -382,8 +400,10 @@ class SimpleEngine:
                  ) -> AnalysisResult:
         """Starts a search of the current position of ``board`` and gives each ``info`` as the
         engine sends it (an ``AnalysisResult``), until ``limit`` is reached or, without one,
-        until ``stop()``. ``multipv`` sets the ``MultiPV`` option for this search, ``options``
-        others first. python-chess's ``game`` and ``info`` are taken; ``root_moves`` (UCI's
+        until ``stop()``. ``multipv`` sets the ``MultiPV`` option and ``options`` others for
+        this search only (they are set back when it ends). In a position without a legal move
+        the analysis has ended at once, without an ``info`` (python-chess hands over the
+        engine's). python-chess's ``game`` and ``info`` are taken; ``root_moves`` (UCI's
         ``searchmoves``) is not supported.
 
         >>> # with caissa.engine.SimpleEngine.popen_uci("stockfish") as engine:
@@ -394,16 +414,24 @@ class SimpleEngine:
         if root_moves is not None:
             raise ValueError("root_moves (searchmoves) is not supported")
         self._finish_analysis()
-        if options:
-            self.configure(options)
-        if multipv is not None:
-            self.configure({"MultiPV": multipv})
         wait = self._wait(limit) if limit is not None else None
         if wait is not None and wait >= 24 * 3600.0:
             wait = None
-        self._engine.start(board, _go(limit))
-        self._analysis = AnalysisResult(self, board, wait, multipv is not None)
-        return self._analysis
+        result = AnalysisResult(self, board, wait)
+        if not board.legal_moves:
+            result._best = BestMove(None, None)
+            return result
+        temporary = dict(options or {})
+        if multipv is not None:
+            temporary["MultiPV"] = multipv
+        result._restore = self._set_for_one_search(temporary)
+        try:
+            self._engine.start(board, _go(limit))
+        except BaseException:
+            self._set_options(result._restore)
+            raise
+        self._analysis = result
+        return result
 
     @staticmethod
     def _info(raw: Optional[Dict[str, Any]], turn: bool) -> Dict[str, Any]:

@@ -357,31 +357,20 @@ def _accept(game: Game, visitor: Any) -> Any:
 
 
 def _accept_subgame(node: Any, visitor: Any) -> Any:
-    """``node.accept_subgame(visitor)``: the game as if it started after ``node``, its start
-    tags (``FEN``, ``SetUp``, ``Variant``) those of ``node``'s board, after the game's other
-    tags, as python-chess's ``GameNode.accept_subgame``. An exporter writes the game that a
-    ``GameBuilder`` makes of these calls."""
-    if hasattr(visitor, "_take"):
-        return _accept_subgame(node, GameBuilder()).accept(visitor)
+    """``node.accept_subgame(visitor)`` for any visitor but the exporters: the game as if it
+    started after ``node``, the start tags (``FEN``, ``SetUp``, ``Variant``) those of ``node``'s
+    board, after the game's other tags, as python-chess's ``GameNode.accept_subgame``."""
     if visitor.begin_game() is not SKIP:
-        game = node.game()
         board = node.board()
-        start = Game.without_tag_roster()
-        start.setup(board)
         visitor.begin_headers()
-        for name, value in game.headers.items():
-            if name not in start.headers:
-                visitor.visit_header(name, value)
-        # In python-chess's order (its `setup` sets them so).
-        for name in ("FEN", "SetUp", "Variant"):
-            if name in start.headers:
-                visitor.visit_header(name, start.headers[name])
+        for name, value in node._subgame_tags():
+            visitor.visit_header(name, value)
         if visitor.end_headers() is not SKIP:
             visitor.visit_board(board)
             children = node.variations
             if children:
                 _walk(children[0], iter(children[1:]), board, visitor)
-            visitor.visit_result(game.headers.get("Result", "*"))
+            visitor.visit_result(node.game().headers.get("Result", "*"))
     visitor.end_game()
     return visitor.result()
 
@@ -435,6 +424,9 @@ def parse_time_control(time_control: str) -> TimeControl:
     python-chess's ``TimeControl``: ``''`` and ``'?'`` are ``UNKNOWN``, ``'-'`` ``UNLIMITED``.
     Raises ``ValueError`` (``caissa.InvalidTimeControlError``) for text that is not a time
     control. Delays are written ``+5d``; an hourglass (``*60``) is one part of its time.
+    caissa's reader takes the PGN standard's whole seconds: python-chess's fractions
+    (``300+2.5d``, ``300+0.5``), quotas of ``0`` moves and extra ``+`` terms raise here, and
+    ``caissa``'s own ``300d5`` and ``*60`` are read where python-chess raises.
 
     >>> tc = caissa.pgn.parse_time_control("40/7200:3600")
     >>> [(p.moves, p.time) for p in tc.parts], tc.type.name

@@ -117,7 +117,8 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
 
     if check is None and board is not None and board.is_check():
         check = board.king(board.turn)
-    moved = set() if lastmove is None else {lastmove.from_square, lastmove.to_square}
+    # The null move (false, as python-chess's) marks no square.
+    moved = {lastmove.from_square, lastmove.to_square} if lastmove else set()
     marked = set() if squares is None else set(SquareSet(squares))
     width = f' width="{size}" height="{size}"' if size is not None else ""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full} {full}"{width}>']
