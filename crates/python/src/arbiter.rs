@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::board::Board;
 use crate::errors::{attr, with_attrs};
+use crate::types::Reduced;
 
 create_exception!(
     caissa,
@@ -110,6 +111,11 @@ impl TimeControl {
 
     fn __repr__(&self) -> String {
         format!("TimeControl('{}')", self.0.to_pgn())
+    }
+
+    /// Pickled (and copied) as `TimeControl(text)`, the tag's form.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (String,)> {
+        (slf.get_type().into_any(), (slf.get().0.to_pgn(),))
     }
 }
 

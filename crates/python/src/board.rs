@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyIterator, PyList};
 use crate::errors;
 use crate::squares::SquareSet;
 use crate::types::{
-    Move, Piece, color_from_py, color_to_py, grid, py_index, role_from_py, role_to_py,
+    Move, Piece, Reduced, color_from_py, color_to_py, grid, py_index, role_from_py, role_to_py,
     square_from_py, unicode_symbol,
 };
 
@@ -46,6 +46,37 @@ pub(crate) struct Outcome(pub(crate) caissa::Outcome);
 
 #[pymethods]
 impl Outcome {
+    /// An outcome: `termination` (caissa's name of the reason, see the class docs), `winner`
+    /// (`True` for White, `False` for Black, `None` for a draw) and the FIDE `article` (the
+    /// reason's usual one if not given). Raises `ValueError` for a name or article caissa
+    /// does not know.
+    #[new]
+    #[pyo3(signature = (termination, winner, article = None))]
+    fn new(termination: &str, winner: Option<bool>, article: Option<&str>) -> PyResult<Outcome> {
+        let reason: caissa::Reason = termination
+            .parse()
+            .map_err(|e: caissa::game::ParseReasonError| PyValueError::new_err(e.to_string()))?;
+        let result = winner.map_or(caissa::GameResult::Draw, |winner| {
+            caissa::GameResult::win(color_from_py(winner))
+        });
+        let mut outcome = caissa::Outcome::new(result, reason);
+        if let Some(article) = article {
+            outcome.article = article.parse().map_err(|_| {
+                PyValueError::new_err(format!("not an article caissa cites: {article:?}"))
+            })?;
+        }
+        Ok(Outcome(outcome))
+    }
+
+    /// Pickled (and copied) as `Outcome(termination, winner, article)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> Reduced<'py, (&'static str, Option<bool>, String)> {
+        let outcome = slf.get();
+        let args = (outcome.termination(), outcome.winner(), outcome.article());
+        (slf.get_type().into_any(), args)
+    }
+
     /// Why the game ended (see the class docs).
     #[getter]
     fn termination(&self) -> &'static str {
@@ -126,6 +157,9 @@ pub(crate) fn pass(pos: &Position) -> PyResult<Position> {
     pos.pass()
         .ok_or_else(|| refused("in check would leave an illegal position"))
 }
+
+/// A pickled board: its start's FEN, whether it is Chess960, and its moves in UCI.
+type BoardState = (String, bool, Vec<String>);
 
 /// The SAN texts python-chess reads as the null move.
 const NULL_SANS: [&str; 4] = ["--", "Z0", "0000", "@@@@"];
@@ -1746,6 +1780,36 @@ impl Board {
 
     fn __copy__(&self) -> Board {
         self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
+        self.clone()
+    }
+
+    /// Pickled as the start position (a FEN), whether it is Chess960, and the moves pushed in
+    /// UCI (null moves too), which `__setstate__` plays again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (), BoardState) {
+        let board = slf.borrow();
+        let root = Fen::from_position(board.root_position(), EnPassantMode::Legal)
+            .shredder()
+            .to_string();
+        let moves = board.move_stack().iter().map(Move::uci).collect();
+        (
+            slf.get_type().into_any(),
+            (),
+            (root, board.chess960(), moves),
+        )
+    }
+
+    /// The board of a pickled state (see `__reduce__`).
+    fn __setstate__(&mut self, py: Python<'_>, state: BoardState) -> PyResult<()> {
+        let (root, chess960, moves) = state;
+        let mut board = Board::new(py, Some(&root), chess960)?;
+        for uci in moves {
+            board.push_uci(py, &uci)?;
+        }
+        *self = board;
+        Ok(())
     }
 
     fn __eq__(&self, other: &Board) -> bool {

@@ -28,7 +28,7 @@ use pyo3::types::{PyDict, PySet};
 use crate::board::Board;
 use crate::errors;
 use crate::pgn::{Eval, clock_of, commands_of, commands_of_text, comment_of, emt_of, eval_of};
-use crate::types::{Move, square_from_py};
+use crate::types::{Move, Reduced, square_from_py};
 
 /// What a game and its nodes share.
 #[derive(Debug)]
@@ -1484,6 +1484,23 @@ impl PgnGame {
             out.push('\n');
         }
         Ok(out)
+    }
+
+    /// Pickled (and copied) as its PGN in caissa's export format and the names of its tags,
+    /// read back by `caissa.pgn._game_from_pgn` (the roster's placeholders left out again).
+    fn __reduce__<'py>(
+        slf: PyRef<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Reduced<'py, (String, Vec<String>)>> {
+        let names = PgnGame::shared(&slf)
+            .tree
+            .tags
+            .iter()
+            .map(|(name, _)| name.to_owned())
+            .collect();
+        let text = PgnGame::to_pgn(slf, true, true, true, Some(EXPORT_WIDTH))?;
+        let read = py.import("caissa.pgn")?.getattr("_game_from_pgn")?;
+        Ok((read, (text, names)))
     }
 
     /// The game in PGN as python-chess's `str(game)` writes it: the tags it has (the seven

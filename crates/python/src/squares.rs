@@ -7,7 +7,7 @@ use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyIterator;
 
-use crate::types::square_from_py;
+use crate::types::{Reduced, square_from_py};
 
 /// A set of squares (`0..64`), as python-chess's `chess.SquareSet`: iterated in increasing
 /// order, with `len`, `in`, `int` (the bit mask, `a1` the lowest bit), the set operators `|`,
@@ -343,6 +343,12 @@ impl SquareSet {
     /// `list(squares)` gives the squares).
     fn tolist(&self) -> Vec<bool> {
         Square::ALL.iter().map(|&sq| self.0.contains(sq)).collect()
+    }
+
+    /// Pickled (and copied) as `SquareSet(mask)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (u64,)> {
+        let mask = slf.borrow().0.0;
+        (slf.get_type().into_any(), (mask,))
     }
 
     fn __repr__(&self) -> String {

@@ -36,6 +36,10 @@ pub(crate) fn square_from_py(index: u8) -> PyResult<Square> {
         .ok_or_else(|| PyValueError::new_err(format!("not a square (0 to 63): {index}")))
 }
 
+/// What a `__reduce__` gives pickle and `copy`: the class (or function) that makes the value
+/// again, and its arguments.
+pub(crate) type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
+
 /// A move from one square to another, as python-chess's `chess.Move`: the same in every
 /// position, matched against a board's legal moves when it is played.
 ///
@@ -197,6 +201,13 @@ impl Move {
     fn __repr__(&self) -> String {
         format!("Move.from_uci('{}')", self.uci())
     }
+
+    /// Pickled (and copied) as `Move(from_square, to_square, promotion)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (u8, u8, Option<u8>)> {
+        let m = slf.get();
+        let args = (m.origin(), m.destination(), m.promotion());
+        (slf.get_type().into_any(), args)
+    }
 }
 
 /// A piece: a type (1 pawn .. 6 king) and a colour (`True` for White), as `chess.Piece`.
@@ -263,6 +274,15 @@ impl Piece {
 
     fn __repr__(&self) -> String {
         format!("Piece.from_symbol('{}')", self.0.char())
+    }
+
+    /// Pickled (and copied) as `Piece(piece_type, color)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (u8, bool)> {
+        let piece = slf.get();
+        (
+            slf.get_type().into_any(),
+            (piece.piece_type(), piece.color()),
+        )
     }
 }
 

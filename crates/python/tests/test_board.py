@@ -900,3 +900,32 @@ def test_review_findings_of_the_twelfth_session_on_boards_stay_fixed():
     # A null last move marks no square.
     plain = caissa.svg.board(caissa.Board())
     assert caissa.svg.board(caissa.Board(), lastmove=caissa.Move.null()) == plain
+
+
+def test_values_pickle_and_copy_as_python_chess_values_do():
+    import pickle
+    board = caissa.Board()
+    play(board, "e4 e5 Nf3")
+    board.push(caissa.Move.null())
+    chess960 = caissa.Board.from_chess960(100)
+    for _ in range(3):
+        chess960.push(list(chess960.legal_moves)[-1])
+    values = [caissa.Move.from_uci("e7e8q"), caissa.Move.null(), caissa.Piece.from_symbol("n"),
+              caissa.SquareSet([caissa.A1, caissa.H8]), caissa.TimeControl("40/5400+30:1800+30"),
+              caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").outcome(),
+              caissa.Outcome("time_forfeit", False, "6.9")]
+    for value in values:
+        for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert type(again) is type(value) and repr(again) == repr(value)
+            if not isinstance(value, caissa.TimeControl):
+                assert again == value
+    for value in (board, chess960):
+        for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert again.fen() == value.fen() and again.chess960 == value.chess960
+            assert again.move_stack == value.move_stack
+            assert again.root().fen() == value.root().fen()
+    again = pickle.loads(pickle.dumps(board))
+    assert again.pop() == caissa.Move.null() and again.pop() == caissa.Move.from_uci("g1f3")
+    assert caissa.Outcome("checkmate", True) == caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").outcome()
+    with pytest.raises(ValueError):
+        caissa.Outcome("resigned", None)

@@ -702,3 +702,17 @@ def test_review_findings_of_the_twelfth_session_stay_fixed():
     game = caissa.pgn.Game()
     game.setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3")
     assert game.board().fen().endswith(" 4 3")
+
+
+def test_games_pickle_and_copy_with_their_tree_and_tags():
+    import copy
+    import pickle
+    for ours, _ in random_pairs(31, 10, 30):
+        for again in (pickle.loads(pickle.dumps(ours)), copy.copy(ours), copy.deepcopy(ours)):
+            assert str(again) == str(ours)
+            assert list(again.headers.items()) == list(ours.headers.items())
+            assert [n.comment for n in all_nodes(again)] == [n.comment for n in all_nodes(ours)]
+    bare = caissa.pgn.Game.without_tag_roster()
+    bare.add_variation(caissa.Move.from_uci("e2e4")).add_variation(caissa.Move.null())
+    again = pickle.loads(pickle.dumps(bare))
+    assert dict(again.headers) == {} and str(again) == str(bare)

@@ -279,6 +279,7 @@ class Piece:
 @final
 class Outcome:
     """How a game ended, with the article of the FIDE Laws."""
+    def __init__(self, termination: str, winner: Optional[bool], article: Optional[str] = None) -> None: ...
     @property
     def termination(self) -> str: ...
     @property

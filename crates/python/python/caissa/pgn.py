@@ -784,6 +784,17 @@ def _next_of(handle: Any, kind: str, open_reader: Any) -> Any:
         readers[kind] = (reader, _tell(handle))
 
 
+def _game_from_pgn(text: str, tag_names: List[str]) -> Game:
+    """A pickled ``Game`` (see ``Game.__reduce__``): its PGN read, with only its own tags."""
+    import io
+
+    game = read_game(io.StringIO(text))
+    for name in list(game.headers):
+        if name not in tag_names:
+            del game.headers[name]
+    return game
+
+
 def read_game(handle: Any, *, Visitor: Any = None) -> Any:
     r"""The next game of the open file ``handle`` (text or binary), or ``None`` at its end: the
     loop python-chess users write, ``while (game := read_game(f)) is not None``.
