@@ -1017,6 +1017,29 @@ pub(crate) struct ChildNode;
 
 #[pymethods]
 impl ChildNode {
+    /// Pickled (and copied) with its whole game, as python-chess's nodes are: the game, and
+    /// the way from its start to this node (each step the index of a variation).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<Reduced<'py, (Py<PgnGame>, Vec<usize>)>> {
+        let base = slf.as_super();
+        let path = {
+            let data = base.get().data();
+            let mut path = Vec::new();
+            let mut at = base.get().id;
+            while let Some(id) = at {
+                let parent = data.tree.node(id).parent();
+                let children = data.tree.children(parent);
+                path.push(children.iter().position(|&c| c == id).unwrap_or_default());
+                at = parent;
+            }
+            path.reverse();
+            path
+        };
+        let find = slf.py().import("caissa.pgn")?.getattr("_node_of")?;
+        Ok((find, (GameNode::game_of(base), path)))
+    }
+
     /// The move in SAN, as written in the file (or as caissa writes a move added).
     fn san(slf: PyRef<'_, Self>) -> String {
         let base = slf.as_super();

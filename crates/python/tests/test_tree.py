@@ -712,6 +712,11 @@ def test_games_pickle_and_copy_with_their_tree_and_tags():
             assert str(again) == str(ours)
             assert list(again.headers.items()) == list(ours.headers.items())
             assert [n.comment for n in all_nodes(again)] == [n.comment for n in all_nodes(ours)]
+        # A node pickles with its whole game, as python-chess's do.
+        for node in list(all_nodes(ours))[::5]:
+            again = pickle.loads(pickle.dumps(node))
+            assert again.board().fen() == node.board().fen() and again.san() == node.san()
+            assert str(again.game()) == str(ours) and again.comment == node.comment
     bare = caissa.pgn.Game.without_tag_roster()
     bare.add_variation(caissa.Move.from_uci("e2e4")).add_variation(caissa.Move.null())
     again = pickle.loads(pickle.dumps(bare))

@@ -795,6 +795,15 @@ def _game_from_pgn(text: str, tag_names: List[str]) -> Game:
     return game
 
 
+def _node_of(game: Game, path: List[int]) -> Any:
+    """A pickled node (see ``ChildNode.__reduce__``): the node of ``game`` that ``path`` (the
+    variation taken at each step from the start) leads to."""
+    node = game
+    for index in path:
+        node = node.variations[index]
+    return node
+
+
 def read_game(handle: Any, *, Visitor: Any = None) -> Any:
     r"""The next game of the open file ``handle`` (text or binary), or ``None`` at its end: the
     loop python-chess users write, ``while (game := read_game(f)) is not None``.
