@@ -165,6 +165,13 @@ impl UciEngine {
             .collect()
     }
 
+    /// `isready`, and waits up to `timeout` seconds for `readyok`.
+    fn ping(&self, py: Python<'_>, timeout: f64) -> PyResult<()> {
+        let timeout = seconds(timeout)?;
+        self.with_client(py, |client| client.sync(timeout))
+            .map_err(PyErr::from)
+    }
+
     /// Sets an option (`value` `None` for a button) and waits up to `timeout` seconds for the
     /// engine to be ready again.
     fn set_option(
@@ -329,7 +336,8 @@ fn ponder_move(pos: &Position, best: caissa::Move, ponder: Option<UciMove>) -> O
         .map(|m| Move::of(&after, m))
 }
 
-/// The fields of `info` as a dict, its `pv` as the legal moves of `pos` it begins with.
+/// The fields of `info` as a dict, its `pv` (when it has one) as the legal moves of `pos` it
+/// begins with.
 fn info_dict<'py>(py: Python<'py>, pos: &Position, info: &Info) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     let fields = [
@@ -361,7 +369,10 @@ fn info_dict<'py>(py: Python<'py>, pos: &Position, info: &Info) -> PyResult<Boun
         };
         dict.set_item("score", (kind, value, bound))?;
     }
-    dict.set_item("pv", legal_prefix(pos, &info.pv))?;
+    // As python-chess, a line without moves has no `pv`.
+    if !info.pv.is_empty() {
+        dict.set_item("pv", legal_prefix(pos, &info.pv))?;
+    }
     if let Some(text) = &info.string {
         dict.set_item("string", text)?;
     }

@@ -189,3 +189,48 @@ def test_an_analysis_stopped_from_another_thread_and_its_options_set_back():
         again = engine.analysis(caissa.Board(), Limit(depth=3))
         again.wait()
         assert len(again.multipv) == 1
+
+
+@needs_stockfish
+def test_the_asyncio_api_as_python_chess_has_it():
+    import asyncio
+
+    async def run():
+        transport, engine = await caissa.engine.popen_uci(STOCKFISH)
+        assert "Stockfish" in engine.id["name"] and "Hash" in engine.options
+        await engine.configure({"Threads": 1, "Hash": 16})
+        await engine.ping()
+        board = caissa.Board()
+        result = await engine.play(board, Limit(depth=5))
+        assert board.is_legal(result.move)
+        info = await engine.analyse(board, Limit(depth=5))
+        assert info["depth"] == 5 and info["pv"]
+        # The loop goes on while the engine thinks.
+        ticks = 0
+
+        async def tick():
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticker = asyncio.ensure_future(tick())
+        with await engine.analysis(board) as analysis:
+            depths = []
+            async for info in analysis:
+                if "score" in info:
+                    depths.append(info["depth"])
+                if len(depths) == 6:
+                    analysis.stop()
+        best = await analysis.wait()
+        ticker.cancel()
+        assert board.is_legal(best.move) and depths == sorted(depths)
+        finished = await engine.analysis(board, Limit(depth=4))
+        assert (await finished.wait()).move is not None
+        taken = [info async for info in finished]
+        assert taken[-1]["depth"] == 4 and await finished.next() is None
+        await engine.quit()
+        transport.close()
+        return ticks
+
+    assert asyncio.run(run()) > 0

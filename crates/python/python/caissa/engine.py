@@ -6,17 +6,23 @@ moves) and ``analysis(board)`` for each ``info`` as it comes (until ``stop()``, 
 client: every ``bestmove`` checked to be a legal move of the board), with the GIL released while
 the engine thinks.
 
-Where python-chess differs: there is no asyncio API, no XBoard, and no ``info`` selection
-(``INFO_*`` are taken; ``play`` always returns the last scored ``info`` of the best line).
+``await popen_uci(command)`` gives python-chess's asyncio API (a transport and a
+``UciProtocol`` with the same methods, to be awaited), each call run by the synchronous engine
+in a worker thread of its own, so the event loop goes on while the engine thinks.
+
+Where python-chess differs: there is no XBoard, and no ``info`` selection (``INFO_*`` are
+taken; ``play`` always returns the last scored ``info`` of the best line).
 
 >>> from caissa.engine import Cp, Mate, PovScore
 >>> PovScore(Cp(35), caissa.BLACK).white(), PovScore(Mate(2), caissa.WHITE).relative.score(mate_score=10000)
 (Cp(-35), 9998)
 """
 
+import asyncio
+import concurrent.futures
 import enum
 import shlex
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from caissa._caissa import Board, EngineError, Move, UciEngine
 
@@ -24,7 +30,7 @@ __all__ = [
     "AnalysisComplete", "AnalysisResult", "BestMove", "Cp", "EngineError", "INFO_ALL",
     "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV", "INFO_REFUTATION", "INFO_SCORE",
     "Info", "Limit", "Mate", "PlayResult", "PovScore", "Score", "SimpleAnalysisResult",
-    "SimpleEngine",
+    "SimpleEngine", "UciProtocol", "popen_uci",
 ]
 
 
@@ -342,6 +348,11 @@ class SimpleEngine:
         """The names of the engine's options."""
         return self._engine.options
 
+    def ping(self) -> None:
+        """Waits for the engine to be ready (``isready``, ``readyok``)."""
+        self._finish_analysis()
+        self._engine.ping(self.timeout)
+
     def configure(self, options: Mapping[str, Any]) -> None:
         """Sets the engine's options (``True``/``False`` written as ``true``/``false``,
         ``None`` for a button)."""
@@ -458,10 +469,14 @@ class SimpleEngine:
         return (move, ponder, self._info(raw, board.turn),
                 [self._info(line, board.turn) for line in lines])
 
-    def quit(self) -> None:
-        """Asks the engine to quit, and ends it if it has not within the timeout."""
+    def _stop_analysis(self) -> None:
+        """Stops the analysis under way, if any, without waiting for its end."""
         if self._analysis is not None:
             self._analysis.stop()
+
+    def quit(self) -> None:
+        """Asks the engine to quit, and ends it if it has not within the timeout."""
+        self._stop_analysis()
         self._engine.quit(self.timeout)
 
     close = quit
@@ -471,3 +486,133 @@ class SimpleEngine:
 
     def __exit__(self, *_exc: object) -> None:
         self.quit()
+
+
+class AsyncAnalysisResult:
+    """``UciProtocol.analysis``'s result, python-chess's ``AnalysisResult`` in asyncio: ``async
+    for info in analysis``, ``await analysis.get()`` / ``next()`` / ``wait()``, ``info`` and
+    ``multipv`` as they stand, ``stop()``; ``with`` stops the search on leaving."""
+
+    def __init__(self, protocol: "UciProtocol", result: AnalysisResult) -> None:
+        self._protocol = protocol
+        self._result = result
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        return self._result.info
+
+    @property
+    def multipv(self) -> List[Dict[str, Any]]:
+        return self._result.multipv
+
+    def stop(self) -> None:
+        self._result.stop()
+
+    def empty(self) -> bool:
+        return self._result.empty()
+
+    def would_block(self) -> bool:
+        return self._result.would_block()
+
+    async def next(self) -> Optional[Dict[str, Any]]:
+        return await self._protocol._run(self._result.next)
+
+    async def get(self) -> Dict[str, Any]:
+        return await self._protocol._run(self._result.get)
+
+    async def wait(self) -> BestMove:
+        return await self._protocol._run(self._result.wait)
+
+    def __aiter__(self) -> "AsyncAnalysisResult":
+        return self
+
+    async def __anext__(self) -> Dict[str, Any]:
+        info = await self.next()
+        if info is None:
+            raise StopAsyncIteration
+        return info
+
+    def __enter__(self) -> "AsyncAnalysisResult":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+
+class UciProtocol:
+    """python-chess's asyncio engine (``chess.engine.UciProtocol``) on a ``SimpleEngine``:
+    ``id``, ``options``, and ``await`` ``ping()``, ``configure()``, ``play()``, ``analyse()``,
+    ``analysis()``, ``quit()``, with python-chess's arguments. The calls run one at a time in
+    the engine's own worker thread."""
+
+    def __init__(self, engine: SimpleEngine) -> None:
+        self._engine = engine
+        self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+    async def _run(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, lambda: call(*args, **kwargs))
+
+    @property
+    def id(self) -> Dict[str, Optional[str]]:
+        return self._engine.id
+
+    @property
+    def options(self) -> List[str]:
+        return self._engine.options
+
+    async def ping(self) -> None:
+        await self._run(self._engine.ping)
+
+    async def configure(self, options: Mapping[str, Any]) -> None:
+        await self._run(self._engine.configure, options)
+
+    async def play(self, board: Board, limit: Limit, **kwargs: Any) -> PlayResult:
+        return await self._run(self._engine.play, board.copy(), limit, **kwargs)
+
+    async def analyse(self, board: Board, limit: Limit, **kwargs: Any
+                      ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
+        return await self._run(self._engine.analyse, board.copy(), limit, **kwargs)
+
+    async def analysis(self, board: Board, limit: Optional[Limit] = None,
+                       **kwargs: Any) -> AsyncAnalysisResult:
+        result = await self._run(self._engine.analysis, board.copy(), limit, **kwargs)
+        return AsyncAnalysisResult(self, result)
+
+    async def quit(self) -> None:
+        self._engine._stop_analysis()
+        await self._run(self._engine.quit)
+        self._worker.shutdown(wait=False)
+
+
+class _Transport:
+    """What ``popen_uci`` gives beside the protocol, in place of python-chess's subprocess
+    transport: ``close()`` ends the engine."""
+
+    def __init__(self, protocol: UciProtocol) -> None:
+        self._protocol = protocol
+        self._closed = False
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._protocol._engine.quit()
+
+    def is_closing(self) -> bool:
+        return self._closed
+
+
+async def popen_uci(command: Union[str, List[str]], *, timeout: Optional[float] = TIMEOUT,
+                    **_popen_args: Any) -> Tuple[_Transport, UciProtocol]:
+    """Starts a UCI engine as ``SimpleEngine.popen_uci`` does, without blocking the event
+    loop, and gives python-chess's pair: a transport and a ``UciProtocol``.
+
+    >>> # transport, engine = await caissa.engine.popen_uci("stockfish")
+    >>> # result = await engine.play(caissa.Board(), caissa.engine.Limit(time=0.1))
+    >>> # await engine.quit()
+    """
+    loop = asyncio.get_running_loop()
+    engine = await loop.run_in_executor(
+        None, lambda: SimpleEngine.popen_uci(command, timeout=timeout))
+    protocol = UciProtocol(engine)
+    return _Transport(protocol), protocol
