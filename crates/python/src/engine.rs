@@ -27,8 +27,19 @@ create_exception!(
      exit, an illegal move), as python-chess's chess.engine.EngineError."
 );
 
+create_exception!(
+    caissa,
+    EngineTerminatedError,
+    EngineError,
+    "The engine process ended, or quit before the call (python-chess's \
+     chess.engine.EngineTerminatedError)."
+);
+
 fn engine_error(e: &caissa::uci::client::ClientError) -> PyErr {
-    EngineError::new_err(e.to_string())
+    match e {
+        ClientError::Exited { .. } => EngineTerminatedError::new_err(e.to_string()),
+        _ => EngineError::new_err(e.to_string()),
+    }
 }
 
 /// Seconds as a `Duration` (`ValueError` for a negative or not finite number).
@@ -96,7 +107,7 @@ impl UciEngine {
 
 /// The error for a call after `quit`.
 fn has_quit() -> PyErr {
-    EngineError::new_err("the engine has quit")
+    EngineTerminatedError::new_err("the engine has quit")
 }
 
 #[pymethods]
@@ -142,6 +153,43 @@ impl UciEngine {
     #[getter]
     fn options(&self) -> Vec<String> {
         self.id.options.iter().map(|o| o.name.clone()).collect()
+    }
+
+    /// Each option the engine declared, as python-chess's `Option` holds it: `(name, type,
+    /// default, min, max, var)`, `default` a `bool`, `int` or `str` by the type (`None` for a
+    /// button), `min` and `max` for a spin, `var` the values of a combo (empty for the others).
+    #[getter]
+    fn option_specs<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.id
+            .options
+            .iter()
+            .map(|o| {
+                let mut var: Vec<String> = Vec::new();
+                let (mut min, mut max) = (None, None);
+                let (kind, default) = match &o.kind {
+                    UciOptionKind::Check { default } => {
+                        ("check", default.into_pyobject(py)?.to_owned().into_any())
+                    }
+                    UciOptionKind::Spin {
+                        default,
+                        min: low,
+                        max: high,
+                    } => {
+                        (min, max) = (Some(*low), Some(*high));
+                        ("spin", default.into_pyobject(py)?.into_any())
+                    }
+                    UciOptionKind::Combo { default, vars } => {
+                        var.clone_from(vars);
+                        ("combo", default.into_pyobject(py)?.into_any())
+                    }
+                    UciOptionKind::Button => ("button", py.None().into_bound(py)),
+                    UciOptionKind::String { default } => {
+                        ("string", default.into_pyobject(py)?.into_any())
+                    }
+                };
+                (o.name.clone(), kind, default, min, max, var).into_pyobject(py)
+            })
+            .collect()
     }
 
     /// The default of each option the engine declared with one (buttons have none), as the
@@ -354,6 +402,9 @@ fn info_dict<'py>(py: Python<'py>, pos: &Position, info: &Info) -> PyResult<Boun
             dict.set_item(key, value)?;
         }
     }
+    if let Some(wdl) = info.wdl {
+        dict.set_item("wdl", (wdl[0], wdl[1], wdl[2]))?;
+    }
     if let Some(ms) = info.time {
         dict.set_item("time", ms as f64 / 1000.0)?;
     }
@@ -392,9 +443,13 @@ fn legal_prefix(pos: &Position, line: &[UciMove]) -> Vec<Move> {
     moves
 }
 
-/// Adds `UciEngine` and `EngineError` to the module.
+/// Adds `UciEngine`, `EngineError` and `EngineTerminatedError` to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<UciEngine>()?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
+    m.add(
+        "EngineTerminatedError",
+        m.py().get_type::<EngineTerminatedError>(),
+    )?;
     Ok(())
 }

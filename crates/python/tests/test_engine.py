@@ -234,3 +234,31 @@ def test_the_asyncio_api_as_python_chess_has_it():
         return ticks
 
     assert asyncio.run(run()) > 0
+
+
+@needs_stockfish
+def test_options_wdl_and_a_terminated_engine_as_python_chess_has_them():
+    import chess.engine
+    with stockfish() as engine, peer_engine() as peer:
+        assert set(engine.options) == set(peer.options)
+        for name, theirs in peer.options.items():
+            ours = engine.options[name.upper()]
+            assert (ours.name, ours.type, ours.default, ours.min, ours.max, ours.var) == (
+                theirs.name, theirs.type, theirs.default, theirs.min, theirs.max, theirs.var)
+            assert ours.is_managed() == theirs.is_managed()
+        assert engine.options["Hash"].parse("64") == 64
+        with pytest.raises(caissa.EngineError):
+            engine.options["Hash"].parse(10 ** 12)
+        engine.configure({"UCI_ShowWDL": True})
+        info = engine.analyse(caissa.Board(), Limit(depth=8))
+        wdl = info["wdl"]
+        assert isinstance(wdl, caissa.engine.PovWdl) and wdl.white().total() == 1000
+        assert wdl.black() == -wdl.white() and 0 < wdl.white().expectation() < 1
+        black = engine.analyse(caissa.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+                               Limit(depth=8))["wdl"]
+        assert black.turn == caissa.BLACK and black.pov(caissa.BLACK) == black.relative
+    engine = stockfish()
+    engine.quit()
+    with pytest.raises(caissa.engine.EngineTerminatedError):
+        engine.play(caissa.Board(), Limit(depth=1))
+    assert issubclass(caissa.engine.EngineTerminatedError, caissa.EngineError)

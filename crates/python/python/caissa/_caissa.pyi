@@ -764,6 +764,9 @@ class BookReader:
 class EngineError(RuntimeError):
     """An engine that could not be started or did not do what UCI says."""
 
+class EngineTerminatedError(EngineError):
+    """The engine process ended, or quit before the call."""
+
 @final
 class UciEngine:
     """A UCI engine process (see caissa.engine.SimpleEngine)."""
@@ -774,6 +777,8 @@ class UciEngine:
     def options(self) -> list[str]: ...
     @property
     def option_defaults(self) -> list[tuple[str, str]]: ...
+    @property
+    def option_specs(self) -> list[tuple[str, str, Any, Optional[int], Optional[int], list[str]]]: ...
     def ping(self, timeout: float) -> None: ...
     def set_option(self, name: str, value: Optional[str], timeout: float) -> None: ...
     def play(self, board: Board, go: tuple[Any, ...], timeout: float

@@ -22,12 +22,15 @@ import asyncio
 import concurrent.futures
 import enum
 import shlex
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
+import collections.abc
+from typing import (Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple,
+                    Union)
 
-from caissa._caissa import Board, EngineError, Move, UciEngine
+from caissa._caissa import Board, EngineError, EngineTerminatedError, Move, UciEngine
 
 __all__ = [
-    "AnalysisComplete", "AnalysisResult", "BestMove", "Cp", "EngineError", "INFO_ALL",
+    "AnalysisComplete", "AnalysisResult", "BestMove", "Cp", "EngineError",
+    "EngineTerminatedError", "INFO_ALL", "Option", "PovWdl", "Wdl",
     "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV", "INFO_REFUTATION", "INFO_SCORE",
     "Info", "Limit", "Mate", "PlayResult", "PovScore", "Score", "SimpleAnalysisResult",
     "SimpleEngine", "UciProtocol", "popen_uci",
@@ -153,6 +156,132 @@ class PovScore:
 
     def __repr__(self) -> str:
         return f"PovScore({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
+
+
+class Wdl(NamedTuple):
+    """Win, draw and loss chances, per mille as engines give them (``info["wdl"]``, a
+    ``PovWdl``), as python-chess's ``Wdl``."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    def total(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def winning_chance(self) -> float:
+        return self.wins / self.total()
+
+    def drawing_chance(self) -> float:
+        return self.draws / self.total()
+
+    def losing_chance(self) -> float:
+        return self.losses / self.total()
+
+    def expectation(self) -> float:
+        """A win counting 1, a draw 0.5."""
+        return (self.wins + 0.5 * self.draws) / self.total()
+
+    def __bool__(self) -> bool:
+        return bool(self.total())
+
+    def __neg__(self) -> "Wdl":
+        return Wdl(self.losses, self.draws, self.wins)
+
+
+class PovWdl:
+    """A ``Wdl`` from the side to move's view (``relative``) and that side (``turn``)."""
+
+    def __init__(self, relative: Wdl, turn: bool) -> None:
+        self.relative = relative
+        self.turn = turn
+
+    def pov(self, color: bool) -> Wdl:
+        return self.relative if color == self.turn else -self.relative
+
+    def white(self) -> Wdl:
+        return self.pov(True)
+
+    def black(self) -> Wdl:
+        return self.pov(False)
+
+    def __bool__(self) -> bool:
+        return bool(self.relative)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PovWdl) and self.white() == other.white()
+
+    def __repr__(self) -> str:
+        return f"PovWdl({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
+
+
+#: The options python-chess sets itself, as caissa does (``Option.is_managed``).
+MANAGED_OPTIONS = ["uci_chess960", "uci_variant", "multipv", "ponder"]
+
+
+class Option(NamedTuple):
+    """An option the engine declared (``engine.options[name]``), as python-chess's ``Option``:
+    ``type`` (``check``, ``spin``, ``combo``, ``button``, ``string``), ``default``, ``min``
+    and ``max`` of a spin, ``var`` the values of a combo."""
+
+    name: str
+    type: str
+    default: Any
+    min: Optional[int]
+    max: Optional[int]
+    var: List[str]
+
+    def parse(self, value: Any) -> Any:
+        """``value`` as this option takes it; ``EngineError`` when it cannot."""
+        if self.type == "check":
+            return bool(value) and value != "false"
+        if self.type == "spin":
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise EngineError(f"option {self.name!r} takes an integer, not {value!r}")
+            if not (self.min is None or self.min <= number) or not (
+                    self.max is None or number <= self.max):
+                raise EngineError(f"option {self.name!r} takes {self.min} to {self.max}, "
+                                  f"not {number}")
+            return number
+        if self.type == "combo":
+            if str(value) not in (self.var or []):
+                raise EngineError(f"option {self.name!r} takes one of {self.var}, not {value!r}")
+            return str(value)
+        if self.type == "button":
+            return None
+        text = str(value)
+        if "\n" in text or "\r" in text:
+            raise EngineError(f"option {self.name!r} takes no line break: {value!r}")
+        return text
+
+    def is_managed(self) -> bool:
+        """Whether the engine's caller sets it itself (``MultiPV``, ``UCI_Chess960``, ...)."""
+        return self.name.lower() in MANAGED_OPTIONS
+
+
+class _Options(collections.abc.Mapping):
+    """The engine's options by name, the case of the name not counting (python-chess's
+    ``UciOptionMap``)."""
+
+    def __init__(self, options: List[Option]) -> None:
+        self._by_name = {option.name.lower(): option for option in options}
+
+    def __getitem__(self, name: str) -> Option:
+        return self._by_name[name.lower()]
+
+    def __iter__(self) -> Iterator[str]:
+        return (option.name for option in self._by_name.values())
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.lower() in self._by_name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self)!r})"
 
 
 class Limit(NamedTuple):
@@ -344,9 +473,9 @@ class SimpleEngine:
         return self._engine.id
 
     @property
-    def options(self) -> List[str]:
-        """The names of the engine's options."""
-        return self._engine.options
+    def options(self) -> Mapping[str, Option]:
+        """The engine's options, each an ``Option``, by name (its case not counting)."""
+        return _Options([Option(*spec) for spec in self._engine.option_specs])
 
     def ping(self) -> None:
         """Waits for the engine to be ready (``isready``, ``readyok``)."""
@@ -452,6 +581,8 @@ class SimpleEngine:
             info["score"] = PovScore(Cp(value) if kind == "cp" else Mate(value), turn)
             if bound != "exact":
                 info[f"{bound}bound"] = True
+        if "wdl" in info:
+            info["wdl"] = PovWdl(Wdl(*info["wdl"]), turn)
         return info
 
     def _wait(self, limit: Limit) -> float:
@@ -558,7 +689,7 @@ class UciProtocol:
         return self._engine.id
 
     @property
-    def options(self) -> List[str]:
+    def options(self) -> Mapping[str, Option]:
         return self._engine.options
 
     async def ping(self) -> None:
