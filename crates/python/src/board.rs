@@ -1790,7 +1790,8 @@ impl Board {
     /// UCI (null moves too), which `__setstate__` plays again.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (), BoardState) {
         let board = slf.borrow();
-        let root = Fen::from_position(board.root_position(), EnPassantMode::Legal)
+        // Every en passant square, as python-chess keeps a pseudo-legal one.
+        let root = Fen::from_position(board.root_position(), EnPassantMode::Always)
             .shredder()
             .to_string();
         let moves = board.move_stack().iter().map(Move::uci).collect();

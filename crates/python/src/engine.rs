@@ -302,21 +302,25 @@ impl UciEngine {
         timeout: Option<f64>,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let timeout = timeout.map_or(Ok(Duration::MAX), seconds)?;
+        // A poll (no time to wait) does not wait for the lock either: another thread holding
+        // it is waiting for the engine, so nothing has come for this one.
+        if timeout.is_zero() {
+            let Ok(mut guard) = self.client.try_lock() else {
+                return Ok(None);
+            };
+            let client = guard.as_mut().ok_or_else(has_quit)?;
+            return match client.next_search_event(timeout) {
+                Ok(event) => event_tuple(py, board.position(), event).map(Some),
+                Err(ClientError::Timeout { .. }) => Ok(None),
+                Err(e) => Err(engine_error(&e)),
+            };
+        }
         let event = match self.with_client(py, |client| client.next_search_event(timeout)) {
             Ok(event) => event,
             Err(Failed::Client(ClientError::Timeout { .. })) => return Ok(None),
             Err(failed) => return Err(failed.into()),
         };
-        let pos = board.position();
-        let event = match event {
-            SearchEvent::Info(info) => ("info", info_dict(py, pos, &info)?).into_pyobject(py),
-            SearchEvent::BestMove { best, ponder } => {
-                let best = best.and_then(|m| m.to_move(pos).ok());
-                let ponder = best.and_then(|b| ponder_move(pos, b, ponder));
-                ("bestmove", best.map(|m| Move::of(pos, m)), ponder).into_pyobject(py)
-            }
-        };
-        event.map(Some)
+        event_tuple(py, board.position(), event).map(Some)
     }
 
     /// `stop`: the search begun by `start` ends, and `next_event` gives its `bestmove`. It
@@ -336,6 +340,22 @@ impl UciEngine {
             }
         });
         Ok(())
+    }
+}
+
+/// A search event for Python, in `pos`: `('info', dict)` or `('bestmove', move, ponder)`.
+fn event_tuple<'py>(
+    py: Python<'py>,
+    pos: &Position,
+    event: SearchEvent,
+) -> PyResult<Bound<'py, PyTuple>> {
+    match event {
+        SearchEvent::Info(info) => ("info", info_dict(py, pos, &info)?).into_pyobject(py),
+        SearchEvent::BestMove { best, ponder } => {
+            let best = best.and_then(|m| m.to_move(pos).ok());
+            let ponder = best.and_then(|b| ponder_move(pos, b, ponder));
+            ("bestmove", best.map(|m| Move::of(pos, m)), ponder).into_pyobject(py)
+        }
     }
 }
 

@@ -1030,7 +1030,10 @@ impl ChildNode {
             while let Some(id) = at {
                 let parent = data.tree.node(id).parent();
                 let children = data.tree.children(parent);
-                path.push(children.iter().position(|&c| c == id).unwrap_or_default());
+                let index = children.iter().position(|&c| c == id).ok_or_else(|| {
+                    PyValueError::new_err("a node taken out of its game cannot be pickled")
+                })?;
+                path.push(index);
                 at = parent;
             }
             path.reverse();
@@ -1149,6 +1152,9 @@ fn python_chess_movetext(tree: &mut GameTree, layout: Layout, result: Terminatio
     tree.write_movetext(&mut out, layout, first_ply, result);
     out
 }
+
+/// The game's comments and its first move's starting comments, as a pickle keeps them.
+type FirstComments = (Vec<String>, Vec<String>);
 
 /// `headers`, `comments` and `variations`, then `columns`: what an exporter writes.
 type ExporterOptions = ((bool, bool, bool), Option<usize>);
@@ -1509,21 +1515,41 @@ impl PgnGame {
         Ok(out)
     }
 
-    /// Pickled (and copied) as its PGN in caissa's export format and the names of its tags,
-    /// read back by `caissa.pgn._game_from_pgn` (the roster's placeholders left out again).
+    /// Pickled (and copied) as its PGN in caissa's export format, the names of its tags and
+    /// the comments before its first move (the game's, and the first move's own, which PGN
+    /// writes alike), read back by `caissa.pgn._game_from_pgn`.
     fn __reduce__<'py>(
         slf: PyRef<'py, Self>,
         py: Python<'py>,
-    ) -> PyResult<Reduced<'py, (String, Vec<String>)>> {
-        let names = PgnGame::shared(&slf)
-            .tree
-            .tags
-            .iter()
-            .map(|(name, _)| name.to_owned())
-            .collect();
+    ) -> PyResult<Reduced<'py, (String, Vec<String>, FirstComments)>> {
+        let (names, first) = {
+            let data = PgnGame::shared(&slf);
+            let names = data
+                .tree
+                .tags
+                .iter()
+                .map(|(name, _)| name.to_owned())
+                .collect();
+            let before_first = data
+                .tree
+                .children(None)
+                .first()
+                .map_or_else(Vec::new, |&id| data.tree.node(id).comments_before.clone());
+            (names, (data.tree.comments.clone(), before_first))
+        };
         let text = PgnGame::to_pgn(slf, true, true, true, Some(EXPORT_WIDTH))?;
         let read = py.import("caissa.pgn")?.getattr("_game_from_pgn")?;
-        Ok((read, (text, names)))
+        Ok((read, (text, names, first)))
+    }
+
+    /// Sets the comments before the first move (see `__reduce__`).
+    fn _set_first_comments(slf: PyRef<'_, Self>, comments: FirstComments) {
+        let mut data = PgnGame::shared(&slf);
+        let (game, before_first) = comments;
+        data.tree.comments = game;
+        if let Some(&first) = data.tree.children(None).first() {
+            data.tree.node_mut(first).comments_before = before_first;
+        }
     }
 
     /// The game in PGN as python-chess's `str(game)` writes it: the tags it has (the seven

@@ -262,3 +262,57 @@ def test_options_wdl_and_a_terminated_engine_as_python_chess_has_them():
     with pytest.raises(caissa.engine.EngineTerminatedError):
         engine.play(caissa.Board(), Limit(depth=1))
     assert issubclass(caissa.engine.EngineTerminatedError, caissa.EngineError)
+
+
+@needs_stockfish
+def test_second_review_findings_on_engines_stay_fixed():
+    import asyncio
+    import threading
+    with stockfish() as engine:
+        # Two threads ending one analysis: each returns.
+        for _ in range(10):
+            analysis = engine.analysis(caissa.Board())
+            reader = threading.Thread(target=lambda: list(analysis), daemon=True)
+            reader.start()
+            engine.play(caissa.Board(), Limit(time=0.02))
+            reader.join(timeout=10)
+            assert not reader.is_alive()
+        # Option names in any case are set back to what `configure` gave.
+        engine.configure({"multipv": 2})
+        engine.analyse(caissa.Board(), Limit(depth=4), multipv=3)
+        lines = engine.analysis(caissa.Board(), Limit(depth=4))
+        lines.wait()
+        assert len(lines.multipv) == 2
+        engine.configure({"MultiPV": 1})
+        engine.analysis(caissa.Board(), Limit(depth=3), options={"multipv": 4}).wait()
+        one = engine.analysis(caissa.Board(), Limit(depth=3))
+        one.wait()
+        assert len(one.multipv) == 1
+
+    async def run():
+        transport, engine = await caissa.engine.popen_uci(STOCKFISH)
+        analysis = await engine.analysis(caissa.Board())
+        await asyncio.sleep(0.2)
+        start = time.monotonic()
+        analysis.empty()
+        analysis.would_block()
+        assert time.monotonic() - start < 0.1, "a poll never waits for the engine"
+        # A cancelled search is stopped.
+        analysis.stop()
+        await analysis.wait()
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(engine.play(caissa.Board(), Limit(time=3)), 0.2)
+        start = time.monotonic()
+        await engine.ping()
+        assert time.monotonic() - start < 2
+        # Quitting during an analysis ends its loop; calls after it raise EngineTerminatedError.
+        running = await engine.analysis(caissa.Board())
+        await running.get()
+        await engine.quit()
+        assert [info async for info in running] is not None
+        assert (await running.wait()).move is not None
+        with pytest.raises(caissa.engine.EngineTerminatedError):
+            await engine.play(caissa.Board(), Limit(depth=1))
+        transport.close()
+
+    asyncio.run(run())

@@ -721,3 +721,21 @@ def test_games_pickle_and_copy_with_their_tree_and_tags():
     bare.add_variation(caissa.Move.from_uci("e2e4")).add_variation(caissa.Move.null())
     again = pickle.loads(pickle.dumps(bare))
     assert dict(again.headers) == {} and str(again) == str(bare)
+
+
+def test_second_review_findings_on_pickles_stay_fixed():
+    import pickle
+    game = caissa.pgn.Game()
+    game.comment = "the game"
+    game.add_variation(caissa.Move.from_uci("e2e4")).starting_comment = "before"
+    again = pickle.loads(pickle.dumps(game))
+    assert again.comment == "the game" and again.variations[0].starting_comment == "before"
+    assert str(again) == str(game)
+    game = caissa.pgn.read_game(io.StringIO("1. e4 (1. d4 d5) (1. c4 c5) e5 *"))
+    d4 = game.variations[1]
+    game.remove_variation(d4)
+    with pytest.raises(ValueError, match="taken out"):
+        pickle.dumps(d4)
+    board = caissa.Board("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1")
+    peer = chess.Board("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1")
+    assert pickle.loads(pickle.dumps(board)).ep_square == board.ep_square == peer.ep_square

@@ -22,6 +22,7 @@ import asyncio
 import concurrent.futures
 import enum
 import shlex
+import threading
 import collections.abc
 from typing import (Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple,
                     Union)
@@ -352,6 +353,8 @@ class AnalysisResult:
         self._wait = wait
         # The options to set back when the search ends.
         self._restore: Dict[str, str] = {}
+        # One reader at a time: the thread following the search, or one ending it.
+        self._reading = threading.Lock()
         self._pending: List[Dict[str, Any]] = []
         self._best: Optional[BestMove] = None
         self._stopped = False
@@ -364,22 +367,30 @@ class AnalysisResult:
 
     def _read(self, timeout: Optional[float]) -> bool:
         """Reads the engine's next event into the pending ``info`` dicts or the end; whether
-        one came within ``timeout``."""
-        event = self._engine._engine.next_event(self._board, timeout)
-        if event is None:
+        one came within ``timeout`` (or had come: another thread may have read the end). A
+        poll (``timeout`` 0) gives up at once while another thread reads."""
+        if not self._reading.acquire(blocking=timeout != 0.0):
             return False
-        if event[0] == "bestmove":
-            self._best = BestMove(event[1], event[2])
-            self._engine._analysis = None
-            self._engine._set_options(self._restore)
+        try:
+            if self._best is not None:
+                return True
+            event = self._engine._engine.next_event(self._board, timeout)
+            if event is None:
+                return False
+            if event[0] == "bestmove":
+                self._best = BestMove(event[1], event[2])
+                self._engine._analysis = None
+                self._engine._set_options(self._restore)
+                return True
+            info = SimpleEngine._info(event[1], self._board.turn)
+            line = max(info.get("multipv", 1), 1)
+            while len(self.multipv) < line:
+                self.multipv.append({})
+            self.multipv[line - 1].update(info)
+            self._pending.append(info)
             return True
-        info = SimpleEngine._info(event[1], self._board.turn)
-        line = max(info.get("multipv", 1), 1)
-        while len(self.multipv) < line:
-            self.multipv.append({})
-        self.multipv[line - 1].update(info)
-        self._pending.append(info)
-        return True
+        finally:
+            self._reading.release()
 
     def next(self) -> Optional[Dict[str, Any]]:
         """The next ``info``, waiting for it; ``None`` once the search has ended and every
@@ -447,14 +458,19 @@ class SimpleEngine:
         self._engine = engine
         self.timeout = TIMEOUT if timeout is None else timeout
         self._analysis: Optional[AnalysisResult] = None
-        # Each option's value: the engine's default until `configure` sets it.
-        self._config: Dict[str, str] = dict(engine.option_defaults)
+        # Each option's value by its name in lower case (UCI's names do not count case): the
+        # engine's default until `configure` sets it.
+        self._config: Dict[str, str] = {
+            name.lower(): value for name, value in engine.option_defaults}
 
-    def _finish_analysis(self) -> None:
-        """Ends the analysis under way, if any: the engine takes one command at a time."""
-        if self._analysis is not None:
-            self._analysis.stop()
-            self._analysis.wait()
+    def _finish_analysis(self, timeout: Optional[float] = None) -> None:
+        """Ends the analysis under way, if any: the engine takes one command at a time. With a
+        ``timeout``, gives up waiting for its end after that long without a line."""
+        analysis = self._analysis
+        if analysis is not None:
+            analysis.stop()
+            while analysis._best is None and analysis._read(timeout):
+                pass
 
     @classmethod
     def popen_uci(cls, command: Union[str, List[str]], *,
@@ -486,7 +502,8 @@ class SimpleEngine:
         """Sets the engine's options (``True``/``False`` written as ``true``/``false``,
         ``None`` for a button)."""
         self._finish_analysis()
-        self._config.update(self._set_options(options))
+        sent = self._set_options(options)
+        self._config.update((name.lower(), value) for name, value in sent.items())
 
     def _set_options(self, options: Mapping[str, Any]) -> Dict[str, str]:
         """Sends ``options``; the values set, as text (buttons left out)."""
@@ -504,7 +521,8 @@ class SimpleEngine:
         """Sets ``options`` for the next search only: what to set back after it (the values
         ``configure`` gave, else the engine's defaults)."""
         self._finish_analysis()
-        restore = {name: self._config[name] for name in options if name in self._config}
+        restore = {name: self._config[name.lower()] for name in options
+                   if name.lower() in self._config}
         self._set_options(options)
         return restore
 
@@ -606,8 +624,9 @@ class SimpleEngine:
             self._analysis.stop()
 
     def quit(self) -> None:
-        """Asks the engine to quit, and ends it if it has not within the timeout."""
-        self._stop_analysis()
+        """Asks the engine to quit, and ends it if it has not within the timeout. An analysis
+        under way is stopped first, and its end read (its ``wait()`` gives it)."""
+        self._finish_analysis(self.timeout)
         self._engine.quit(self.timeout)
 
     close = quit
@@ -698,12 +717,21 @@ class UciProtocol:
     async def configure(self, options: Mapping[str, Any]) -> None:
         await self._run(self._engine.configure, options)
 
+    async def _search(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``call`` run as ``_run`` runs it; a search whose caller is cancelled is stopped, as
+        python-chess stops it."""
+        try:
+            return await self._run(call, *args, **kwargs)
+        except asyncio.CancelledError:
+            self._engine._engine.stop()
+            raise
+
     async def play(self, board: Board, limit: Limit, **kwargs: Any) -> PlayResult:
-        return await self._run(self._engine.play, board.copy(), limit, **kwargs)
+        return await self._search(self._engine.play, board.copy(), limit, **kwargs)
 
     async def analyse(self, board: Board, limit: Limit, **kwargs: Any
                       ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
-        return await self._run(self._engine.analyse, board.copy(), limit, **kwargs)
+        return await self._search(self._engine.analyse, board.copy(), limit, **kwargs)
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None,
                        **kwargs: Any) -> AsyncAnalysisResult:
@@ -713,7 +741,6 @@ class UciProtocol:
     async def quit(self) -> None:
         self._engine._stop_analysis()
         await self._run(self._engine.quit)
-        self._worker.shutdown(wait=False)
 
 
 class _Transport:

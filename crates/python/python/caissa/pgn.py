@@ -784,14 +784,17 @@ def _next_of(handle: Any, kind: str, open_reader: Any) -> Any:
         readers[kind] = (reader, _tell(handle))
 
 
-def _game_from_pgn(text: str, tag_names: List[str]) -> Game:
-    """A pickled ``Game`` (see ``Game.__reduce__``): its PGN read, with only its own tags."""
+def _game_from_pgn(text: str, tag_names: List[str],
+                   first_comments: Tuple[List[str], List[str]]) -> Game:
+    """A pickled ``Game`` (see ``Game.__reduce__``): its PGN read, with only its own tags and
+    its comments before the first move as they were."""
     import io
 
     game = read_game(io.StringIO(text))
     for name in list(game.headers):
         if name not in tag_names:
             del game.headers[name]
+    game._set_first_comments(first_comments)
     return game
 
 
