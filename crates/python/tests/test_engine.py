@@ -316,3 +316,31 @@ def test_second_review_findings_on_engines_stay_fixed():
         transport.close()
 
     asyncio.run(run())
+
+
+@needs_stockfish
+def test_chess960_games_and_opponents_reach_the_engine():
+    import random
+    rng = random.Random(960)
+    with stockfish() as engine:
+        for number in (0, 100, 518, 959):
+            board = caissa.Board.from_chess960(number)
+            castled = False
+            for _ in range(60):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                castles = [m for m in moves if board.is_castling(m)]
+                move = castles[0] if castles and not castled else rng.choice(moves)
+                castled = castled or board.is_castling(move)
+                board.push(move)
+                if board.is_game_over():
+                    break
+            if not board.is_game_over():
+                result = engine.play(board, Limit(nodes=2000))
+                assert board.is_legal(result.move)
+            # Back to standard chess: the next standard board is searched as one.
+            assert caissa.Board().is_legal(engine.play(caissa.Board(), Limit(depth=2)).move)
+        engine.send_opponent_information(opponent=caissa.engine.Opponent(
+            name="Ann", title="GM", rating=2700, is_engine=False))
+        engine.send_game_result(caissa.Board(), True)

@@ -33,7 +33,8 @@ __all__ = [
     "AnalysisComplete", "AnalysisResult", "BestMove", "Cp", "EngineError",
     "EngineTerminatedError", "INFO_ALL", "Option", "PovWdl", "Wdl",
     "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV", "INFO_REFUTATION", "INFO_SCORE",
-    "Info", "Limit", "Mate", "PlayResult", "PovScore", "Score", "SimpleAnalysisResult",
+    "Info", "Limit", "Mate", "Opponent", "PlayResult", "PovScore", "Score",
+    "SimpleAnalysisResult",
     "SimpleEngine", "UciProtocol", "popen_uci",
 ]
 
@@ -285,6 +286,15 @@ class _Options(collections.abc.Mapping):
         return f"{type(self).__name__}({dict(self)!r})"
 
 
+class Opponent(NamedTuple):
+    """An engine's opponent, for ``send_opponent_information`` (python-chess's ``Opponent``)."""
+
+    name: Optional[str] = None
+    title: Optional[str] = None
+    rating: Optional[int] = None
+    is_engine: Optional[bool] = None
+
+
 class Limit(NamedTuple):
     """When a search ends: ``time`` (seconds, as ``movetime``), ``depth``, ``nodes``, ``mate``,
     or the clocks (``white_clock``, ``black_clock``, ``white_inc``, ``black_inc`` in seconds,
@@ -517,6 +527,32 @@ class SimpleEngine:
                 sent[name] = text
         return sent
 
+    def _set_variant(self, board: Board) -> None:
+        """Sets ``UCI_Chess960`` to the board's kind of chess, as python-chess does before each
+        search: a Chess960 board's castling is written as the king taking its rook."""
+        wanted = "true" if board.chess960 else "false"
+        current = self._config.get("uci_chess960")
+        if current is None:
+            if board.chess960:
+                raise EngineError("the engine does not support UCI_Chess960")
+        elif current != wanted:
+            self._set_options({"UCI_Chess960": wanted})
+            self._config["uci_chess960"] = wanted
+
+    def send_opponent_information(self, *, opponent: Optional[Opponent] = None,
+                                  engine_rating: Optional[int] = None) -> None:
+        """Tells the engine who it plays (``UCI_Opponent``, where it has the option), as
+        python-chess does; ``engine_rating`` is XBoard's and taken."""
+        if opponent and opponent.name and "UCI_Opponent" in self.options:
+            kind = "computer" if opponent.is_engine else "human"
+            self.configure({"UCI_Opponent": f"{opponent.title or 'none'} "
+                                            f"{opponent.rating or 'none'} {kind} {opponent.name}"})
+
+    def send_game_result(self, board: Board, winner: Optional[bool] = None,
+                         game_ending: Optional[str] = None, game_complete: bool = True) -> None:
+        """Nothing to send: UCI has no message for a game's end (python-chess sends one to
+        XBoard engines only)."""
+
     def _set_for_one_search(self, options: Mapping[str, Any]) -> Dict[str, str]:
         """Sets ``options`` for the next search only: what to set back after it (the values
         ``configure`` gave, else the engine's defaults)."""
@@ -584,6 +620,7 @@ class SimpleEngine:
             temporary["MultiPV"] = multipv
         result._restore = self._set_for_one_search(temporary)
         try:
+            self._set_variant(board)
             self._engine.start(board, _go(limit))
         except BaseException:
             self._set_options(result._restore)
@@ -614,6 +651,7 @@ class SimpleEngine:
 
     def _search(self, board: Board, limit: Limit):
         self._finish_analysis()
+        self._set_variant(board)
         move, ponder, raw, lines = self._engine.play(board, _go(limit), self._wait(limit))
         return (move, ponder, self._info(raw, board.turn),
                 [self._info(line, board.turn) for line in lines])
@@ -716,6 +754,12 @@ class UciProtocol:
 
     async def configure(self, options: Mapping[str, Any]) -> None:
         await self._run(self._engine.configure, options)
+
+    async def send_opponent_information(self, **kwargs: Any) -> None:
+        await self._run(self._engine.send_opponent_information, **kwargs)
+
+    async def send_game_result(self, board: Board, *args: Any, **kwargs: Any) -> None:
+        await self._run(self._engine.send_game_result, board, *args, **kwargs)
 
     async def _search(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``call`` run as ``_run`` runs it; a search whose caller is cancelled is stopped, as
