@@ -252,7 +252,7 @@ impl UciEngine {
         go: GoArgs,
         timeout: f64,
     ) -> PyResult<PlayOutput<'py>> {
-        let go = go.go();
+        let go = go.go()?;
         let timeout = seconds(timeout)?;
         let game = board.game().clone();
         let mode = game.position().castling_mode();
@@ -286,7 +286,7 @@ impl UciEngine {
             return Err(EngineError::new_err("no legal move to search"));
         }
         let position = position_of(game, game.position().castling_mode());
-        let go = go.go();
+        let go = go.go()?;
         self.with_client(py, |client| client.start_search(&position, &go))
             .map_err(PyErr::from)
     }
@@ -360,7 +360,8 @@ fn event_tuple<'py>(
 }
 
 /// The `go` parameters as `caissa.engine` passes them: `movetime`, `depth`, `nodes`, `mate`,
-/// `wtime`, `btime`, `winc`, `binc` (milliseconds), `movestogo`, `infinite`.
+/// `wtime`, `btime`, `winc`, `binc` (milliseconds), `movestogo`, `infinite`, and the
+/// `searchmoves` in UCI.
 #[derive(FromPyObject)]
 struct GoArgs(
     Option<u64>,
@@ -373,25 +374,34 @@ struct GoArgs(
     Option<i64>,
     Option<u32>,
     bool,
+    Vec<String>,
 );
 
 impl GoArgs {
-    fn go(self) -> Go {
-        let GoArgs(movetime, depth, nodes, mate, wtime, btime, winc, binc, movestogo, infinite) =
-            self;
-        Go {
-            movetime,
-            depth,
-            nodes,
-            mate,
-            wtime,
-            btime,
-            winc,
-            binc,
-            movestogo,
-            infinite,
+    /// The `go` command; `ValueError` for a `searchmoves` move that is not UCI.
+    fn go(self) -> PyResult<Go> {
+        let searchmoves = self
+            .10
+            .iter()
+            .map(|m| {
+                UciMove::from_ascii(m.as_bytes())
+                    .map_err(|e| PyValueError::new_err(format!("{m:?} in root_moves: {e}")))
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(Go {
+            searchmoves,
+            movetime: self.0,
+            depth: self.1,
+            nodes: self.2,
+            mate: self.3,
+            wtime: self.4,
+            btime: self.5,
+            winc: self.6,
+            binc: self.7,
+            movestogo: self.8,
+            infinite: self.9,
             ..Go::default()
-        }
+        })
     }
 }
 

@@ -161,8 +161,16 @@ def test_an_infinite_analysis_runs_until_stopped():
         with engine.analysis(caissa.Board()) as left:
             assert left.get() is not None
         assert left.wait().move is not None
-        with pytest.raises(ValueError, match="root_moves"):
-            engine.analysis(caissa.Board(), root_moves=[])
+        # Searches among some moves only, as python-chess's `root_moves`.
+        board = caissa.Board()
+        only = [caissa.Move.from_uci("a2a3"), caissa.Move.from_uci("h2h3")]
+        assert engine.play(board, Limit(depth=6), root_moves=only).move in only
+        assert engine.analyse(board, Limit(depth=6), root_moves=only)["pv"][0] in only
+        with engine.analysis(board, Limit(depth=6), root_moves=only[:1]) as narrow:
+            assert narrow.wait().move == only[0]
+        played = engine.play(board, Limit(depth=4), options={"MultiPV": 2},
+                             opponent=caissa.engine.Opponent(name="Ann", is_engine=False))
+        assert board.is_legal(played.move) and engine._config["multipv"] == "1"
 
 
 @needs_stockfish

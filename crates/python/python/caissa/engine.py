@@ -323,13 +323,15 @@ def _ms(seconds: Optional[float]) -> Optional[int]:
     return None if seconds is None else round(seconds * 1000)
 
 
-def _go(limit: Optional[Limit]) -> tuple:
-    """The ``go`` parameters of ``limit`` as ``UciEngine`` takes them; ``None``: infinite."""
+def _go(board: Board, limit: Optional[Limit], root_moves: Optional[Any] = None) -> tuple:
+    """The ``go`` parameters of ``limit`` as ``UciEngine`` takes them (``None``: infinite),
+    with ``root_moves``, legal moves of ``board``, as ``searchmoves``."""
+    searchmoves = [board.uci(move) for move in root_moves or ()]
     if limit is None:
-        return (None,) * 9 + (True,)
+        return (None,) * 9 + (True, searchmoves)
     return (_ms(limit.time), limit.depth, limit.nodes, limit.mate, _ms(limit.white_clock),
             _ms(limit.black_clock), _ms(limit.white_inc), _ms(limit.black_inc),
-            limit.remaining_moves, False)
+            limit.remaining_moves, False, searchmoves)
 
 
 class BestMove:
@@ -563,30 +565,36 @@ class SimpleEngine:
         return restore
 
     def play(self, board: Board, limit: Limit, *, game: object = None, info: Info = INFO_NONE,
-             ponder: bool = False, draw_offered: bool = False) -> PlayResult:
+             ponder: bool = False, draw_offered: bool = False, root_moves: Optional[Any] = None,
+             options: Optional[Mapping[str, Any]] = None,
+             opponent: Optional[Opponent] = None) -> PlayResult:
         """The engine's move in the current position of ``board`` (sent with its moves, so the
-        engine sees repetitions), within ``limit``. python-chess's ``game``, ``info``,
-        ``ponder`` and ``draw_offered`` are taken: the engine is told of no new game (it sees
-        the whole move list each time), the info is always the last scored line, and there
-        is no pondering nor draw offer in UCI's ``go``."""
-        move, ponder, found, _ = self._search(board, limit)
-        return PlayResult(move, ponder, found)
+        engine sees repetitions), within ``limit``, among ``root_moves`` if given (UCI's
+        ``searchmoves``), with ``options`` for this search only, after telling it its
+        ``opponent``. python-chess's ``game``, ``info``, ``ponder`` and ``draw_offered`` are
+        taken: the engine is told of no new game (it sees the whole move list each time), the
+        info is always the last scored line, and there is no pondering nor draw offer in UCI's
+        ``go``."""
+        if opponent is not None:
+            self.send_opponent_information(opponent=opponent)
+        move, ponder_move, found, _ = self._search(board, limit, root_moves, options or {})
+        return PlayResult(move, ponder_move, found)
 
     def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
-                game: object = None, info: Info = INFO_ALL
+                game: object = None, info: Info = INFO_ALL, root_moves: Optional[Any] = None,
+                options: Optional[Mapping[str, Any]] = None
                 ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         """The engine's last scored ``info`` for the current position of ``board``, searched
         within ``limit``: ``score`` (a ``PovScore``), ``pv``, ``depth``, ``nodes``, ``time`` ...
         With ``multipv``, the engine's ``MultiPV`` option is set to it for this search (and back
-        to 1 after), and a list is returned: the last scored ``info`` of each line, the best
-        first. python-chess's ``game`` and ``info`` are taken (every field is always given)."""
-        if multipv is None:
-            return self._search(board, limit)[2]
-        restore = self._set_for_one_search({"MultiPV": multipv})
-        try:
-            return self._search(board, limit)[3]
-        finally:
-            self._set_options(restore)
+        after), and a list is returned: the last scored ``info`` of each line, the best first.
+        ``root_moves`` and ``options`` as for ``play``. python-chess's ``game`` and ``info`` are
+        taken (every field is always given)."""
+        temporary = dict(options or {})
+        if multipv is not None:
+            temporary["MultiPV"] = multipv
+        _, _, found, lines = self._search(board, limit, root_moves, temporary)
+        return found if multipv is None else lines
 
     def analysis(self, board: Board, limit: Optional[Limit] = None, *,
                  multipv: Optional[int] = None, game: object = None, info: Info = INFO_ALL,
@@ -595,18 +603,16 @@ class SimpleEngine:
         """Starts a search of the current position of ``board`` and gives each ``info`` as the
         engine sends it (an ``AnalysisResult``), until ``limit`` is reached or, without one,
         until ``stop()``. ``multipv`` sets the ``MultiPV`` option and ``options`` others for
-        this search only (they are set back when it ends). In a position without a legal move
-        the analysis has ended at once, without an ``info`` (python-chess hands over the
-        engine's). python-chess's ``game`` and ``info`` are taken; ``root_moves`` (UCI's
-        ``searchmoves``) is not supported.
+        this search only (they are set back when it ends), ``root_moves`` limits it to those
+        moves. In a position without a legal move the analysis has ended at once, without an
+        ``info`` (python-chess hands over the engine's). python-chess's ``game`` and ``info``
+        are taken.
 
         >>> # with caissa.engine.SimpleEngine.popen_uci("stockfish") as engine:
         >>> #     with engine.analysis(caissa.Board(), caissa.engine.Limit(depth=12)) as a:
         >>> #         for info in a:
         >>> #             print(info.get("depth"), info.get("score"))
         """
-        if root_moves is not None:
-            raise ValueError("root_moves (searchmoves) is not supported")
         self._finish_analysis()
         wait = self._wait(limit) if limit is not None else None
         if wait is not None and wait >= 24 * 3600.0:
@@ -621,7 +627,7 @@ class SimpleEngine:
         result._restore = self._set_for_one_search(temporary)
         try:
             self._set_variant(board)
-            self._engine.start(board, _go(limit))
+            self._engine.start(board, _go(board, limit, root_moves))
         except BaseException:
             self._set_options(result._restore)
             raise
@@ -649,10 +655,16 @@ class SimpleEngine:
             wait += max(limit.white_clock or 0.0, limit.black_clock or 0.0)
         return wait
 
-    def _search(self, board: Board, limit: Limit):
+    def _search(self, board: Board, limit: Limit, root_moves: Optional[Any] = None,
+                options: Optional[Mapping[str, Any]] = None):
         self._finish_analysis()
-        self._set_variant(board)
-        move, ponder, raw, lines = self._engine.play(board, _go(limit), self._wait(limit))
+        restore = self._set_for_one_search(options) if options else {}
+        try:
+            self._set_variant(board)
+            go = _go(board, limit, root_moves)
+            move, ponder, raw, lines = self._engine.play(board, go, self._wait(limit))
+        finally:
+            self._set_options(restore)
         return (move, ponder, self._info(raw, board.turn),
                 [self._info(line, board.turn) for line in lines])
 
