@@ -64,3 +64,13 @@ def test_fill_borders_style_and_one_piece():
     [queen] = by_class(one, "text", "piece")
     assert queen.get("class").split() == ["piece", "black", "q"]
     assert queen.text == caissa.UNICODE_PIECE_SYMBOLS["q"]
+
+
+def test_images_show_themselves_in_jupyter_as_python_chess_images():
+    import chess.svg
+    image = caissa.svg.board(caissa.Board())
+    assert isinstance(image, caissa.svg.SvgWrapper) and isinstance(image, str)
+    assert image._repr_svg_() == image
+    assert caissa.svg.piece(caissa.Piece.from_symbol("q"))._repr_svg_().startswith("<svg")
+    assert type(chess.svg.board(chess.Board())).__name__ == "SvgWrapper"
+    assert caissa.svg.SQUARE_SIZE == chess.svg.SQUARE_SIZE

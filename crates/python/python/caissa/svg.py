@@ -17,7 +17,15 @@ from caissa._caissa import (
     square_file, square_rank,
 )
 
-__all__ = ["Arrow", "board", "piece"]
+__all__ = ["Arrow", "SvgWrapper", "board", "piece"]
+
+
+class SvgWrapper(str):
+    """The SVG text, shown as an image in Jupyter (python-chess's ``SvgWrapper``)."""
+
+    def _repr_svg_(self) -> "SvgWrapper":
+        return self
+
 
 #: The colours python-chess uses by default, by the same names.
 COLORS: Dict[str, str] = {
@@ -35,6 +43,8 @@ COLORS: Dict[str, str] = {
 
 #: The side of a square, in the image's units.
 SQUARE = 45
+#: python-chess's name for ``SQUARE``.
+SQUARE_SIZE = SQUARE
 #: The margin that holds the coordinates.
 MARGIN = 20
 
@@ -92,7 +102,7 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
           size: Optional[int] = None, coordinates: bool = True,
           colors: Optional[Dict[str, str]] = None, flipped: bool = False,
           fill: Optional[Dict[int, str]] = None, borders: bool = False,
-          style: Optional[str] = None) -> str:
+          style: Optional[str] = None) -> SvgWrapper:
     """The board as an SVG document: White at the bottom (``orientation=False`` or
     ``flipped=True`` for Black), the ``lastmove``'s squares and the king in ``check`` (by
     default the side to move's king when it is in check) highlighted, the squares of ``fill``
@@ -169,7 +179,7 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
                              f'text-anchor="middle" dominant-baseline="central" '
                              f'fill="{palette["coord"]}">{RANK_NAMES[rank]}</text>')
     parts.append("</svg>")
-    return "".join(parts)
+    return SvgWrapper("".join(parts))
 
 
 def _piece_text(piece: Piece, cx: float, cy: float, palette: Dict[str, str]) -> str:
@@ -184,7 +194,7 @@ def _piece_text(piece: Piece, cx: float, cy: float, palette: Dict[str, str]) -> 
             f'fill="{palette["piece " + side]}" {outline}>{glyph}</text>')
 
 
-def piece(piece: Piece, size: Optional[int] = None) -> str:
+def piece(piece: Piece, size: Optional[int] = None) -> SvgWrapper:
     """One piece as an SVG document, drawn as ``board`` draws it (python-chess's
     ``chess.svg.piece``).
 
@@ -192,5 +202,6 @@ def piece(piece: Piece, size: Optional[int] = None) -> str:
     1
     """
     width = f' width="{size}" height="{size}"' if size is not None else ""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SQUARE} {SQUARE}"{width}>'
-            f'{_piece_text(piece, SQUARE / 2, SQUARE / 2, COLORS)}</svg>')
+    return SvgWrapper(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SQUARE} {SQUARE}"{width}>'
+        f'{_piece_text(piece, SQUARE / 2, SQUARE / 2, COLORS)}</svg>')
