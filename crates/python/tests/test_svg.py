@@ -74,3 +74,13 @@ def test_images_show_themselves_in_jupyter_as_python_chess_images():
     assert caissa.svg.piece(caissa.Piece.from_symbol("q"))._repr_svg_().startswith("<svg")
     assert type(chess.svg.board(chess.Board())).__name__ == "SvgWrapper"
     assert caissa.svg.SQUARE_SIZE == chess.svg.SQUARE_SIZE
+
+
+def test_arrow_colours_are_python_chess_names():
+    import chess.svg
+    assert caissa.svg.Arrow(1, 2).color == chess.svg.Arrow(1, 2).color == "green"
+    image = caissa.svg.board(caissa.Board(), arrows=[caissa.svg.Arrow(12, 28, color="red"),
+                                                     (1, 18)])
+    assert caissa.svg.COLORS["arrow red"] in image and caissa.svg.COLORS["arrow green"] in image
+    assert 'stroke="red"' not in image
+    assert caissa.svg.Arrow(0, 9, color="#123456").pgn() == "Ga1b2"

@@ -36,6 +36,10 @@ COLORS: Dict[str, str] = {
     "check": "#ff0000",
     "marked": "#15781b80",
     "arrow": "#15781b80",
+    "arrow green": "#15781b80",
+    "arrow red": "#88202080",
+    "arrow yellow": "#e68f00b3",
+    "arrow blue": "#00308880",
     "coord": "#333333",
     "piece white": "#ffffff",
     "piece black": "#000000",
@@ -50,8 +54,9 @@ MARGIN = 20
 
 
 class Arrow:
-    """An arrow from ``tail`` to ``head`` (squares), in ``color`` (an SVG colour; a square
-    marked when ``tail`` and ``head`` are the same). ``pgn()`` and ``from_pgn`` read and write
+    """An arrow from ``tail`` to ``head`` (squares), in ``color`` (python-chess's names,
+    ``green`` by default, ``red``, ``yellow``, ``blue``, drawn in the ``arrow <name>`` colours;
+    or any SVG colour; a square marked when ``tail`` and ``head`` are the same). ``pgn()`` and ``from_pgn`` read and write
     the form of PGN's ``[%cal ...]`` and ``[%csl ...]`` commands, with python-chess's colour
     names (``green``, ``red``, ``yellow``, ``blue``).
 
@@ -61,7 +66,7 @@ class Arrow:
 
     _LETTERS = {"red": "R", "yellow": "Y", "blue": "B"}
 
-    def __init__(self, tail: int, head: int, *, color: str = COLORS["arrow"]) -> None:
+    def __init__(self, tail: int, head: int, *, color: str = "green") -> None:
         self.tail = tail
         self.head = head
         self.color = color
@@ -155,7 +160,8 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
             parts.append(_piece_text(man, *center(square), palette))
     for arrow in arrows:
         tail, head, color = ((arrow.tail, arrow.head, arrow.color) if isinstance(arrow, Arrow)
-                             else (arrow[0], arrow[1], palette["arrow"]))
+                             else (arrow[0], arrow[1], "green"))
+        color = palette.get(f"arrow {color}", color)
         (x1, y1), (x2, y2) = center(tail), center(head)
         parts.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
                      f'stroke="{color}" stroke-width="{SQUARE * 0.2}" stroke-linecap="round" />')
