@@ -391,8 +391,9 @@ impl Board {
     /// >>> caissa.Board.from_chess960(0).fen()
     /// 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1'
     #[staticmethod]
-    fn from_chess960(scharnagl: i64) -> PyResult<Board> {
-        u32::try_from(scharnagl)
+    fn from_chess960(scharnagl: &Bound<'_, PyAny>) -> PyResult<Board> {
+        scharnagl
+            .extract::<u32>()
             .ok()
             .and_then(Game::chess960)
             .map(Board::from_game)
@@ -403,7 +404,7 @@ impl Board {
 
     /// python-chess's name for [`Board::from_chess960`].
     #[staticmethod]
-    fn from_chess960_pos(scharnagl: i64) -> PyResult<Board> {
+    fn from_chess960_pos(scharnagl: &Bound<'_, PyAny>) -> PyResult<Board> {
         Board::from_chess960(scharnagl)
     }
 
@@ -1139,7 +1140,7 @@ impl Board {
     /// Sets the board to the Chess960 starting position with Scharnagl number `scharnagl` (0
     /// to 959), a Chess960 board from then on, with no moves played (python-chess's
     /// `set_chess960_pos`). Raises `ValueError` for a larger number.
-    fn set_chess960_pos(&mut self, scharnagl: i64) -> PyResult<()> {
+    fn set_chess960_pos(&mut self, scharnagl: &Bound<'_, PyAny>) -> PyResult<()> {
         *self = Board::from_chess960(scharnagl)?;
         Ok(())
     }

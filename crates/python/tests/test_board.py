@@ -887,7 +887,7 @@ def test_review_findings_of_the_twelfth_session_on_boards_stay_fixed():
     stalemate = caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
     with pytest.raises(caissa.IllegalMoveError, match="after the end of the game"):
         stalemate.push(caissa.Move.null())
-    for bad in (-1, 960):
+    for bad in (-1, 960, 2 ** 63, 2 ** 70, "1"):
         with pytest.raises(ValueError):
             caissa.Board().set_chess960_pos(bad)
         with pytest.raises(ValueError):

@@ -352,3 +352,14 @@ def test_chess960_games_and_opponents_reach_the_engine():
         engine.send_opponent_information(opponent=caissa.engine.Opponent(
             name="Ann", title="GM", rating=2700, is_engine=False))
         engine.send_game_result(caissa.Board(), True)
+
+
+@needs_stockfish
+def test_options_are_checked_before_the_engine_gets_them():
+    with stockfish() as engine:
+        for bad in ({"Hash": "x"}, {"Hash": -1}, {"Debug Log File": "\nquit"}, {"Bogus": 1},
+                    {"Threads": 1, "Hash": 10 ** 12}):
+            with pytest.raises(caissa.EngineError):
+                engine.configure(bad)
+        engine.configure({"hash": 32, "UCI_ShowWDL": "true"})
+        assert engine.play(caissa.Board(), Limit(depth=2)).move is not None

@@ -640,7 +640,7 @@ def test_time_controls_as_python_chess_reads_them(text):
     assert game.time_control().type.name == peer.time_control().type.name
 
 
-@pytest.mark.parametrize("text", ["abc", "300:300", "40/", "+5"])
+@pytest.mark.parametrize("text", ["abc", "300:300", "40/", "+5", "1.5", "8.99"])
 def test_bad_time_controls_raise_value_error_as_in_python_chess(text):
     with pytest.raises(ValueError):
         chess.pgn.parse_time_control(text)

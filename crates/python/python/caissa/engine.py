@@ -518,12 +518,21 @@ class SimpleEngine:
         self._config.update((name.lower(), value) for name, value in sent.items())
 
     def _set_options(self, options: Mapping[str, Any]) -> Dict[str, str]:
-        """Sends ``options``; the values set, as text (buttons left out)."""
-        sent = {}
+        """Sends ``options``, each checked first against what the engine declared (as
+        python-chess checks them: ``EngineError`` for an option it does not have or a value
+        its type does not take, a line break in a text above all); the values set, as text
+        (buttons left out)."""
+        declared = self.options
+        checked = []
         for name, value in options.items():
+            if name not in declared:
+                raise EngineError(f"the engine has no option {name!r}")
+            value = declared[name].parse(value)
             if isinstance(value, bool):
                 value = "true" if value else "false"
-            text = None if value is None else str(value)
+            checked.append((name, None if value is None else str(value)))
+        sent = {}
+        for name, text in checked:
             self._engine.set_option(name, text, self.timeout)
             if text is not None:
                 sent[name] = text

@@ -37,6 +37,7 @@ from caissa._caissa import (
     to_arrow,
 )
 from caissa._caissa import Board, _shard_ranges
+from caissa._caissa import InvalidTimeControlError
 from caissa._caissa import TimeControl as _RustTimeControl
 
 __all__ = [
@@ -447,6 +448,9 @@ def parse_time_control(time_control: str) -> TimeControl:
         delay = 0.0
         if isinstance(bonus, dict):
             delay = (bonus.get("simple_delay", 0) or bonus.get("bronstein", 0)) / 1000
+        if period["base_ms"] % 1000:
+            # python-chess's parts hold whole seconds, as the PGN standard writes them.
+            raise InvalidTimeControlError(f"not whole seconds: {time_control!r}")
         parts.append(TimeControlPart(moves=period["moves"] or 0, time=period["base_ms"] // 1000,
                                      increment=increment, delay=delay))
     first = parts[0].time + 60 * parts[0].increment
