@@ -1747,8 +1747,8 @@ impl Board {
     /// A copy of the board: with its whole move stack (`stack=True`), none (`False`: the
     /// current position becomes the start), or its last `stack` moves (an `int`), as
     /// python-chess's `copy(stack=...)`. Repetitions count only in the moves kept.
-    #[pyo3(signature = (*, stack = StackCopy::All(true)))]
-    fn copy(&self, stack: StackCopy) -> Board {
+    #[pyo3(signature = (*, stack = Some(StackCopy::All(true))))]
+    fn copy(&self, stack: Option<StackCopy>) -> Board {
         // The moves pushed, null moves as `None`, each with the position before it.
         let mut pushed: Vec<(&Position, Option<caissa::Move>)> = Vec::new();
         for (i, game) in self.games().enumerate() {
@@ -1758,10 +1758,13 @@ impl Board {
             }
             pushed.extend(game.positions().zip(game.moves().iter().map(|&m| Some(m))));
         }
-        let kept = match stack {
+        let kept = match stack.unwrap_or(StackCopy::All(false)) {
             StackCopy::All(true) => return self.clone(),
             StackCopy::All(false) => 0,
-            StackCopy::Last(n) => n.min(pushed.len()),
+            StackCopy::Last(n) => match usize::try_from(n) {
+                Ok(n) => n.min(pushed.len()),
+                Err(_) => pushed.len().saturating_sub(n.unsigned_abs() as usize),
+            },
         };
         let first = pushed.len() - kept;
         let start = pushed.get(first).map_or(*self.position(), |&(pos, _)| *pos);
@@ -1894,7 +1897,9 @@ fn fen_field(fen: &str, index: usize) -> String {
 #[derive(FromPyObject)]
 enum StackCopy {
     All(bool),
-    Last(usize),
+    /// A negative number keeps all but that many of the first moves, as python-chess's
+    /// slice `[-stack:]` does.
+    Last(i64),
 }
 
 /// The legal moves of a position (`Board.legal_moves`), as python-chess's

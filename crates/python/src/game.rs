@@ -1171,7 +1171,18 @@ fn exporter_options(visitor: &Bound<'_, PyAny>) -> PyResult<Option<ExporterOptio
         option("comments")?,
         option("variations")?,
     );
-    Ok(Some((flags, visitor.getattr("columns")?.extract()?)))
+    let columns = visitor.getattr("columns")?;
+    if columns.is_none() {
+        return Ok(Some((flags, None)));
+    }
+    // As python-chess's exporters: below 1, every token on a line of its own; beyond any
+    // line, one line.
+    let columns = match columns.extract::<i64>() {
+        Ok(n) => usize::try_from(n).unwrap_or(0),
+        Err(_) if columns.is_instance_of::<pyo3::types::PyInt>() => usize::MAX,
+        Err(e) => return Err(e),
+    };
+    Ok(Some((flags, Some(columns))))
 }
 
 /// Appends `movetext` (on one line, python-chess's tokens separated by single spaces) in

@@ -137,6 +137,16 @@ impl Move {
     pub(crate) fn from_uci(py: Python<'_>, uci: &str) -> PyResult<Move> {
         let parsed = UciMove::from_ascii(uci.as_bytes())
             .map_err(|e| errors::uci_syntax_error(py, uci, &e))?;
+        // python-chess reads a promotion's letter in lower case only.
+        if uci.as_bytes().get(4).is_some_and(u8::is_ascii_uppercase) {
+            return Err(errors::with_attrs(
+                py,
+                errors::InvalidMoveError::new_err(format!(
+                    "a promotion is written in lower case: {uci:?}"
+                )),
+                [("byte", errors::attr(py, 4))],
+            ));
+        }
         match parsed {
             UciMove::Normal { from, to, .. } if from == to => Err(errors::with_attrs(
                 py,

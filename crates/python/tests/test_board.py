@@ -929,3 +929,19 @@ def test_values_pickle_and_copy_as_python_chess_values_do():
     assert caissa.Outcome("checkmate", True) == caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").outcome()
     with pytest.raises(ValueError):
         caissa.Outcome("resigned", None)
+
+
+def test_fuzzing_findings_stay_fixed():
+    board, peer = caissa.Board(), chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6"):
+        board.push_san(san)
+        peer.push_san(san)
+    for stack in (None, -1, -3, -10, 2):
+        mine, theirs = board.copy(stack=stack), peer.copy(stack=stack)
+        assert len(mine.move_stack) == len(theirs.move_stack), stack
+        assert mine.root().fen() == theirs.root().fen(), stack
+    for text in ("e7e8Q", "a7a8N"):
+        with pytest.raises(chess.InvalidMoveError):
+            chess.Move.from_uci(text)
+        with pytest.raises(caissa.InvalidMoveError):
+            caissa.Move.from_uci(text)

@@ -739,3 +739,14 @@ def test_second_review_findings_on_pickles_stay_fixed():
     board = caissa.Board("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1")
     peer = chess.Board("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1")
     assert pickle.loads(pickle.dumps(board)).ep_square == board.ep_square == peer.ep_square
+
+
+def test_exporters_take_any_width_python_chess_takes():
+    text = "1. e4 { a comment } e5 (1... c5 2. Nf3) 2. Nf3 *"
+    ours = caissa.pgn.read_game(io.StringIO(text))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    for columns in (-1, 0, 2 ** 64, 10 ** 30):
+        assert ours.accept(caissa.pgn.StringExporter(columns=columns)) == theirs.accept(
+            chess.pgn.StringExporter(columns=columns)), columns
+    with pytest.raises(TypeError):
+        ours.accept(caissa.pgn.StringExporter(columns="80"))
