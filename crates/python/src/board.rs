@@ -1074,16 +1074,20 @@ impl Board {
     /// The board with `f`, a function from a bitboard (an `int`) to a bitboard, applied to
     /// each kind of man, to the castling rooks' squares and to the en passant square, without
     /// its move stack (python-chess's `transform`): `board.transform(caissa.flip_vertical)`.
-    /// Raises `ValueError` when `f` puts two men on one square and `IllegalPositionError` when
-    /// what it makes is not a legal position (a board holds legal positions only); castling
-    /// rights whose king and rook no longer stand ready are dropped, as python-chess's FEN
-    /// drops them.
+    /// Raises `ValueError` when `f` gives something else than a 64-bit mask or puts two men on
+    /// one square, and `IllegalPositionError` when what it makes is not a legal position (a
+    /// board holds legal positions only); castling rights whose king and rook no longer stand
+    /// ready are dropped, as python-chess's FEN drops them.
     ///
     /// >>> caissa.Board().transform(caissa.flip_horizontal).board_fen()
     /// 'rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR'
     fn transform(&self, py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<Board> {
-        let map =
-            |bits: Bitboard| -> PyResult<Bitboard> { Ok(Bitboard(f.call1((bits.0,))?.extract()?)) };
+        let map = |bits: Bitboard| -> PyResult<Bitboard> {
+            let image = f.call1((bits.0,))?;
+            image.extract().map(Bitboard).map_err(|_| {
+                PyValueError::new_err(format!("the transform gave {image}, not a 64-bit mask"))
+            })
+        };
         let pos = self.position();
         let mut setup = pos.to_setup();
         let mut placement = caissa::Board::empty();

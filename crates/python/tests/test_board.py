@@ -808,6 +808,9 @@ def test_transforms_xboard_and_chess960_setup_as_python_chess():
         board.transform(lambda bb: bb & 0xFF or 1)
     with pytest.raises(caissa.IllegalPositionError):
         board.transform(lambda bb: 0)  # no kings
+    for broken in (lambda bb: -1, lambda bb: 1 << 64, lambda bb: "a1"):
+        with pytest.raises(ValueError, match="64-bit mask"):
+            board.transform(broken)
     board.set_chess960_pos(100)
     peer.set_chess960_pos(100)
     assert board.fen() == peer.fen() and board.chess960 and board.move_stack == []
