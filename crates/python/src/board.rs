@@ -188,19 +188,8 @@ impl Board {
         self.before_null.iter().chain([&self.game])
     }
 
-    /// Plays `m`, a legal move of the current position.
-    pub(crate) fn push_legal(&mut self, m: caissa::Move) {
-        self.play(m);
-    }
-
-    /// Passes the turn (the null move); `IllegalMoveError` where the side to move is in check,
-    /// as the position after it would not be legal.
-    pub(crate) fn push_null(&mut self) -> PyResult<()> {
-        self.play_null().map(drop)
-    }
-
-    /// [`Board::push_null`], giving the null move.
-    fn play_null(&mut self) -> PyResult<Move> {
+    /// Passes the turn (the null move), giving it; `IllegalMoveError` where [`pass`] refuses.
+    pub(crate) fn play_null(&mut self) -> PyResult<Move> {
         let passed = pass(self.position())?;
         self.before_null
             .push(std::mem::replace(&mut self.game, Game::new(passed)));
@@ -317,7 +306,7 @@ impl Board {
     ///
     /// Like python-chess, the board goes on recording after an automatic ending (a dead
     /// position, fivefold repetition): `outcome()` says the game has ended.
-    fn play(&mut self, m: caissa::Move) -> Move {
+    pub(crate) fn play(&mut self, m: caissa::Move) -> Move {
         let py_move = self.py_move(m);
         self.game.play_unchecked(m);
         py_move

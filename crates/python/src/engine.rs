@@ -149,12 +149,6 @@ impl UciEngine {
         Ok(id)
     }
 
-    /// The names of the options the engine declared.
-    #[getter]
-    fn options(&self) -> Vec<String> {
-        self.id.options.iter().map(|o| o.name.clone()).collect()
-    }
-
     /// Each option the engine declared, as python-chess's `Option` holds it: `(name, type,
     /// default, min, max, var)`, `default` a `bool`, `int` or `str` by the type (`None` for a
     /// button), `min` and `max` for a spin, `var` the values of a combo (empty for the others).
@@ -188,27 +182,6 @@ impl UciEngine {
                     }
                 };
                 (o.name.clone(), kind, default, min, max, var).into_pyobject(py)
-            })
-            .collect()
-    }
-
-    /// The default of each option the engine declared with one (buttons have none), as the
-    /// text `set_option` sends.
-    #[getter]
-    fn option_defaults(&self) -> Vec<(String, String)> {
-        self.id
-            .options
-            .iter()
-            .filter_map(|o| {
-                let default = match &o.kind {
-                    UciOptionKind::Check { default } => default.to_string(),
-                    UciOptionKind::Spin { default, .. } => default.to_string(),
-                    UciOptionKind::Combo { default, .. } | UciOptionKind::String { default } => {
-                        default.clone()
-                    }
-                    UciOptionKind::Button => return None,
-                };
-                Some((o.name.clone(), default))
             })
             .collect()
     }

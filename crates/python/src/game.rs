@@ -88,8 +88,12 @@ impl GameData {
         let mut board = Board::from_game(RustGame::new(self.start));
         for n in self.path(id) {
             match self.moves[n.index()] {
-                Some(m) => board.push_legal(m),
-                None => board.push_null()?,
+                Some(m) => {
+                    board.play(m);
+                }
+                None => {
+                    board.play_null()?;
+                }
             }
         }
         Ok(board)
@@ -158,7 +162,7 @@ impl GameData {
         let start = self.position_at(id);
         let fen = Fen::from_position(&start, EnPassantMode::Legal).to_string();
         let mut start_tags = Vec::new();
-        if fen != Fen::from_position(&Position::standard(), EnPassantMode::Legal).to_string() {
+        if fen != crate::board::starting_fen() {
             start_tags.extend([("FEN", fen.as_str()), ("SetUp", "1")]);
         }
         if start.castling_mode() == CastlingMode::Chess960 {

@@ -263,6 +263,13 @@ class Option(NamedTuple):
         return self.name.lower() in MANAGED_OPTIONS
 
 
+def _option_text(value: Any) -> str:
+    """An option's value as ``setoption`` writes it (``true``/``false`` for a check)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 class _Options(collections.abc.Mapping):
     """The engine's options by name, the case of the name not counting (python-chess's
     ``UciOptionMap``)."""
@@ -470,10 +477,13 @@ class SimpleEngine:
         self._engine = engine
         self.timeout = TIMEOUT if timeout is None else timeout
         self._analysis: Optional[AnalysisResult] = None
-        # Each option's value by its name in lower case (UCI's names do not count case): the
-        # engine's default until `configure` sets it.
+        # What the engine declared in its handshake, which does not change.
+        self._options = _Options([Option(*spec) for spec in engine.option_specs])
+        # Each option's value as sent, by its name in lower case (UCI's names do not count
+        # case): the engine's default until `configure` sets it (buttons have none).
         self._config: Dict[str, str] = {
-            name.lower(): value for name, value in engine.option_defaults}
+            option.name.lower(): _option_text(option.default)
+            for option in self._options.values() if option.type != "button"}
 
     def _finish_analysis(self, timeout: Optional[float] = None) -> None:
         """Ends the analysis under way, if any: the engine takes one command at a time. With a
@@ -503,7 +513,7 @@ class SimpleEngine:
     @property
     def options(self) -> Mapping[str, Option]:
         """The engine's options, each an ``Option``, by name (its case not counting)."""
-        return _Options([Option(*spec) for spec in self._engine.option_specs])
+        return self._options
 
     def ping(self) -> None:
         """Waits for the engine to be ready (``isready``, ``readyok``)."""
@@ -528,9 +538,7 @@ class SimpleEngine:
             if name not in declared:
                 raise EngineError(f"the engine has no option {name!r}")
             value = declared[name].parse(value)
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            checked.append((name, None if value is None else str(value)))
+            checked.append((name, None if value is None else _option_text(value)))
         sent = {}
         for name, text in checked:
             self._engine.set_option(name, text, self.timeout)
