@@ -211,22 +211,23 @@ impl UciEngine {
     }
 
     /// Searches the current position of `board` (sent as its start and moves) with the `go`
-    /// parameters (see `GoArgs`), waiting up to `timeout` seconds for `bestmove`. Returns the
-    /// move (a legal move of the board, or `EngineError`), the move to ponder on, and the
-    /// engine's last `info` with a score as a dict (`depth`, `seldepth`, `nodes`, `nps`, `time`
-    /// in seconds, `hashfull`, `tbhits`, `multipv`, `score` as `(kind, value, bound)` with kind
-    /// `'cp'` or `'mate'` from the side to move's view and bound `'exact'`, `'lower'` or
-    /// `'upper'`, `pv` as the legal moves it begins with, `string`), or `None`; and the last such
-    /// `info` of each line of a `MultiPV` search, the best first.
+    /// parameters (see `GoArgs`), waiting up to `timeout` seconds (`None`: as long as it takes)
+    /// for `bestmove`. Returns the move (a legal move of the board, or `EngineError`), the move
+    /// to ponder on, and the engine's last `info` with a score as a dict (`depth`, `seldepth`,
+    /// `nodes`, `nps`, `time` in seconds, `hashfull`, `tbhits`, `multipv`, `score` as `(kind,
+    /// value, bound)` with kind `'cp'` or `'mate'` from the side to move's view and bound
+    /// `'exact'`, `'lower'` or `'upper'`, `pv` as the legal moves it begins with, `wdl`,
+    /// `string`), or `None`; and the last such `info` of each line of a `MultiPV` search, the
+    /// best first.
     fn play<'py>(
         &self,
         py: Python<'py>,
         board: PyRef<'_, Board>,
         go: GoArgs,
-        timeout: f64,
+        timeout: Option<f64>,
     ) -> PyResult<PlayOutput<'py>> {
         let go = go.go()?;
-        let timeout = seconds(timeout)?;
+        let timeout = timeout.map_or(Ok(Duration::MAX), seconds)?;
         let game = board.game().clone();
         let mode = game.position().castling_mode();
         let (best, result) =

@@ -632,8 +632,6 @@ class SimpleEngine:
         """
         self._finish_analysis()
         wait = self._wait(limit) if limit is not None else None
-        if wait is not None and wait >= 24 * 3600.0:
-            wait = None
         result = AnalysisResult(self, board, wait)
         if not board.legal_moves:
             result._best = BestMove(None, None)
@@ -663,14 +661,13 @@ class SimpleEngine:
             info["wdl"] = PovWdl(Wdl(*info["wdl"]), turn)
         return info
 
-    def _wait(self, limit: Limit) -> float:
-        """Seconds to wait for the end of a search within ``limit``."""
-        wait = self.timeout + (limit.time or 0.0)
+    def _wait(self, limit: Limit) -> Optional[float]:
+        """Seconds to wait for the end of a search within ``limit``; ``None`` for as long as it
+        takes (a search by depth, nodes or mate)."""
         if limit.time is None and limit.white_clock is None and limit.black_clock is None:
-            wait = max(wait, 24 * 3600.0)  # depth, nodes or mate: as long as it takes
-        elif limit.time is None:
-            wait += max(limit.white_clock or 0.0, limit.black_clock or 0.0)
-        return wait
+            return None
+        clock = max(limit.white_clock or 0.0, limit.black_clock or 0.0)
+        return self.timeout + (limit.time if limit.time is not None else clock)
 
     def _search(self, board: Board, limit: Limit, root_moves: Optional[Any] = None,
                 options: Optional[Mapping[str, Any]] = None):
