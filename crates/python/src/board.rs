@@ -7,6 +7,7 @@
 
 use caissa::game::dead::{self, Winnability};
 use caissa::movegen::attacks;
+use caissa::movegen::{PositionError, SetupProblem};
 use caissa::notation::epd::Epd;
 use caissa::notation::fen::{EnPassantMode, Fen};
 use caissa::notation::san::{San, SanPlus, Suffix, append_lan};
@@ -19,8 +20,8 @@ use pyo3::types::{PyDict, PyIterator, PyList};
 use crate::errors;
 use crate::squares::SquareSet;
 use crate::types::{
-    Move, Piece, Reduced, color_from_py, color_to_py, grid, py_index, role_from_py, role_to_py,
-    square_from_py, unicode_symbol,
+    Move, Piece, Reduced, Status, color_from_py, color_to_py, grid, py_index, role_from_py,
+    role_to_py, square_from_py, unicode_symbol,
 };
 
 /// The FEN of the standard starting position.
@@ -118,10 +119,19 @@ impl Outcome {
 /// `chess.Board`.
 ///
 /// ``Board(fen=STARTING_FEN, *, chess960=False)`` reads a FEN (X-FEN and Shredder-FEN castling
-/// are read too). Unlike python-chess, the position must be legal: an illegal one raises
-/// `IllegalPositionError`, a text that is not FEN `InvalidFenError` (both `ValueError`s);
-/// there is no empty board (`Board(None)` is the standard start, where python-chess's is
-/// empty). A UCI move reads castling either way in both kinds of chess (`e1g1` or `e1h1`).
+/// are read too; a text that is not FEN raises `InvalidFenError`, a `ValueError`);
+/// ``Board(None)`` is an empty board, as in python-chess. A UCI move reads castling either way
+/// in both kinds of chess (`e1g1` or `e1h1`).
+///
+/// Like python-chess's, a board may hold pieces and a state that make no legal position: an
+/// empty board, a FEN without kings, pieces set one at a time, `turn` set with the other king
+/// in check. Such a board is *unfinished*: what reads or changes its setup works (the pieces,
+/// `fen()`, `status()`, `is_valid()`, the setters, `copy()`), and everything else (moves,
+/// checks, endings, hashes) raises `IllegalPositionError` with the problems, where python-chess
+/// answers as it can. Changes that make a legal position make the board a game again, with no
+/// moves pushed. A change of pieces drops the castling rights and en passant square that no
+/// longer fit, as python-chess's FEN leaves them out; the setters keep them (`castling_rights`,
+/// `ep_square`), so that `status()` says what is wrong.
 ///
 /// >>> board = caissa.Board()
 /// >>> board.push_san("e4")
@@ -139,6 +149,20 @@ pub(crate) struct Board {
     /// (it passes the turn), so the board goes on with a new game from the position after it:
     /// repetitions and claims count from there.
     before_null: Vec<Game>,
+    /// Changes that have not made a legal position (yet), or `None` (see [`Unfinished`]).
+    unfinished: Option<Box<Unfinished>>,
+}
+
+/// A board whose pieces or state make no legal position, as python-chess's boards may be
+/// (`Board.empty()`, a king taken off, `turn` set with the other king in check). Only what
+/// reads or changes the setup works on it (the pieces, the FEN, `status()`, the setters);
+/// the rest raises `IllegalPositionError` with the setup's problems, until changes make it
+/// legal and the board a game again, with no moves pushed.
+#[derive(Clone, Debug)]
+struct Unfinished {
+    setup: Setup,
+    mode: CastlingMode,
+    error: PositionError,
 }
 
 /// The position after the null move in `pos`: `IllegalMoveError` in check, where the position
@@ -169,52 +193,128 @@ impl Board {
         Board {
             game,
             before_null: Vec::new(),
+            unfinished: None,
         }
     }
 
+    /// The board of `fen` with no moves pushed, unfinished (see [`Unfinished`]) if it is not
+    /// a legal position; `InvalidFenError` for text that is not FEN.
+    pub(crate) fn from_fen(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<Board> {
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| errors::fen_error(py, &e))?;
+        Ok(Board::from_setup(parsed.into_setup(), mode, false))
+    }
+
+    /// A board of `setup` with no moves pushed: a game if it is a legal position in `mode`
+    /// (castling rights and an en passant square that do not fit dropped when `lenient`),
+    /// else an unfinished board that keeps it as it is.
+    fn from_setup(setup: Setup, mode: CastlingMode, lenient: bool) -> Board {
+        let legal = if lenient {
+            Position::from_setup_lenient(setup, mode).map(|(pos, _)| pos)
+        } else {
+            Position::from_setup(setup, mode)
+        };
+        match legal {
+            Ok(pos) => Board::from_game(Game::new(pos)),
+            Err(error) => Board {
+                // Never read while the board is unfinished (see `position`).
+                game: Game::new(Position::standard()),
+                before_null: Vec::new(),
+                unfinished: Some(Box::new(Unfinished { setup, mode, error })),
+            },
+        }
+    }
+
+    /// The setup on the board: the pieces, side to move, castling rights, en passant square
+    /// and counters, whether or not they make a legal position.
+    fn setup(&self) -> Setup {
+        match &self.unfinished {
+            Some(unfinished) => unfinished.setup,
+            None => self.game.position().to_setup(),
+        }
+    }
+
+    /// The pieces on the board, whether or not they make a legal position.
+    fn placement(&self) -> &caissa::Board {
+        match &self.unfinished {
+            Some(unfinished) => &unfinished.setup.board,
+            None => self.game.position().board(),
+        }
+    }
+
+    /// The castling mode: Chess960's or the standard one.
+    fn mode(&self) -> CastlingMode {
+        match &self.unfinished {
+            Some(unfinished) => unfinished.mode,
+            None => self.game.position().castling_mode(),
+        }
+    }
+
+    /// Sets the board to `setup` changed by `change`, with no moves pushed (see
+    /// [`Board::from_setup`]).
+    fn change_setup(&mut self, lenient: bool, change: impl FnOnce(&mut Setup)) {
+        let mut setup = self.setup();
+        change(&mut setup);
+        *self = Board::from_setup(setup, self.mode(), lenient);
+    }
+
+    /// `IllegalPositionError` with the problems of an unfinished board.
+    fn unfinished_error(unfinished: &Unfinished) -> PyErr {
+        Python::attach(|py| errors::position_error(py, &unfinished.error))
+    }
+
     /// The game since the last null move pushed (the whole game without one): the start
-    /// position and the moves pushed since.
-    pub(crate) fn game(&self) -> &Game {
-        &self.game
+    /// position and the moves pushed since. `IllegalPositionError` on an unfinished board.
+    pub(crate) fn game(&self) -> PyResult<&Game> {
+        match &self.unfinished {
+            Some(unfinished) => Err(Board::unfinished_error(unfinished)),
+            None => Ok(&self.game),
+        }
     }
 
-    /// The position the board started from, before any move pushed.
+    /// The position the board started from, before any move pushed (on a board that is not
+    /// unfinished).
     fn root_position(&self) -> &Position {
-        self.games().next().unwrap_or(&self.game).start()
+        self.before_null.first().unwrap_or(&self.game).start()
     }
 
-    /// Every game of the board, the current one last (see `before_null`).
+    /// Every game of the board, the current one last (see `before_null`); none on an
+    /// unfinished board.
     pub(crate) fn games(&self) -> impl Iterator<Item = &Game> {
-        self.before_null.iter().chain([&self.game])
+        let current = self.unfinished.is_none().then_some(&self.game);
+        self.before_null.iter().chain(current)
     }
 
     /// Passes the turn (the null move), giving it; `IllegalMoveError` where [`pass`] refuses.
     pub(crate) fn play_null(&mut self) -> PyResult<Move> {
-        let passed = pass(self.position())?;
+        let passed = pass(self.position()?)?;
         self.before_null
             .push(std::mem::replace(&mut self.game, Game::new(passed)));
         Ok(Move::NULL)
     }
 
-    /// The position on the board.
-    pub(crate) fn position(&self) -> &Position {
-        self.game.position()
+    /// The position on the board; `IllegalPositionError` on an unfinished board.
+    pub(crate) fn position(&self) -> PyResult<&Position> {
+        Ok(self.game()?.position())
     }
 
+    /// The FEN of the board, for messages: its setup's, whether or not it is legal.
     fn current_fen(&self) -> String {
-        Fen::from_position(self.position(), EnPassantMode::Legal).to_string()
+        match &self.unfinished {
+            Some(unfinished) => Fen(unfinished.setup).to_string(),
+            None => Fen::from_position(self.game.position(), EnPassantMode::Legal).to_string(),
+        }
     }
 
-    /// Changes the pieces with `change`, keeps the side to move, and starts a new game from the
-    /// result if it is a legal position (castling rights and an en passant square that no
-    /// longer fit dropped); raises `IllegalPositionError` and changes nothing otherwise.
-    fn edit(&mut self, py: Python<'_>, change: impl FnOnce(&mut caissa::Board)) -> PyResult<()> {
-        let mut setup = self.position().to_setup();
-        change(&mut setup.board);
-        let (pos, _) = Position::from_setup_lenient(setup, self.position().castling_mode())
-            .map_err(|e| errors::position_error(py, &e))?;
-        *self = Board::from_game(Game::new(pos));
-        Ok(())
+    /// Changes the pieces with `change`, keeps the rest of the setup, and starts a new game
+    /// from the result if it is a legal position (castling rights and an en passant square
+    /// that no longer fit dropped), else leaves the board unfinished (see [`Unfinished`]).
+    fn edit(&mut self, change: impl FnOnce(&mut caissa::Board)) {
+        self.change_setup(true, |setup| change(&mut setup.board));
     }
 
     /// Whether `move` is legal here and `test` holds for it.
@@ -222,23 +322,27 @@ impl Board {
         &self,
         r#move: &Move,
         test: impl FnOnce(&Position, caissa::Move) -> bool,
-    ) -> bool {
-        let pos = self.position();
-        r#move.uci_move().to_move(pos).is_ok_and(|m| test(pos, m))
+    ) -> PyResult<bool> {
+        let pos = self.position()?;
+        Ok(r#move.uci_move().to_move(pos).is_ok_and(|m| test(pos, m)))
     }
 
     /// Whether `color` may still castle on `side`.
     fn castles_on(&self, color: bool, side: CastlingSide) -> bool {
         let color = color_from_py(color);
-        self.position()
-            .castling_rights()
+        self.setup()
+            .castling_rights
             .iter()
             .any(|(c, s, _)| c == color && s == side)
     }
 
-    /// The Python move of a legal move of the current position.
+    /// The Python move of `m`, a legal move of the board, which is therefore not unfinished.
     fn py_move(&self, m: caissa::Move) -> Move {
-        Move::of(self.position(), m)
+        debug_assert!(
+            self.unfinished.is_none(),
+            "a legal move of an unfinished board"
+        );
+        Move::of(self.game.position(), m)
     }
 
     /// The board of the EPD line `epd` in castling mode `mode`, and its operations.
@@ -257,11 +361,11 @@ impl Board {
     }
 
     /// The pseudo-legal moves of the current position (see `generate_pseudo_legal_moves`).
-    fn pseudo_legal(&self) -> Vec<caissa::Move> {
+    fn pseudo_legal(&self) -> PyResult<Vec<caissa::Move>> {
         let mut moves = Vec::new();
-        self.position()
+        self.position()?
             .for_each_pseudo_legal_move(|m| moves.push(m));
-        moves
+        Ok(moves)
     }
 
     /// An iterator over the Python moves of the `which` moves of `kind`, from a square of the
@@ -274,10 +378,10 @@ impl Board {
         kind: Kind,
         (from_mask, to_mask): (u64, u64),
     ) -> PyResult<Bound<'py, PyIterator>> {
-        let pos = self.position();
+        let pos = self.position()?;
         let moves = match which {
             Generated::Legal => pos.legal_moves().as_slice().to_vec(),
-            Generated::PseudoLegal => self.pseudo_legal(),
+            Generated::PseudoLegal => self.pseudo_legal()?,
         };
         let picked: Vec<Move> = moves
             .into_iter()
@@ -290,7 +394,7 @@ impl Board {
                 Kind::EnPassant => m.is_en_passant(),
                 Kind::Castling => m.is_castle(),
             })
-            .map(|m| self.py_move(m))
+            .map(|m| Move::of(pos, m))
             .collect();
         PyList::new(py, picked)?.try_iter()
     }
@@ -298,7 +402,7 @@ impl Board {
     /// The legal move of the current position `m` stands for.
     fn rust_move(&self, m: &Move) -> PyResult<caissa::Move> {
         m.uci_move()
-            .to_move(self.position())
+            .to_move(self.position()?)
             .map_err(|e| errors::uci_error(&self.current_fen(), &e))
     }
 
@@ -315,7 +419,7 @@ impl Board {
     fn parse_san_move(&self, py: Python<'_>, san: &str) -> PyResult<caissa::Move> {
         let parsed = SanPlus::from_ascii(san.as_bytes())
             .map_err(|e| errors::san_syntax_error(py, san, &e))?;
-        let pos = self.position();
+        let pos = self.position()?;
         parsed.san.to_move(pos).map_err(|e| {
             errors::san_error(py, &self.current_fen(), &e, |m| {
                 UciMove::from_move(pos, m).to_string()
@@ -323,28 +427,29 @@ impl Board {
         })
     }
 
-    fn find_outcome(&self, claim_draw: bool) -> Option<caissa::Outcome> {
-        self.game.outcome().or_else(|| {
+    fn find_outcome(&self, claim_draw: bool) -> PyResult<Option<caissa::Outcome>> {
+        let game = self.game()?;
+        Ok(game.outcome().or_else(|| {
             claim_draw
-                .then(|| self.claimable_draw())
+                .then(|| Board::claimable_draw(game))
                 .flatten()
                 .map(|claim| claim.outcome())
-        })
+        }))
     }
 
-    /// A draw the player to move may claim, about the board or with some legal move written
-    /// down (threefold repetition first), as python-chess's `can_claim_draw` looks for.
-    fn claimable_draw(&self) -> Option<caissa::game::Claim> {
-        let claims = self.all_claims();
+    /// A draw the player to move may claim in `game`, about the board or with some legal move
+    /// written down (threefold repetition first), as python-chess's `can_claim_draw` looks for.
+    fn claimable_draw(game: &Game) -> Option<caissa::game::Claim> {
+        let claims = Board::all_claims(game);
         let threefold = claims.iter().find_map(|c| c.threefold.clone());
         threefold.or_else(|| claims.into_iter().find_map(|c| c.fifty_moves))
     }
 
-    /// The claims about the board, then those with each legal move written down.
-    fn all_claims(&self) -> Vec<caissa::game::Claims> {
-        let mut all = vec![self.game.claims()];
-        for m in self.position().legal_moves() {
-            all.extend(self.game.claims_with(m).ok());
+    /// The claims about the board of `game`, then those with each legal move written down.
+    fn all_claims(game: &Game) -> Vec<caissa::game::Claims> {
+        let mut all = vec![game.claims()];
+        for m in game.position().legal_moves() {
+            all.extend(game.claims_with(m).ok());
         }
         all
     }
@@ -353,25 +458,47 @@ impl Board {
 #[pymethods]
 impl Board {
     #[new]
-    #[pyo3(signature = (fen = None, *, chess960 = false))]
-    pub(crate) fn new(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+    #[pyo3(
+        signature = (fen = Some(starting_fen()), *, chess960 = false),
+        text_signature = "(fen=STARTING_FEN, *, chess960=False)"
+    )]
+    fn py_new(py: Python<'_>, fen: Option<String>, chess960: bool) -> PyResult<Board> {
+        match fen {
+            Some(fen) => Board::from_fen(py, &fen, chess960),
+            None => Ok(Board::empty(chess960)),
+        }
+    }
+
+    /// A board with no pieces, White to move (python-chess's `Board.empty()`): an unfinished
+    /// board (see the class docs) until pieces make a legal position.
+    ///
+    /// >>> board = caissa.Board.empty()
+    /// >>> board.set_piece_at(caissa.E1, caissa.Piece.from_symbol("K"))
+    /// >>> board.set_piece_at(caissa.E8, caissa.Piece.from_symbol("k"))
+    /// >>> board.fen(), board.is_valid(), len(board.legal_moves)
+    /// ('4k3/8/8/8/8/8/8/4K3 w - - 0 1', True, 5)
+    #[staticmethod]
+    #[pyo3(signature = (*, chess960 = false))]
+    fn empty(chess960: bool) -> Board {
         let mode = if chess960 {
             CastlingMode::Chess960
         } else {
             CastlingMode::Standard
         };
-        let text = match fen {
-            Some(text) => text,
-            None if !chess960 => return Ok(Board::from_game(Game::new(Position::standard()))),
-            // The standard start, its castling in Chess960's terms (as python-chess's
-            // `Board(chess960=True)`).
-            None => &starting_fen(),
-        };
-        let parsed = Fen::from_ascii(text.as_bytes()).map_err(|e| errors::fen_error(py, &e))?;
-        let pos = parsed
-            .into_position(mode)
-            .map_err(|e| errors::position_error(py, &e))?;
-        Ok(Board::from_game(Game::new(pos)))
+        Board::from_setup(Setup::empty(), mode, false)
+    }
+
+    /// Takes every piece off the board and sets White to move, no castling rights, no en
+    /// passant square, the counters to their start (python-chess's `clear`): an unfinished
+    /// board until pieces make a legal position.
+    fn clear(&mut self) {
+        *self = Board::from_setup(Setup::empty(), self.mode(), false);
+    }
+
+    /// Takes every piece off the board and keeps the side to move and the counters
+    /// (python-chess's `clear_board`); see `set_piece_at`.
+    fn clear_board(&mut self) {
+        self.edit(|board| *board = caissa::Board::empty());
     }
 
     /// The Chess960 starting position with Scharnagl number `scharnagl` (0 to 959; 518 is the
@@ -405,7 +532,12 @@ impl Board {
     /// not), `'fen'` (after every double push).
     #[pyo3(signature = (*, shredder = false, en_passant = "legal"))]
     fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
-        let fen = Fen::from_position(self.position(), en_passant_mode(en_passant)?);
+        let mode = en_passant_mode(en_passant)?;
+        let fen = match &self.unfinished {
+            // The setup as it stands: no position to tell a legal en passant capture from.
+            Some(unfinished) => Fen(unfinished.setup),
+            None => Fen::from_position(self.game.position(), mode),
+        };
         Ok(if shredder {
             fen.shredder().to_string()
         } else {
@@ -418,7 +550,7 @@ impl Board {
     fn board_fen(&self, promoted: Option<bool>) -> String {
         // python-chess's `promoted` marks promoted pieces (for crazyhouse); caissa has none.
         let _ = promoted;
-        self.position().board().to_string()
+        self.placement().to_string()
     }
 
     /// The standard start's FEN, as python-chess's class attribute (`root().fen()` gives the
@@ -431,25 +563,60 @@ impl Board {
     /// `True` when White is to move.
     #[getter]
     fn turn(&self) -> bool {
-        color_to_py(self.position().turn())
+        color_to_py(self.setup().turn)
+    }
+
+    /// Sets the side to move, keeping the pieces and clearing the move stack (python-chess
+    /// keeps its stack); an en passant square that no longer fits is dropped. An unfinished
+    /// board (see the class docs) if the side not to move is in check.
+    #[setter]
+    fn set_turn(&mut self, turn: bool) {
+        self.change_setup(true, |setup| setup.turn = color_from_py(turn));
     }
 
     /// Whether castling is Chess960's (king takes rook in UCI).
     #[getter]
     fn chess960(&self) -> bool {
-        self.position().castling_mode() == CastlingMode::Chess960
+        self.mode() == CastlingMode::Chess960
+    }
+
+    /// Makes castling Chess960's or the standard one, clearing the move stack; an unfinished
+    /// board (see the class docs) if a castling right does not fit the standard game.
+    #[setter]
+    fn set_chess960(&mut self, chess960: bool) {
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        *self = Board::from_setup(self.setup(), mode, false);
     }
 
     /// The fullmove number: 1 at the start, increased after each Black move.
     #[getter]
     fn fullmove_number(&self) -> u32 {
-        self.position().fullmoves()
+        self.setup().fullmoves.get()
+    }
+
+    /// Sets the fullmove number (at least 1), clearing the move stack.
+    #[setter]
+    fn set_fullmove_number(&mut self, number: u32) -> PyResult<()> {
+        let number = std::num::NonZeroU32::new(number)
+            .ok_or_else(|| PyValueError::new_err("the fullmove number starts at 1"))?;
+        self.change_setup(false, |setup| setup.fullmoves = number);
+        Ok(())
     }
 
     /// Half-moves since the last capture or pawn move.
     #[getter]
     fn halfmove_clock(&self) -> u32 {
-        self.position().halfmoves()
+        self.setup().halfmoves
+    }
+
+    /// Sets the half-moves since the last capture or pawn move, clearing the move stack.
+    #[setter]
+    fn set_halfmove_clock(&mut self, halfmoves: u32) {
+        self.change_setup(false, |setup| setup.halfmoves = halfmoves);
     }
 
     /// The moves pushed since the board was made, in order (null moves too).
@@ -469,8 +636,11 @@ impl Board {
     /// The number of half-moves played: python-chess's `ply()` counts from its start
     /// position's fullmove number; caissa's too.
     fn ply(&self) -> u32 {
-        let start = self.root_position();
-        let start_ply = 2 * (start.fullmoves() - 1) + u32::from(start.turn() == Color::Black);
+        let start = match &self.unfinished {
+            Some(unfinished) => unfinished.setup,
+            None => self.root_position().to_setup(),
+        };
+        let start_ply = 2 * (start.fullmoves.get() - 1) + u32::from(start.turn == Color::Black);
         let plies: usize = self.games().map(Game::ply).sum::<usize>() + self.before_null.len();
         start_ply + u32::try_from(plies).unwrap_or(u32::MAX)
     }
@@ -478,34 +648,34 @@ impl Board {
     /// The piece on `square`, or `None`.
     fn piece_at(&self, square: u8) -> PyResult<Option<Piece>> {
         Ok(self
-            .position()
-            .board()
+            .placement()
             .piece_at(square_from_py(square)?)
             .map(Piece))
     }
 
-    /// The square of `color`'s king.
-    fn king(&self, color: bool) -> u8 {
-        self.position().king(color_from_py(color)) as u8
+    /// The square of `color`'s king, or `None` (on an unfinished board, see the class docs).
+    fn king(&self, color: bool) -> Option<u8> {
+        self.placement()
+            .king_of(color_from_py(color))
+            .map(|sq| sq as u8)
     }
 
     /// The type of the piece on `square` (1 for a pawn to 6 for a king), or `None`.
     fn piece_type_at(&self, square: u8) -> PyResult<Option<u8>> {
         let sq = square_from_py(square)?;
-        Ok(self.position().board().role_at(sq).map(role_to_py))
+        Ok(self.placement().role_at(sq).map(role_to_py))
     }
 
     /// The colour of the piece on `square` (`True` for White), or `None`.
     fn color_at(&self, square: u8) -> PyResult<Option<bool>> {
         let sq = square_from_py(square)?;
-        Ok(self.position().board().color_at(sq).map(color_to_py))
+        Ok(self.placement().color_at(sq).map(color_to_py))
     }
 
     /// The pieces on the board, as a dict from square to `Piece`.
     #[pyo3(signature = (*, mask = u64::MAX))]
     fn piece_map(&self, mask: u64) -> std::collections::HashMap<u8, Piece> {
-        self.position()
-            .board()
+        self.placement()
             .pieces()
             .filter(|&(sq, _)| Bitboard(mask).contains(sq))
             .map(|(sq, piece)| (sq as u8, Piece(piece)))
@@ -515,67 +685,67 @@ impl Board {
     /// The squares of `piece_type`'s pieces of `color`.
     fn pieces(&self, piece_type: u8, color: bool) -> PyResult<SquareSet> {
         let piece = role_from_py(piece_type)?.of(color_from_py(color));
-        Ok(SquareSet(self.position().board().by_piece(piece)))
+        Ok(SquareSet(self.placement().by_piece(piece)))
     }
 
     /// The occupied squares, as a bit mask (`a1` the lowest bit).
     #[getter]
     fn occupied(&self) -> u64 {
-        self.position().board().occupied().0
+        self.placement().occupied().0
     }
 
     /// The squares of each colour's pieces as bit masks, indexed by colour: `[black, white]`.
     #[getter]
     fn occupied_co(&self) -> [u64; 2] {
-        let board = self.position().board();
+        let board = self.placement();
         [Color::Black, Color::White].map(|color| board.by_color(color).0)
     }
 
     /// The squares of the pawns of both colours, as a bit mask.
     #[getter]
     fn pawns(&self) -> u64 {
-        self.position().board().pawns().0
+        self.placement().pawns().0
     }
 
     /// The squares of the knights of both colours, as a bit mask.
     #[getter]
     fn knights(&self) -> u64 {
-        self.position().board().knights().0
+        self.placement().knights().0
     }
 
     /// The squares of the bishops of both colours, as a bit mask.
     #[getter]
     fn bishops(&self) -> u64 {
-        self.position().board().bishops().0
+        self.placement().bishops().0
     }
 
     /// The squares of the rooks of both colours, as a bit mask.
     #[getter]
     fn rooks(&self) -> u64 {
-        self.position().board().rooks().0
+        self.placement().rooks().0
     }
 
     /// The squares of the queens of both colours, as a bit mask.
     #[getter]
     fn queens(&self) -> u64 {
-        self.position().board().queens().0
+        self.placement().queens().0
     }
 
     /// The squares of the kings of both colours, as a bit mask.
     #[getter]
     fn kings(&self) -> u64 {
-        self.position().board().kings().0
+        self.placement().kings().0
     }
 
     /// The pieces giving check to the side to move.
-    fn checkers(&self) -> SquareSet {
-        SquareSet(self.position().checkers())
+    fn checkers(&self) -> PyResult<SquareSet> {
+        Ok(SquareSet(self.position()?.checkers()))
     }
 
     /// The pieces of `color` that attack `square`, as the board stands.
     #[pyo3(signature = (color, square, occupied = None))]
     fn attackers(&self, color: bool, square: u8, occupied: Option<u64>) -> PyResult<SquareSet> {
-        let pos = self.position();
+        let pos = self.position()?;
         let sq = square_from_py(square)?;
         let occupied = occupied.map_or_else(|| pos.board().occupied(), Bitboard);
         Ok(SquareSet(pos.attackers_to(
@@ -602,8 +772,8 @@ impl Board {
     }
 
     /// `checkers` as a bit mask.
-    fn checkers_mask(&self) -> u64 {
-        self.position().checkers().0
+    fn checkers_mask(&self) -> PyResult<u64> {
+        Ok(self.position()?.checkers().0)
     }
 
     /// `pieces` as a bit mask.
@@ -620,7 +790,7 @@ impl Board {
     /// The squares the piece on `square` attacks (none for an empty square).
     fn attacks(&self, square: u8) -> PyResult<SquareSet> {
         let sq = square_from_py(square)?;
-        let board = self.position().board();
+        let board = self.placement();
         Ok(SquareSet(
             board.piece_at(sq).map_or(Bitboard::EMPTY, |piece| {
                 attacks::piece(piece, sq, board.occupied())
@@ -633,49 +803,104 @@ impl Board {
     /// python-chess.
     fn pin(&self, color: bool, square: u8) -> PyResult<SquareSet> {
         let sq = square_from_py(square)?;
-        let line = self.position().pin_line(color_from_py(color), sq);
+        let line = self.position()?.pin_line(color_from_py(color), sq);
         Ok(SquareSet(line.unwrap_or(Bitboard::FULL)))
     }
 
     /// Whether the piece on `square` is pinned to `color`'s king.
     fn is_pinned(&self, color: bool, square: u8) -> PyResult<bool> {
         let sq = square_from_py(square)?;
-        Ok(self.position().pin_line(color_from_py(color), sq).is_some())
+        Ok(self
+            .position()?
+            .pin_line(color_from_py(color), sq)
+            .is_some())
     }
 
     /// The square a pawn just passed over with a double push, whether or not an en passant
     /// capture is possible (as python-chess's `ep_square`), or `None`.
     #[getter]
     fn ep_square(&self) -> Option<u8> {
-        self.position().ep_square().map(|sq| sq as u8)
+        self.setup().ep_square.map(|sq| sq as u8)
+    }
+
+    /// Sets the en passant square (`None` for none), keeping the pieces and clearing the move
+    /// stack; an unfinished board (see the class docs) if no double push can have passed
+    /// over it.
+    #[setter]
+    fn set_ep_square(&mut self, square: Option<u8>) -> PyResult<()> {
+        let square = square.map(square_from_py).transpose()?;
+        self.change_setup(false, |setup| setup.ep_square = square);
+        Ok(())
     }
 
     /// Whether a legal move captures en passant.
-    fn has_legal_en_passant(&self) -> bool {
-        self.position().legal_ep_square().is_some()
+    fn has_legal_en_passant(&self) -> PyResult<bool> {
+        Ok(self.position()?.legal_ep_square().is_some())
     }
 
-    /// The rooks that may still castle, as a bit mask of their squares (python-chess's
+    /// The rooks that may castle, as a bit mask of their squares (python-chess's
     /// `castling_rights`: `BB_A1 | BB_H1 | BB_A8 | BB_H8` at the start).
     #[getter]
     fn castling_rights(&self) -> u64 {
-        castling_rooks(self.position(), None).0
+        castling_rooks(&self.setup().castling_rights, None).0
+    }
+
+    /// Sets the castling rights to those of the rooks in `rooks`, a bit mask of squares on
+    /// the back ranks (as python-chess's `castling_rights`), keeping the pieces and clearing
+    /// the move stack; an unfinished board (see the class docs) for a right whose king or rook
+    /// is not in place. Raises `ValueError` for a square off the back ranks or two rooks on
+    /// one side of a king.
+    #[setter]
+    fn set_castling_rights(&mut self, rooks: u64) -> PyResult<()> {
+        let setup = self.setup();
+        let mut rights = caissa::CastlingRights::NONE;
+        for rook in Bitboard(rooks) {
+            let color = match rook.rank() {
+                caissa::Rank::First => Color::White,
+                caissa::Rank::Eighth => Color::Black,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "a castling rook stands on a back rank, not on {rook}"
+                    )));
+                }
+            };
+            // Which side the rook castles on: from the king on the back rank, else from the
+            // board's halves, as the standard game has it.
+            let king_file = setup
+                .board
+                .king_of(color)
+                .filter(|king| king.rank() == rook.rank())
+                .map_or(caissa::File::E, Square::file);
+            let side = if rook.file() > king_file {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            if rights.has(color, side) {
+                return Err(PyValueError::new_err(format!(
+                    "two castling rooks on one side of the {color} king"
+                )));
+            }
+            rights.set(color, side, Some(rook.file()));
+        }
+        self.change_setup(false, |setup| setup.castling_rights = rights);
+        Ok(())
     }
 
     /// The castling rights as python-chess's `clean_castling_rights` gives them: a caissa
     /// board keeps only rights it can use, so the same mask as `castling_rights`.
-    fn clean_castling_rights(&self) -> u64 {
-        castling_rooks(self.position(), None).0
+    fn clean_castling_rights(&self) -> PyResult<u64> {
+        Ok(castling_rooks(&self.position()?.castling_rights(), None).0)
     }
 
     /// Whether some castling right is one only Chess960 has: a king off the e-file or a rook
     /// off the a- and h-files.
-    fn has_chess960_castling_rights(&self) -> bool {
-        let pos = self.position();
-        pos.castling_rights().iter().any(|(color, _, file)| {
+    fn has_chess960_castling_rights(&self) -> PyResult<bool> {
+        let pos = self.position()?;
+        Ok(pos.castling_rights().iter().any(|(color, _, file)| {
             let king_file = pos.king(color).file();
             king_file != caissa::File::E || !matches!(file, caissa::File::A | caissa::File::H)
-        })
+        }))
     }
 
     /// The castling field of the FEN (`KQkq`, or the rooks' files where those letters would
@@ -691,7 +916,7 @@ impl Board {
 
     /// Whether `color` may still castle on either side.
     fn has_castling_rights(&self, color: bool) -> bool {
-        castling_rooks(self.position(), Some(color_from_py(color))).any()
+        castling_rooks(&self.setup().castling_rights, Some(color_from_py(color))).any()
     }
 
     /// Whether `color` may still castle with the rook on the king's side (towards the h-file).
@@ -707,29 +932,29 @@ impl Board {
     /// Whether `move` takes a piece (en passant too). `False` for a move that is not legal
     /// here: python-chess also answers for other moves, judging their squares; caissa answers
     /// about legal moves, as all its move predicates do.
-    fn is_capture(&self, r#move: &Move) -> bool {
+    fn is_capture(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |pos, m| pos.is_capture(m))
     }
 
     /// Whether `move` takes en passant (`False` for a move that is not legal here).
-    fn is_en_passant(&self, r#move: &Move) -> bool {
+    fn is_en_passant(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |_, m| m.is_en_passant())
     }
 
     /// Whether `move` castles (`False` for a move that is not legal here).
-    fn is_castling(&self, r#move: &Move) -> bool {
+    fn is_castling(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |_, m| m.is_castle())
     }
 
     /// Whether `move` castles on the king's side (`False` for a move that is not legal here).
-    fn is_kingside_castling(&self, r#move: &Move) -> bool {
+    fn is_kingside_castling(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |_, m| {
             m.castling_side() == Some(CastlingSide::KingSide)
         })
     }
 
     /// Whether `move` castles on the queen's side (`False` for a move that is not legal here).
-    fn is_queenside_castling(&self, r#move: &Move) -> bool {
+    fn is_queenside_castling(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |_, m| {
             m.castling_side() == Some(CastlingSide::QueenSide)
         })
@@ -737,12 +962,12 @@ impl Board {
 
     /// Whether `move` moves a pawn or captures, and so resets the fifty-move count (`False`
     /// for a move that is not legal here).
-    fn is_zeroing(&self, r#move: &Move) -> bool {
+    fn is_zeroing(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |pos, m| pos.is_zeroing(m))
     }
 
     /// Whether `move` gives check (`False` for a move that is not legal here).
-    fn gives_check(&self, r#move: &Move) -> bool {
+    fn gives_check(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |pos, m| pos.gives_check(m))
     }
 
@@ -849,7 +1074,7 @@ impl Board {
     #[getter]
     fn pseudo_legal_moves(&self, py: Python<'_>) -> PyResult<Py<PseudoLegalMoves>> {
         let moves = self
-            .pseudo_legal()
+            .pseudo_legal()?
             .into_iter()
             .map(|m| self.py_move(m))
             .collect();
@@ -857,26 +1082,26 @@ impl Board {
             py,
             PyClassInitializer::from(LegalMoves {
                 moves,
-                pos: *self.position(),
+                pos: *self.position()?,
             })
             .add_subclass(PseudoLegalMoves),
         )
     }
 
     /// Whether `move` is pseudo-legal here (see `pseudo_legal_moves`).
-    fn is_pseudo_legal(&self, r#move: &Move) -> bool {
+    fn is_pseudo_legal(&self, r#move: &Move) -> PyResult<bool> {
         // A legal castling move may be written either way (`e1g1`, `e1h1`), as `is_legal` reads it.
-        self.is_legal(r#move)
+        Ok(self.is_legal(r#move)?
             || self
-                .pseudo_legal()
+                .pseudo_legal()?
                 .into_iter()
-                .any(|m| self.py_move(m) == *r#move)
+                .any(|m| self.py_move(m) == *r#move))
     }
 
     /// Whether the pseudo-legal `move` leaves the mover's king in check (`False` for a legal
     /// move and for a move that is not pseudo-legal).
-    fn is_into_check(&self, r#move: &Move) -> bool {
-        self.is_pseudo_legal(r#move) && !self.is_legal(r#move)
+    fn is_into_check(&self, r#move: &Move) -> PyResult<bool> {
+        Ok(self.is_pseudo_legal(r#move)? && !self.is_legal(r#move)?)
     }
 
     /// Always `False`: the side that just moved never left its king in check on a caissa
@@ -886,8 +1111,8 @@ impl Board {
     }
 
     /// Whether a pawn of the side to move stands ready to take en passant, legally or not.
-    fn has_pseudo_legal_en_passant(&self) -> bool {
-        self.position().pseudo_legal_ep_square().is_some()
+    fn has_pseudo_legal_en_passant(&self) -> PyResult<bool> {
+        Ok(self.position()?.pseudo_legal_ep_square().is_some())
     }
 
     /// The legal move from `from_square` to `to_square`, as python-chess's `find_move`: a
@@ -898,7 +1123,7 @@ impl Board {
     fn find_move(&self, from_square: u8, to_square: u8, promotion: Option<u8>) -> PyResult<Move> {
         let from = square_from_py(from_square)?;
         let to = square_from_py(to_square)?;
-        let board = self.position().board();
+        let board = self.placement();
         let promotion = match promotion {
             Some(piece_type) => Some(role_from_py(piece_type)?),
             None if board.pawns().contains(from) && Bitboard::BACK_RANKS.contains(to) => {
@@ -919,7 +1144,7 @@ impl Board {
     /// numbers (`1. e4 e5 2. Nf3`, `1... e5` when Black moves first). The board is unchanged.
     /// Raises `IllegalMoveError` (a `ValueError`) at the first move that is not legal.
     fn variation_san(&self, moves: Vec<PyRef<'_, Move>>) -> PyResult<String> {
-        let mut pos = *self.position();
+        let mut pos = *self.position()?;
         let mut out = String::new();
         for (i, wanted) in moves.iter().enumerate() {
             let m = wanted.uci_move().to_move(&pos).map_err(|e| {
@@ -963,7 +1188,7 @@ impl Board {
     ) -> PyResult<String> {
         let _ = promoted;
         crate::epd::write(
-            self.position(),
+            self.position()?,
             en_passant_mode(en_passant)?,
             shredder,
             operations,
@@ -982,7 +1207,7 @@ impl Board {
     /// >>> [m.uci() for m in ops["bm"]], ops["id"], ops["ce"], board.fen()
     /// (['e2e4'], 'pawn', 120, '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1')
     fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
-        let (board, operations) = Board::read_epd(py, epd, self.position().castling_mode())?;
+        let (board, operations) = Board::read_epd(py, epd, self.position()?.castling_mode())?;
         *self = board;
         Ok(operations)
     }
@@ -1005,32 +1230,25 @@ impl Board {
     }
 
     /// Sets the board to the position of `fen`, with no moves played (as python-chess's
-    /// `set_fen`). Raises `InvalidFenError` or `IllegalPositionError` and leaves the board as
-    /// it was when `fen` is not a legal position.
+    /// `set_fen`): unfinished (see the class docs) if it is not a legal position. Raises
+    /// `InvalidFenError` and leaves the board as it was for text that is not FEN.
     fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
-        let board = Board::new(
-            py,
-            Some(fen),
-            self.position().castling_mode() == CastlingMode::Chess960,
-        )?;
-        *self = board;
+        *self = Board::from_fen(py, fen, self.chess960())?;
         Ok(())
     }
 
     /// Sets the board to the standard starting position, with no moves played (a Chess960
     /// board stays one).
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        let chess960 = self.position().castling_mode() == CastlingMode::Chess960;
-        *self = Board::new(py, None, chess960)?;
+        *self = Board::from_fen(py, &starting_fen(), self.chess960())?;
         Ok(())
     }
 
     /// Sets the castling rights to those of the FEN castling field `castling_fen` (`KQkq`,
     /// X-FEN or Shredder-FEN letters, `-` for none), keeping the rest of the position and
     /// clearing the move stack (python-chess's `set_castling_fen`). Raises `InvalidFenError`
-    /// for text that is not a castling field and `IllegalPositionError` for rights the
-    /// position cannot have (python-chess keeps those and ignores them); the board is
-    /// unchanged then.
+    /// for text that is not a castling field, the board unchanged; rights the position cannot
+    /// have make it unfinished (see the class docs; python-chess keeps them and ignores them).
     ///
     /// >>> board = caissa.Board()
     /// >>> board.set_castling_fen("Kq")
@@ -1064,28 +1282,27 @@ impl Board {
     /// each kind of man, to the castling rooks' squares and to the en passant square, without
     /// its move stack (python-chess's `transform`): `board.transform(caissa.flip_vertical)`.
     /// Raises `ValueError` when `f` gives something else than a 64-bit mask or puts two men on
-    /// one square, and `IllegalPositionError` when what it makes is not a legal position (a
-    /// board holds legal positions only); castling rights whose king and rook no longer stand
-    /// ready are dropped, as python-chess's FEN drops them.
+    /// one square; what is not a legal position makes an unfinished board (see the class
+    /// docs). Castling rights whose king and rook no longer stand ready are dropped, as
+    /// python-chess's FEN drops them.
     ///
     /// >>> caissa.Board().transform(caissa.flip_horizontal).board_fen()
     /// 'rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR'
-    fn transform(&self, py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<Board> {
+    fn transform(&self, f: &Bound<'_, PyAny>) -> PyResult<Board> {
         let map = |bits: Bitboard| -> PyResult<Bitboard> {
             let image = f.call1((bits.0,))?;
             image.extract().map(Bitboard).map_err(|_| {
                 PyValueError::new_err(format!("the transform gave {image}, not a 64-bit mask"))
             })
         };
-        let pos = self.position();
-        let mut setup = pos.to_setup();
+        let mut setup = self.setup();
         let mut placement = caissa::Board::empty();
         for (color, role) in Color::ALL
             .into_iter()
             .flat_map(|c| Role::ALL.map(|r| (c, r)))
         {
             let piece = caissa::Piece { color, role };
-            for sq in map(pos.board().by_piece(piece))? {
+            for sq in map(setup.board.by_piece(piece))? {
                 if placement.piece_at(sq).is_some() {
                     return Err(PyValueError::new_err(format!(
                         "the transform puts two men on {sq}"
@@ -1094,12 +1311,7 @@ impl Board {
                 placement.set_piece_at(sq, piece);
             }
         }
-        let rooks =
-            pos.castling_rights()
-                .iter()
-                .fold(Bitboard::EMPTY, |rooks, (color, _, file)| {
-                    rooks.with(Square::from_coords(file, caissa::Rank::back_rank(color)))
-                });
+        let rooks = castling_rooks(&setup.castling_rights, None);
         let mut rights = caissa::CastlingRights::NONE;
         for rook in map(rooks)? {
             for color in Color::ALL {
@@ -1119,14 +1331,12 @@ impl Board {
             Some(sq) => map(Bitboard::from_square(sq))?.last(),
             None => None,
         };
-        let (pos, _) = Position::from_setup_lenient(setup, pos.castling_mode())
-            .map_err(|e| errors::position_error(py, &e))?;
-        Ok(Board::from_game(Game::new(pos)))
+        Ok(Board::from_setup(setup, self.mode(), true))
     }
 
     /// Transforms the board in place (see `transform`), clearing the move stack.
-    fn apply_transform(&mut self, py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<()> {
-        *self = self.transform(py, f)?;
+    fn apply_transform(&mut self, f: &Bound<'_, PyAny>) -> PyResult<()> {
+        *self = self.transform(f)?;
         Ok(())
     }
 
@@ -1152,7 +1362,7 @@ impl Board {
         }
         let m = self.rust_move(r#move)?;
         let chess960 =
-            chess960.unwrap_or(self.position().castling_mode() == CastlingMode::Chess960);
+            chess960.unwrap_or(self.position()?.castling_mode() == CastlingMode::Chess960);
         Ok(match m.castling_side() {
             Some(side) if chess960 => side.san().to_owned(),
             // The move as given, as python-chess writes it (`e1h1` stays `e1h1`).
@@ -1232,7 +1442,7 @@ impl Board {
     /// The board mirrored top to bottom with the colours exchanged and the other side to move,
     /// without its move stack (as python-chess's `mirror`).
     fn mirror(&self, py: Python<'_>) -> PyResult<Board> {
-        self.position()
+        self.position()?
             .flip_colors()
             .map(|pos| Board::from_game(Game::new(pos)))
             .map_err(|e| errors::position_error(py, &e))
@@ -1240,13 +1450,16 @@ impl Board {
 
     /// A board of the position the game started from, without the moves pushed since.
     fn root(&self) -> Board {
-        Board::from_game(Game::new(*self.root_position()))
+        match self.unfinished {
+            Some(_) => self.clone(),
+            None => Board::from_game(Game::new(*self.root_position())),
+        }
     }
 
     /// Whether `move` can never be taken back in the sense of repetitions: it moves a pawn,
     /// captures, loses a castling right, or forgoes an en passant capture that is legal now
     /// (`False` for a move that is not legal here).
-    fn is_irreversible(&self, r#move: &Move) -> bool {
+    fn is_irreversible(&self, r#move: &Move) -> PyResult<bool> {
         self.legal_move_is(r#move, |pos, m| {
             let mut next = *pos;
             next.play_unchecked(m);
@@ -1265,7 +1478,7 @@ impl Board {
     /// The Scharnagl number (0 to 959) of the current position when it is a Chess960 starting
     /// position (White to move, every castling right, no en passant square), else `None`.
     fn chess960_pos(&self) -> Option<u32> {
-        let setup = self.position().to_setup();
+        let setup = self.setup();
         (0..960).find(|&n| {
             Setup::chess960(n).is_some_and(|start| {
                 start.board == setup.board
@@ -1287,7 +1500,7 @@ impl Board {
         empty_square: &str,
         orientation: bool,
     ) -> String {
-        let board = self.position().board();
+        let board = self.placement();
         let symbol = |sq: Square| {
             board.piece_at(sq).map_or_else(
                 || empty_square.to_owned(),
@@ -1341,41 +1554,37 @@ impl Board {
     }
 
     /// Puts `piece` on `square` (or empties it for `None`), as python-chess's `set_piece_at`.
-    /// The result must be a legal position (`IllegalPositionError` otherwise, the board
-    /// unchanged); castling rights and an en passant square that no longer fit are dropped, as
+    /// The move stack is cleared (the moves pushed before led to another position), and
+    /// castling rights and an en passant square that no longer fit are dropped, as
     /// python-chess's FEN leaves them out (for good: python-chess gives a right back when a rook
-    /// returns to its square), and the move stack is cleared: the moves pushed before led to
-    /// another position.
+    /// returns to its square). Pieces that make no legal position leave the board unfinished
+    /// (see the class docs) until later changes make one.
     #[pyo3(signature = (square, piece))]
-    fn set_piece_at(
-        &mut self,
-        py: Python<'_>,
-        square: u8,
-        piece: Option<PyRef<'_, Piece>>,
-    ) -> PyResult<()> {
+    fn set_piece_at(&mut self, square: u8, piece: Option<PyRef<'_, Piece>>) -> PyResult<()> {
         let sq = square_from_py(square)?;
         let piece = piece.map(|piece| piece.0);
-        self.edit(py, |board| match piece {
+        self.edit(|board| match piece {
             Some(piece) => board.set_piece_at(sq, piece),
             None => {
                 board.remove_piece_at(sq);
             }
-        })
+        });
+        Ok(())
     }
 
     /// Takes the piece off `square` and returns it (`None` for an empty square); see
-    /// `set_piece_at` for what must hold after it.
-    fn remove_piece_at(&mut self, py: Python<'_>, square: u8) -> PyResult<Option<Piece>> {
+    /// `set_piece_at`.
+    fn remove_piece_at(&mut self, square: u8) -> PyResult<Option<Piece>> {
         let sq = square_from_py(square)?;
-        let removed = self.position().board().piece_at(sq);
-        self.edit(py, |board| {
+        let removed = self.placement().piece_at(sq);
+        self.edit(|board| {
             board.remove_piece_at(sq);
-        })?;
+        });
         Ok(removed.map(Piece))
     }
 
-    /// Sets the pieces to those of the placement part of a FEN; see `set_piece_at` for what
-    /// must hold after it. Raises `InvalidFenError` for text that is not a placement.
+    /// Sets the pieces to those of the placement part of a FEN; see `set_piece_at`. Raises
+    /// `InvalidFenError` for text that is not a placement.
     fn set_board_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
         // The placement, read as the first field of a whole FEN: the errors' offsets are the
         // placement's own.
@@ -1383,33 +1592,37 @@ impl Board {
         let placement = Setup::from_ascii(text.as_bytes())
             .map_err(|e| errors::fen_error(py, &e))?
             .board;
-        self.edit(py, |board| *board = placement)
+        self.edit(|board| *board = placement);
+        Ok(())
     }
 
     /// Sets the pieces to those of `pieces`, a dict from square to `Piece`; see
-    /// `set_piece_at` for what must hold after it.
+    /// `set_piece_at`.
     fn set_piece_map(
         &mut self,
-        py: Python<'_>,
         pieces: std::collections::HashMap<u8, PyRef<'_, Piece>>,
     ) -> PyResult<()> {
         let mut placement = caissa::Board::empty();
         for (square, piece) in pieces {
             placement.set_piece_at(square_from_py(square)?, piece.0);
         }
-        self.edit(py, |board| *board = placement)
+        self.edit(|board| *board = placement);
+        Ok(())
     }
 
     /// Forgets the moves pushed, keeping the position (python-chess's `clear_stack`): it
-    /// becomes the start of the game, so repetitions count from here.
+    /// becomes the start of the game, so repetitions count from here. An unfinished board
+    /// has no moves to forget.
     fn clear_stack(&mut self) {
-        *self = Board::from_game(Game::new(*self.position()));
+        if self.unfinished.is_none() {
+            *self = Board::from_game(Game::new(*self.game.position()));
+        }
     }
 
     /// Sets the pieces to the standard starting placement, keeping the side to move (python-chess's
-    /// `reset_board`); see `set_piece_at` for what must hold after it.
-    fn reset_board(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.edit(py, |board| *board = caissa::Board::standard())
+    /// `reset_board`); see `set_piece_at`.
+    fn reset_board(&mut self) {
+        self.edit(|board| *board = caissa::Board::standard());
     }
 
     /// The FEN with castling rights as rook files (`HAha`): `fen(shredder=True)`.
@@ -1420,40 +1633,100 @@ impl Board {
     /// Whether fifty moves by each side have passed without a capture or pawn move and the side
     /// to move has a move to make (python-chess's `is_fifty_moves`): the ground of a claim
     /// (9.3), which `can_claim_fifty_moves` checks with the written moves too.
-    fn is_fifty_moves(&self) -> bool {
-        self.position().halfmoves() >= 100 && self.position().has_legal_moves()
+    fn is_fifty_moves(&self) -> PyResult<bool> {
+        let pos = self.position()?;
+        Ok(pos.halfmoves() >= 100 && pos.has_legal_moves())
     }
 
-    /// Always `True`: a caissa board holds only legal positions (python-chess's boards may
-    /// hold any placement; see `status`).
+    /// Whether `status()` finds nothing wrong: python-chess's `is_valid`.
     fn is_valid(&self) -> bool {
-        true
+        self.status() == 0 && self.unfinished.is_none()
     }
 
-    /// Always `0` (python-chess's `STATUS_VALID`): a caissa board holds only legal positions.
+    /// What is wrong with the board, as python-chess's `STATUS_*` flags (`STATUS_VALID`, 0, for
+    /// nothing): on any board more than eight pawns or sixteen pieces of a colour (which caissa
+    /// plays on), and the problems of an unfinished board (see the class docs), each flag as
+    /// python-chess defines it but `STATUS_IMPOSSIBLE_CHECK`, which is caissa's: checks that no
+    /// legal move gives, such as two knights' (python-chess's flags two sliders on one line
+    /// only). Castling rights and en passant squares that do not fit are dropped when pieces
+    /// change, so they are flagged only when set so (`castling_rights`, `ep_square`, a FEN).
     fn status(&self) -> u32 {
-        0
+        let setup = self.setup();
+        let board = &setup.board;
+        let mut flags = 0;
+        let mut flag = |holds: bool, status: Status| {
+            if holds {
+                flags |= status.bit();
+            }
+        };
+        flag(board.occupied().is_empty(), Status::Empty);
+        let no_king = |color| (board.kings() & board.by_color(color)).is_empty();
+        flag(no_king(Color::White), Status::NoWhiteKing);
+        flag(no_king(Color::Black), Status::NoBlackKing);
+        flag(board.kings().count() > 2, Status::TooManyKings);
+        for (color, pawns, pieces) in [
+            (
+                Color::White,
+                Status::TooManyWhitePawns,
+                Status::TooManyWhitePieces,
+            ),
+            (
+                Color::Black,
+                Status::TooManyBlackPawns,
+                Status::TooManyBlackPieces,
+            ),
+        ] {
+            let men = board.by_color(color);
+            flag((men & board.pawns()).count() > 8, pawns);
+            flag(men.count() > 16, pieces);
+        }
+        flag(
+            (board.pawns() & Bitboard::BACK_RANKS).any(),
+            Status::PawnsOnBackrank,
+        );
+        let opponent = Setup {
+            turn: !setup.turn,
+            ..setup
+        };
+        flag(checkers(&opponent).any(), Status::OppositeCheck);
+        // More than two checkers: no move gives so many checks, caissa's impossible check too.
+        let too_many_checkers = checkers(&setup).count() > 2;
+        flag(too_many_checkers, Status::TooManyCheckers);
+        flag(too_many_checkers, Status::ImpossibleCheck);
+        if let Some(unfinished) = &self.unfinished {
+            for problem in unfinished.error.problems() {
+                match problem {
+                    SetupProblem::InvalidEnPassant(_) => flag(true, Status::InvalidEpSquare),
+                    SetupProblem::InvalidCastlingRight { .. } => {
+                        flag(true, Status::BadCastlingRights);
+                    }
+                    SetupProblem::ImpossibleCheck => flag(true, Status::ImpossibleCheck),
+                    _ => {}
+                }
+            }
+        }
+        flags
     }
 
     /// The legal moves of the current position, as python-chess's `LegalMoveGenerator` is used:
     /// iterated, `len`, `in`, `bool`, `count()`, and indexed (`list(board.legal_moves)` for a
     /// list).
     #[getter]
-    fn legal_moves(&self) -> LegalMoves {
-        let pos = self.position();
-        LegalMoves {
+    fn legal_moves(&self) -> PyResult<LegalMoves> {
+        let pos = self.position()?;
+        Ok(LegalMoves {
             moves: pos
                 .legal_moves()
                 .into_iter()
                 .map(|m| self.py_move(m))
                 .collect(),
             pos: *pos,
-        }
+        })
     }
 
     /// Whether `move` is legal in the current position.
-    fn is_legal(&self, r#move: &Move) -> bool {
-        r#move.uci_move().to_move(self.position()).is_ok()
+    fn is_legal(&self, r#move: &Move) -> PyResult<bool> {
+        Ok(r#move.uci_move().to_move(self.position()?).is_ok())
     }
 
     /// Plays `move`. Raises `IllegalMoveError` (a `ValueError`) if it is not legal here:
@@ -1531,7 +1804,7 @@ impl Board {
             return Ok(NULL_SANS[0].to_owned());
         }
         let m = self.rust_move(r#move)?;
-        Ok(SanPlus::from_move(self.position(), m).to_string())
+        Ok(SanPlus::from_move(self.position()?, m).to_string())
     }
 
     /// The SAN of `move` (see `san`), then plays it.
@@ -1547,7 +1820,7 @@ impl Board {
             return Ok(NULL_SANS[0].to_owned());
         }
         let m = self.rust_move(r#move)?;
-        Ok(San::from_move(self.position(), m).to_string())
+        Ok(San::from_move(self.position()?, m).to_string())
     }
 
     /// `move` in long algebraic notation, as python-chess writes it: `Ng1-f3`, `e4xd5`,
@@ -1557,7 +1830,7 @@ impl Board {
             return Ok(NULL_SANS[0].to_owned());
         }
         let m = self.rust_move(r#move)?;
-        let pos = self.position();
+        let pos = self.position()?;
         let mut after = *pos;
         after.play_unchecked(m);
         let mut out = String::new();
@@ -1574,7 +1847,7 @@ impl Board {
         }
         let m = self.rust_move(r#move)?;
         let mode = match chess960 {
-            None => self.position().castling_mode(),
+            None => self.position()?.castling_mode(),
             Some(true) => CastlingMode::Chess960,
             Some(false) => CastlingMode::Standard,
         };
@@ -1604,18 +1877,18 @@ impl Board {
     }
 
     /// Whether the side to move is in check.
-    fn is_check(&self) -> bool {
-        self.position().is_check()
+    fn is_check(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_check())
     }
 
     /// Whether the side to move is checkmated.
-    fn is_checkmate(&self) -> bool {
-        self.position().is_checkmate()
+    fn is_checkmate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_checkmate())
     }
 
     /// Whether the side to move is stalemated.
-    fn is_stalemate(&self) -> bool {
-        self.position().is_stalemate()
+    fn is_stalemate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_stalemate())
     }
 
     /// Whether neither side has the material to checkmate, as python-chess counts it: a lone
@@ -1625,7 +1898,7 @@ impl Board {
     /// Blocked positions with mating material can be dead too: `is_dead_position` proves
     /// those, and `outcome()` ends the game on them.
     fn is_insufficient_material(&self) -> bool {
-        let board = self.position().board();
+        let board = self.placement();
         Color::ALL
             .into_iter()
             .all(|color| dead::lacks_mating_material(board, color))
@@ -1633,58 +1906,59 @@ impl Board {
 
     /// Whether `color` lacks the material to checkmate (see `is_insufficient_material`).
     fn has_insufficient_material(&self, color: bool) -> bool {
-        dead::lacks_mating_material(self.position().board(), color_from_py(color))
+        dead::lacks_mating_material(self.placement(), color_from_py(color))
     }
 
     /// Whether the position is dead (FIDE 5.2.2): neither player can checkmate by any series
     /// of legal moves, as caissa's analysis proves, blocked pawn walls included. Not in
     /// python-chess. An analysis that cannot decide answers `False`.
-    fn is_dead_position(&self) -> bool {
-        dead::is_dead(self.position())
+    fn is_dead_position(&self) -> PyResult<bool> {
+        Ok(dead::is_dead(self.position()?))
     }
 
     /// Whether `color` can still checkmate by some series of legal moves (caissa's analysis;
     /// `True` when it cannot decide).
-    fn can_win(&self, color: bool) -> bool {
-        dead::can_win(self.position(), color_from_py(color)) != Winnability::Unwinnable
+    fn can_win(&self, color: bool) -> PyResult<bool> {
+        Ok(dead::can_win(self.position()?, color_from_py(color)) != Winnability::Unwinnable)
     }
 
     /// Whether the position has stood five times (9.6.1: the game is drawn).
-    fn is_fivefold_repetition(&self) -> bool {
-        self.game.repetitions() >= 5
+    fn is_fivefold_repetition(&self) -> PyResult<bool> {
+        Ok(self.game()?.repetitions() >= 5)
     }
 
     /// Whether seventy-five moves by each side passed without a capture or pawn move
     /// (9.6.2), unless the last of them mated.
-    fn is_seventyfive_moves(&self) -> bool {
-        self.position().halfmoves() >= 150 && !self.position().is_checkmate()
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+        Ok(self.position()?.halfmoves() >= 150 && !self.position()?.is_checkmate())
     }
 
     /// Whether the current position has stood at least `count` times.
     #[pyo3(signature = (count = 3))]
-    fn is_repetition(&self, count: usize) -> bool {
-        self.game.repetitions() >= count
+    fn is_repetition(&self, count: usize) -> PyResult<bool> {
+        Ok(self.game()?.repetitions() >= count)
     }
 
     /// How the game has ended, or `None`: checkmate, stalemate, a dead position,
     /// seventy-five moves, fivefold repetition; with `claim_draw=True` also a draw the player
     /// to move may claim (threefold repetition, fifty moves).
     #[pyo3(signature = (*, claim_draw = false))]
-    fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
-        self.find_outcome(claim_draw).map(Outcome)
+    fn outcome(&self, claim_draw: bool) -> PyResult<Option<Outcome>> {
+        Ok(self.find_outcome(claim_draw)?.map(Outcome))
     }
 
     /// Whether the game has ended (see `outcome`).
     #[pyo3(signature = (*, claim_draw = false))]
-    fn is_game_over(&self, claim_draw: bool) -> bool {
-        self.find_outcome(claim_draw).is_some()
+    fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
+        Ok(self.find_outcome(claim_draw)?.is_some())
     }
 
     /// The result as PGN writes it, `'*'` while the game goes on (see `outcome`).
     #[pyo3(signature = (*, claim_draw = false))]
-    fn result(&self, claim_draw: bool) -> &'static str {
-        self.find_outcome(claim_draw)
-            .map_or("*", |outcome| outcome.result.as_str())
+    fn result(&self, claim_draw: bool) -> PyResult<&'static str> {
+        Ok(self
+            .find_outcome(claim_draw)?
+            .map_or("*", |outcome| outcome.result.as_str()))
     }
 
     /// Whether the player to move may claim a draw by threefold repetition (9.2): the
@@ -1692,8 +1966,10 @@ impl Board {
     ///
     /// Once the game has ended (a dead position, fivefold repetition, ...) there is nothing to
     /// claim, so this is `False` where python-chess may say `True`.
-    fn can_claim_threefold_repetition(&self) -> bool {
-        self.all_claims().iter().any(|c| c.threefold.is_some())
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
+        Ok(Board::all_claims(self.game()?)
+            .iter()
+            .any(|c| c.threefold.is_some()))
     }
 
     /// Whether the player to move may claim a draw by the fifty-move rule (9.3): fifty moves
@@ -1701,19 +1977,21 @@ impl Board {
     ///
     /// Following the Laws, a written move that would checkmate still supports the claim
     /// (python-chess refuses it); once the game has ended there is nothing to claim.
-    fn can_claim_fifty_moves(&self) -> bool {
-        self.all_claims().iter().any(|c| c.fifty_moves.is_some())
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
+        Ok(Board::all_claims(self.game()?)
+            .iter()
+            .any(|c| c.fifty_moves.is_some()))
     }
 
     /// Whether the player to move may claim a draw (threefold repetition or fifty moves).
-    fn can_claim_draw(&self) -> bool {
-        self.claimable_draw().is_some()
+    fn can_claim_draw(&self) -> PyResult<bool> {
+        Ok(Board::claimable_draw(self.game()?).is_some())
     }
 
     /// caissa's Zobrist key of the position in FIDE's "same position" sense (the en passant
     /// file counts only when the capture is legal). Not the Polyglot key.
-    fn zobrist_hash(&self) -> u64 {
-        self.position().zobrist_hash()
+    fn zobrist_hash(&self) -> PyResult<u64> {
+        Ok(self.position()?.zobrist_hash())
     }
 
     /// The key of the position in Polyglot opening books: python-chess's
@@ -1723,8 +2001,8 @@ impl Board {
     ///
     /// >>> hex(caissa.Board().polyglot_key())
     /// '0x463b96181691fc9c'
-    fn polyglot_key(&self) -> u64 {
-        self.position().polyglot_key()
+    fn polyglot_key(&self) -> PyResult<u64> {
+        Ok(self.position()?.polyglot_key())
     }
 
     /// The number of leaf nodes of the legal move tree `depth` plies deep (the GIL is released
@@ -1732,9 +2010,9 @@ impl Board {
     ///
     /// >>> caissa.Board().perft(3)
     /// 8902
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let pos = *self.position();
-        py.detach(move || caissa::perft(&pos, depth))
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        let pos = *self.position()?;
+        Ok(py.detach(move || caissa::perft(&pos, depth)))
     }
 
     /// A copy of the board: with its whole move stack (`stack=True`), none (`False`: the
@@ -1742,6 +2020,10 @@ impl Board {
     /// python-chess's `copy(stack=...)`. Repetitions count only in the moves kept.
     #[pyo3(signature = (*, stack = Some(StackCopy::All(true))))]
     fn copy(&self, stack: Option<StackCopy>) -> Board {
+        if self.unfinished.is_some() {
+            // No moves to copy.
+            return self.clone();
+        }
         // The moves pushed, null moves as `None`, each with the position before it.
         let mut pushed: Vec<(&Position, Option<caissa::Move>)> = Vec::new();
         for (i, game) in self.games().enumerate() {
@@ -1760,7 +2042,9 @@ impl Board {
             },
         };
         let first = pushed.len() - kept;
-        let start = pushed.get(first).map_or(*self.position(), |&(pos, _)| *pos);
+        let start = pushed
+            .get(first)
+            .map_or(*self.game.position(), |&(pos, _)| *pos);
         let mut board = Board::from_game(Game::new(start));
         for &(_, m) in &pushed[first..] {
             match m {
@@ -1788,9 +2072,12 @@ impl Board {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (), BoardState) {
         let board = slf.borrow();
         // Every en passant square, as python-chess keeps a pseudo-legal one.
-        let root = Fen::from_position(board.root_position(), EnPassantMode::Always)
-            .shredder()
-            .to_string();
+        let root = match &board.unfinished {
+            Some(unfinished) => Fen(unfinished.setup).shredder().to_string(),
+            None => Fen::from_position(board.root_position(), EnPassantMode::Always)
+                .shredder()
+                .to_string(),
+        };
         let moves = board.move_stack().iter().map(Move::uci).collect();
         (
             slf.get_type().into_any(),
@@ -1802,7 +2089,7 @@ impl Board {
     /// The board of a pickled state (see `__reduce__`).
     fn __setstate__(&mut self, py: Python<'_>, state: BoardState) -> PyResult<()> {
         let (root, chess960, moves) = state;
-        let mut board = Board::new(py, Some(&root), chess960)?;
+        let mut board = Board::from_fen(py, &root, chess960)?;
         for uci in moves {
             board.push_uci(py, &uci)?;
         }
@@ -1811,9 +2098,15 @@ impl Board {
     }
 
     fn __eq__(&self, other: &Board) -> bool {
-        self.position() == other.position()
-            && self.position().halfmoves() == other.position().halfmoves()
-            && self.position().fullmoves() == other.position().fullmoves()
+        match (&self.unfinished, &other.unfinished) {
+            (None, None) => {
+                let (ours, theirs) = (self.game.position(), other.game.position());
+                ours == theirs
+                    && ours.halfmoves() == theirs.halfmoves()
+                    && ours.fullmoves() == theirs.fullmoves()
+            }
+            _ => self.setup() == other.setup() && self.mode() == other.mode(),
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -1835,14 +2128,14 @@ impl Board {
 
     /// The board as eight lines of piece letters, `.` for an empty square, White at the bottom.
     fn __str__(&self) -> String {
-        let board = self.position().board();
+        let board = self.placement();
         grid(|sq| board.piece_at(sq).map_or('.', |p| p.char()).to_string())
     }
 }
 
 /// The squares of the rooks that may still castle, of `color` or of both colours.
-fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
-    pos.castling_rights()
+fn castling_rooks(rights: &caissa::CastlingRights, color: Option<Color>) -> Bitboard {
+    rights
         .iter()
         .filter(|&(c, _, _)| color.is_none_or(|color| color == c))
         .fold(Bitboard::EMPTY, |rooks, (c, _, file)| {
@@ -1851,6 +2144,25 @@ fn castling_rooks(pos: &Position, color: Option<Color>) -> Bitboard {
                 caissa::Rank::First.relative_to(c),
             ))
         })
+}
+
+/// The men of the side not to move that attack the king of the side to move in `setup` (none
+/// without a king; of several, the one on the highest square, which python-chess's `status()`
+/// takes for the king).
+fn checkers(setup: &Setup) -> Bitboard {
+    let board = &setup.board;
+    let Some(king) = (board.kings() & board.by_color(setup.turn)).last() else {
+        return Bitboard::EMPTY;
+    };
+    board
+        .by_color(!setup.turn)
+        .into_iter()
+        .filter(|&sq| {
+            board
+                .piece_at(sq)
+                .is_some_and(|piece| attacks::piece(piece, sq, board.occupied()).contains(king))
+        })
+        .fold(Bitboard::EMPTY, Bitboard::with)
 }
 
 /// Which moves a generator of `Board` goes through.

@@ -228,7 +228,7 @@ impl UciEngine {
     ) -> PyResult<PlayOutput<'py>> {
         let go = go.go()?;
         let timeout = timeout.map_or(Ok(Duration::MAX), seconds)?;
-        let game = board.game().clone();
+        let game = board.game()?.clone();
         let mode = game.position().castling_mode();
         let (best, result) =
             self.with_client(py, |client| client.play(&game, mode, &go, timeout))?;
@@ -255,7 +255,7 @@ impl UciEngine {
     /// until its `bestmove` (`stop` ends it early; an infinite search ends only so). Raises
     /// `EngineError` in a position without a legal move.
     fn start(&self, py: Python<'_>, board: PyRef<'_, Board>, go: GoArgs) -> PyResult<()> {
-        let game = board.game();
+        let game = board.game()?;
         if !game.position().has_legal_moves() {
             return Err(EngineError::new_err("no legal move to search"));
         }
@@ -284,7 +284,7 @@ impl UciEngine {
             };
             let client = guard.as_mut().ok_or_else(has_quit)?;
             return match client.next_search_event(timeout) {
-                Ok(event) => event_tuple(py, board.position(), event).map(Some),
+                Ok(event) => event_tuple(py, board.position()?, event).map(Some),
                 Err(ClientError::Timeout { .. }) => Ok(None),
                 Err(e) => Err(engine_error(&e)),
             };
@@ -294,7 +294,7 @@ impl UciEngine {
             Err(Failed::Client(ClientError::Timeout { .. })) => return Ok(None),
             Err(failed) => return Err(failed.into()),
         };
-        event_tuple(py, board.position(), event).map(Some)
+        event_tuple(py, board.position()?, event).map(Some)
     }
 
     /// `stop`: the search begun by `start` ends, and `next_event` gives its `bestmove`. It

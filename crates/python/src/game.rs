@@ -1424,8 +1424,8 @@ impl PgnGame {
     fn setup(slf: PyRef<'_, Self>, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<()> {
         // The board's position now, as python-chess takes its FEN.
         let pos = match board.extract::<PyRef<'_, Board>>() {
-            Ok(board) => *board.position(),
-            Err(_) => *Board::new(py, Some(&board.extract::<String>()?), false)?.position(),
+            Ok(board) => *board.position()?,
+            Err(_) => *Board::from_fen(py, &board.extract::<String>()?, false)?.position()?,
         };
         let mut data = PgnGame::shared(&slf);
         if !data.tree.is_empty() {
@@ -1610,6 +1610,8 @@ impl PgnGame {
         board: PyRef<'_, Board>,
         headers: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Py<PgnGame>> {
+        // An unfinished board has no game.
+        board.game()?;
         let mut games = board.games();
         let mut tree = GameTree::from_game(games.next().expect("a board has a game"));
         // The games after null moves, each behind its `--`.

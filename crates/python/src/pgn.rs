@@ -666,8 +666,8 @@ impl Choice<'_> {
         let position = match self.position {
             None => None,
             Some(given) => Some(match given.cast::<Board>() {
-                Ok(board) => *board.borrow().position(),
-                Err(_) => *Board::new(py, Some(&given.extract::<String>()?), false)?.position(),
+                Ok(board) => *board.borrow().position()?,
+                Err(_) => *Board::from_fen(py, &given.extract::<String>()?, false)?.position()?,
             }),
         };
         let moves = self

@@ -120,16 +120,16 @@ impl BookReader {
     /// The entries of `board` (a `Board`, or a Polyglot key) with at least `minimum_weight`, in
     /// the book's order: for a board only those whose move is legal there.
     #[pyo3(signature = (board, *, minimum_weight = 1))]
-    fn find_all(&self, board: BoardOrKey<'_>, minimum_weight: u16) -> Vec<BookEntry> {
+    fn find_all(&self, board: BoardOrKey<'_>, minimum_weight: u16) -> PyResult<Vec<BookEntry>> {
         let book = &self.book;
-        match board {
+        Ok(match board {
             BoardOrKey::Key(key) => book
                 .entries_for(key)
                 .filter(|e| e.weight >= minimum_weight)
                 .map(BookEntry::raw)
                 .collect(),
             BoardOrKey::Board(board) => {
-                let pos = board.position();
+                let pos = board.position()?;
                 book.moves(pos)
                     .filter(|(_, e)| e.weight >= minimum_weight)
                     .map(|(m, entry)| BookEntry {
@@ -138,7 +138,7 @@ impl BookReader {
                     })
                     .collect()
             }
-        }
+        })
     }
 }
 

@@ -513,8 +513,35 @@ fn between(a: u8, b: u8) -> PyResult<u64> {
     Ok(attacks::between(square_from_py(a)?, square_from_py(b)?).0)
 }
 
-/// python-chess's `STATUS_*` flags. A caissa board holds legal positions only, so its
-/// `status()` is always `STATUS_VALID`; the flags are there for code that tests them.
+/// python-chess's `STATUS_*` flags that `Board.status()` gives, each `1 << ` its place in
+/// [`STATUS_FLAGS`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Status {
+    NoWhiteKing,
+    NoBlackKing,
+    TooManyKings,
+    TooManyWhitePawns,
+    TooManyBlackPawns,
+    PawnsOnBackrank,
+    TooManyWhitePieces,
+    TooManyBlackPieces,
+    BadCastlingRights,
+    InvalidEpSquare,
+    OppositeCheck,
+    Empty,
+    TooManyCheckers = 15,
+    ImpossibleCheck,
+}
+
+impl Status {
+    /// The flag's bit.
+    pub(crate) const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// python-chess's `STATUS_*` names, the flag `1 << i` at place `i` (the three of its racing
+/// kings variant too, which caissa does not play and never gives).
 const STATUS_FLAGS: [&str; 17] = [
     "STATUS_NO_WHITE_KING",
     "STATUS_NO_BLACK_KING",

@@ -3,6 +3,7 @@ positions carried by the exceptions."""
 
 import copy
 import pathlib
+import pickle
 import random
 
 import chess
@@ -141,10 +142,12 @@ def test_fen_errors_say_where(fen, field, byte):
 
 
 def test_illegal_positions_list_their_problems():
+    board = caissa.Board("8/8/8/8/8/8/8/K7 w - - 0 1")
     with pytest.raises(caissa.IllegalPositionError) as info:
-        caissa.Board("8/8/8/8/8/8/8/K7 w - - 0 1")
+        board.legal_moves
     assert isinstance(info.value, ValueError)
     assert info.value.problems == ["black has no king"]
+    assert board.status() == chess.STATUS_NO_BLACK_KING and not board.is_valid()
 
 
 def test_chess960():
@@ -425,9 +428,11 @@ def test_board_queries_in_a_pinned_position():
     assert board.variation_san([caissa.Move.from_uci("a7a8q")]) == "1. a8=Q+"
     board.reset()
     assert board.fen() == caissa.STARTING_FEN and board.is_valid() and board.status() == 0
-    with pytest.raises(ValueError):
-        board.set_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+    with pytest.raises(caissa.InvalidFenError):
+        board.set_fen("8/8/8/8/8/8/8 w - - 0 1")
     assert board.fen() == caissa.STARTING_FEN
+    board.set_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+    assert board.status() == chess.Board.empty().status() and board.fen().startswith("8/8/")
 
 
 def test_module_functions_and_masks_match_python_chess():
@@ -564,10 +569,10 @@ def test_board_editing_and_views_match_python_chess():
         board.remove_piece_at(chess.H1)
         board.set_piece_at(chess.H1, piece.from_symbol("R"))
     assert ours.fen().split()[2] == "Qkq" and peer.fen().split()[2] == "KQkq"
-    before = ours.fen()
+    ours.remove_piece_at(chess.E1)  # no white king: an unfinished board
+    assert ours.status() == chess.STATUS_NO_WHITE_KING
     with pytest.raises(caissa.IllegalPositionError):
-        ours.remove_piece_at(chess.E1)  # no white king
-    assert ours.fen() == before
+        ours.push_san("e4")
     board = caissa.Board()
     board.push_san("e4")
     assert board.root().fen() == caissa.STARTING_FEN and board.root().move_stack == []
@@ -691,11 +696,13 @@ def test_castling_fen_mirror_and_variant_flags_as_python_chess():
             peer.set_castling_fen(rights)
             assert ours.fen() == peer.fen() and ours.move_stack == [] == peer.move_stack
     board = caissa.Board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
-    with pytest.raises(caissa.IllegalPositionError):
-        board.set_castling_fen("K")  # no rook to castle with
     with pytest.raises(ValueError):
         board.set_castling_fen("K Q")
     assert board.fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    board.set_castling_fen("K")  # no rook to castle with: an unfinished board
+    assert board.status() == chess.STATUS_BAD_CASTLING_RIGHTS
+    with pytest.raises(caissa.IllegalPositionError):
+        board.is_check()
     ours, peer = caissa.Board(), chess.Board()
     ours.push_san("e4")
     peer.push_san("e4")
@@ -806,8 +813,8 @@ def test_transforms_xboard_and_chess960_setup_as_python_chess():
     assert copy_.fen() == peer.transform(chess.flip_horizontal).fen()
     with pytest.raises(ValueError, match="two men"):
         board.transform(lambda bb: bb & 0xFF or 1)
-    with pytest.raises(caissa.IllegalPositionError):
-        board.transform(lambda bb: 0)  # no kings
+    # No kings: an unfinished board, as python-chess's is not valid.
+    assert board.transform(lambda bb: 0).status() == chess.Board().transform(lambda bb: 0).status()
     for broken in (lambda bb: -1, lambda bb: 1 << 64, lambda bb: "a1"):
         with pytest.raises(ValueError, match="64-bit mask"):
             board.transform(broken)
@@ -948,3 +955,164 @@ def test_fuzzing_findings_stay_fixed():
             chess.Move.from_uci(text)
         with pytest.raises(caissa.InvalidMoveError):
             caissa.Move.from_uci(text)
+
+
+# The flags of a setup that a game cannot reach but caissa plays on.
+COUNT_FLAGS = (chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+               | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
+
+
+def compare_edited(ours, peer, where):
+    """The same setup and status as python-chess's board after the same edits; the same legal
+    moves where caissa's board is a game, and `IllegalPositionError` where it is unfinished,
+    which it is exactly when python-chess's status has a flag other than the counts. Castling
+    rights and en passant squares that a change of pieces leaves without a use are dropped by
+    caissa, as python-chess's FEN drops them (its status flags them)."""
+    dropped = chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE
+    checks = chess.STATUS_IMPOSSIBLE_CHECK
+    assert ours.board_fen() == peer.board_fen(), where
+    assert (ours.turn, ours.halfmove_clock, ours.fullmove_number) == (
+        peer.turn, peer.halfmove_clock, peer.fullmove_number), where
+    assert ours.status() & ~dropped & ~checks == peer.status() & ~dropped & ~checks, where
+    assert ours.piece_map() == {sq: caissa.Piece.from_symbol(p.symbol())
+                                for sq, p in peer.piece_map().items()}, where
+    # caissa's impossible checks include python-chess's where the kings let it look.
+    if peer.status() & checks and not ours.status() & (
+            chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_TOO_MANY_KINGS):
+        assert ours.status() & checks, where
+    if peer.status() & ~dropped & ~COUNT_FLAGS or ours.status() & checks:
+        assert not ours.is_valid(), where
+        with pytest.raises(caissa.IllegalPositionError):
+            ours.legal_moves
+        with pytest.raises(caissa.IllegalPositionError):
+            ours.is_game_over()
+    else:
+        assert ours.fen() == peer.fen(), where
+        assert sorted(m.uci() for m in ours.legal_moves) == sorted(
+            m.uci() for m in peer.legal_moves), where
+
+
+def test_editing_a_board_piece_by_piece_as_python_chess():
+    """python-chess's habits of building a position: an empty board, pieces set one at a time,
+    the side to move and the counters set, pieces taken off; random edits from random game
+    positions, every step compared (see `compare_edited`)."""
+    rng = random.Random(2026)
+    symbols = "PNBRQKpnbrqk"
+    for game in range(60):
+        ours, peer = (caissa.Board(), chess.Board()) if game % 4 else (
+            caissa.Board.empty(), chess.Board.empty())
+        for _ in range(rng.randrange(0, 40)):
+            moves = list(peer.legal_moves)
+            if not moves or game % 4 == 0:
+                break
+            m = rng.choice(moves)
+            peer.push(m)
+            ours.push_uci(m.uci())
+        for step in range(16):
+            kind = rng.random()
+            where = f"game {game} step {step}: {peer.fen()}"
+            if kind < 0.45 or game % 4 == 0 and kind < 0.8:
+                sq = rng.randrange(64)
+                symbol = rng.choice(symbols + "..")
+                ours.set_piece_at(sq, None if symbol == "." else caissa.Piece.from_symbol(symbol))
+                peer.set_piece_at(sq, None if symbol == "." else chess.Piece.from_symbol(symbol))
+            elif kind < 0.6:
+                sq = rng.choice(list(peer.piece_map()) or [0])
+                taken = ours.remove_piece_at(sq)
+                expected = peer.remove_piece_at(sq)
+                assert (taken and taken.symbol()) == (expected and expected.symbol()), where
+            elif kind < 0.7:
+                ours.turn = peer.turn = not peer.turn
+            elif kind < 0.75:
+                ours.clear_board()
+                peer.clear_board()
+            elif kind < 0.8:
+                ours.halfmove_clock = peer.halfmove_clock = rng.randrange(120)
+            elif kind < 0.85:
+                ours.fullmove_number = peer.fullmove_number = rng.randrange(1, 90)
+            elif kind < 0.9:
+                ours.clear()
+                peer.clear()
+            elif kind < 0.95:
+                ours.reset()
+                peer.reset()
+            else:
+                ours.set_board_fen(peer.board_fen())
+            compare_edited(ours, peer, f"{where} -> {peer.fen()}")
+            assert ours.move_stack == [], where
+
+
+def test_an_unfinished_board():
+    board = caissa.Board(None)
+    peer = chess.Board(None)
+    assert board.fen() == peer.fen() and board.status() == peer.status()
+    assert board == caissa.Board.empty() and board != caissa.Board()
+    for name in ("legal_moves", "is_check", "outcome", "zobrist_hash", "polyglot_key", "san"):
+        with pytest.raises(caissa.IllegalPositionError) as info:
+            attribute = getattr(board, name)
+            if callable(attribute):
+                attribute() if name != "san" else attribute(caissa.Move.from_uci("e1e2"))
+        assert "white has no king" in info.value.problems
+    # Read and changed, copied and pickled as it stands.
+    assert board.move_stack == [] and board.ply() == 0 and board.king(caissa.WHITE) is None
+    assert board.copy() == board == pickle.loads(pickle.dumps(board)) == copy.deepcopy(board)
+    assert board.root() == board
+    with pytest.raises(IndexError):
+        board.pop()
+    with pytest.raises(caissa.IllegalPositionError):
+        caissa.pgn.Game.from_board(board)
+    # The setters keep a right or square that does not fit, and `status()` says so.
+    board = caissa.Board()
+    board.castling_rights = chess.BB_A1 | chess.BB_H1 | chess.BB_H8
+    assert board.fen().split()[2] == "KQk" and board.is_valid()
+    board.remove_piece_at(chess.H8)
+    assert board.fen().split()[2] == "KQ" and board.is_valid()  # dropped with its rook
+    board.castling_rights = chess.BB_H8
+    peer = chess.Board(board.fen())
+    peer.castling_rights = chess.BB_H8
+    assert board.status() == peer.status() == chess.STATUS_BAD_CASTLING_RIGHTS
+    board.castling_rights = chess.BB_H1
+    assert board.is_valid() and board.fen().split()[2] == "K"
+    with pytest.raises(ValueError, match="back rank"):
+        board.castling_rights = chess.BB_E4
+    board = caissa.Board()
+    board.push_san("e4")
+    assert board.ep_square == chess.E3
+    board.ep_square = chess.E6
+    assert board.status() == chess.STATUS_INVALID_EP_SQUARE
+    board.ep_square = None
+    assert board.is_valid() and board.ep_square is None
+    with pytest.raises(ValueError):
+        board.fullmove_number = 0
+    # Checks no move gives: three checkers, two sliders on a line through the king, and two
+    # knights, which python-chess lets pass.
+    for fen, peer_flags in (("4k3/8/8/8/8/3n4/8/r3K2r w - - 0 1", 0),
+                            ("4k3/8/8/8/8/8/8/r3K2r w - - 0 1", 0),
+                            ("4k3/8/8/8/8/3n4/2n5/4K3 w - - 0 1", chess.STATUS_IMPOSSIBLE_CHECK)):
+        board = caissa.Board(fen)
+        assert board.status() == chess.Board(fen).status() | peer_flags, fen
+        assert board.status() & chess.STATUS_IMPOSSIBLE_CHECK and not board.is_valid()
+    # The side to move with the other king in check: python-chess's OPPOSITE_CHECK.
+    board = caissa.Board("4k3/8/8/8/8/8/4R3/4K3 b - - 0 1")
+    board.turn = caissa.WHITE
+    assert board.status() == chess.STATUS_OPPOSITE_CHECK
+    board.turn = caissa.BLACK
+    assert board.is_check() and board.legal_moves.count() == 4
+    # A Chess960 castling right that the standard game does not have.
+    board = caissa.Board.from_chess960(0)
+    board.chess960 = False
+    assert board.status() == chess.STATUS_BAD_CASTLING_RIGHTS
+    board.chess960 = True
+    assert board.is_valid() and board.chess960_pos() == 0
+    # python-chess's `Status` names and type aliases.
+    assert {s.name: s.value for s in caissa.Status} == {s.name: s.value for s in chess.Status}
+    assert caissa.Board.empty().status() == caissa.Status.EMPTY | caissa.Status.NO_WHITE_KING | (
+        caissa.Status.NO_BLACK_KING)
+    assert (caissa.Square, caissa.Color, caissa.PieceType, caissa.Bitboard) == (int, bool, int, int)
+    # Drawn and shown as it stands.
+    from caissa import svg
+
+    board = caissa.Board.empty()
+    board.set_piece_at(caissa.E4, caissa.Piece.from_symbol("Q"))
+    assert "<svg" in svg.board(board) and "<svg" in board._repr_svg_()
+    assert str(board).count("Q") == 1 and repr(board) == "Board('8/8/8/8/4Q3/8/8/8 w - - 0 1')"

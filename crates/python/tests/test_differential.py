@@ -176,19 +176,23 @@ TRANSFORMS = [
 
 
 def compare_transforms(ours, peer, where):
-    """Each of the board's symmetries: the same position where python-chess's is valid, an
-    error where it is not (a caissa board holds legal positions only). Castling rights and an
-    en passant square that no longer hold are dropped, as python-chess's FEN drops them."""
+    """Each of the board's symmetries: the same pieces and side to move, the same `status()`,
+    and the same FEN where python-chess's board is valid; a board that is not valid is an
+    unfinished caissa board, on which moves raise. Castling rights and an en passant square
+    that no longer hold are dropped, as python-chess's FEN drops them (its status flags
+    them)."""
     dropped = chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE
     for theirs, mine in TRANSFORMS:
         expected = peer.transform(theirs)
+        got = ours.transform(mine)
+        assert got.board_fen() == expected.board_fen() and got.turn == expected.turn, where
+        assert got.status() & ~dropped == expected.status() & ~dropped, where
+        assert len(got.move_stack) == 0, where
         if expected.status() & ~dropped == chess.STATUS_VALID:
-            got = ours.transform(mine)
             assert got.fen() == expected.fen(), where
-            assert len(got.move_stack) == 0, where
         else:
-            with pytest.raises(ValueError):
-                ours.transform(mine)
+            with pytest.raises(caissa.IllegalPositionError):
+                got.legal_moves
 
 
 MASKS = [chess.BB_ALL, chess.BB_RANK_2 | chess.BB_FILE_E, chess.BB_LIGHT_SQUARES,

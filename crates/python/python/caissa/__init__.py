@@ -7,10 +7,12 @@ the submodules ``caissa.pgn`` (reading, selecting, Arrow), ``caissa.polyglot`` (
 ``caissa.engine`` (UCI engines) and ``caissa.svg`` (boards as images). Where caissa differs on
 purpose, the docstrings say so:
 
-- ``Board(fen)`` refuses illegal positions (``IllegalPositionError``) and there is no empty board;
+- a board whose pieces make no legal position (``Board.empty()``, ``Board(None)``, pieces set
+  one at a time) is *unfinished*: its pieces, FEN, ``status()`` and setters work, and the rest
+  raises ``IllegalPositionError`` until changes make a legal position;
 - ``push`` checks legality (``IllegalMoveError``), as ``push_san`` and ``push_uci`` do, and the
   move predicates (``is_capture``, ``gives_check``, ...) answer about legal moves, ``False``
-  for any other; ``is_valid()`` is always true;
+  for any other;
 - ``outcome()`` ends the game on every position caissa's analysis proves dead (FIDE 5.2.2,
   ``dead_position``), blocked pawn walls included, where python-chess only counts material
   (``is_insufficient_material``, the same here); ``is_dead_position`` asks the analysis;
@@ -70,6 +72,36 @@ from caissa._caissa import LegalMoves, PseudoLegalMoves  # noqa: E402
 #: python-chess's names for the classes of ``board.legal_moves`` and ``board.pseudo_legal_moves``.
 LegalMoveGenerator = LegalMoves
 PseudoLegalMoveGenerator = PseudoLegalMoves
+
+#: python-chess's type aliases, for annotations: a square (``0..64``), a colour (``True`` for
+#: White), a piece type (``1..6``), a bit mask.
+Square = int
+Color = bool
+PieceType = int
+Bitboard = int
+
+
+class Status(enum.IntFlag):
+    """python-chess's ``chess.Status``: the flags of ``Board.status()`` by name."""
+
+    VALID = STATUS_VALID
+    NO_WHITE_KING = STATUS_NO_WHITE_KING
+    NO_BLACK_KING = STATUS_NO_BLACK_KING
+    TOO_MANY_KINGS = STATUS_TOO_MANY_KINGS
+    TOO_MANY_WHITE_PAWNS = STATUS_TOO_MANY_WHITE_PAWNS
+    TOO_MANY_BLACK_PAWNS = STATUS_TOO_MANY_BLACK_PAWNS
+    PAWNS_ON_BACKRANK = STATUS_PAWNS_ON_BACKRANK
+    TOO_MANY_WHITE_PIECES = STATUS_TOO_MANY_WHITE_PIECES
+    TOO_MANY_BLACK_PIECES = STATUS_TOO_MANY_BLACK_PIECES
+    BAD_CASTLING_RIGHTS = STATUS_BAD_CASTLING_RIGHTS
+    INVALID_EP_SQUARE = STATUS_INVALID_EP_SQUARE
+    OPPOSITE_CHECK = STATUS_OPPOSITE_CHECK
+    EMPTY = STATUS_EMPTY
+    RACE_CHECK = STATUS_RACE_CHECK
+    RACE_OVER = STATUS_RACE_OVER
+    RACE_MATERIAL = STATUS_RACE_MATERIAL
+    TOO_MANY_CHECKERS = STATUS_TOO_MANY_CHECKERS
+    IMPOSSIBLE_CHECK = STATUS_IMPOSSIBLE_CHECK
 
 # python-chess's helpers for bit masks (plain integers, `a1` the lowest bit).
 

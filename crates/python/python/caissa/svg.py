@@ -13,7 +13,8 @@ from typing import Dict, Iterable, Optional, Tuple, Union
 from xml.sax.saxutils import escape
 
 from caissa._caissa import (
-    FILE_NAMES, RANK_NAMES, SQUARE_NAMES, UNICODE_PIECE_SYMBOLS, Board, Move, Piece, SquareSet,
+    FILE_NAMES, RANK_NAMES, SQUARE_NAMES, UNICODE_PIECE_SYMBOLS, Board, IllegalPositionError, Move,
+    Piece, SquareSet,
     square_file, square_rank,
 )
 
@@ -100,6 +101,15 @@ class Arrow:
                 f"color={self.color!r})")
 
 
+def _in_check(board: Board) -> bool:
+    """Whether the side to move is in check; not on an unfinished board (pieces that make no
+    legal position), which has no check to show."""
+    try:
+        return board.is_check()
+    except IllegalPositionError:
+        return False
+
+
 def board(board: Optional[Board] = None, *, orientation: bool = True,
           lastmove: Optional[Move] = None, check: Optional[int] = None,
           arrows: Iterable[Union[Arrow, Tuple[int, int]]] = (),
@@ -130,7 +140,7 @@ def board(board: Optional[Board] = None, *, orientation: bool = True,
         x, y = corner(square)
         return x + SQUARE / 2, y + SQUARE / 2
 
-    if check is None and board is not None and board.is_check():
+    if check is None and board is not None and _in_check(board):
         check = board.king(board.turn)
     # The null move (false, as python-chess's) marks no square.
     moved = {lastmove.from_square, lastmove.to_square} if lastmove else set()
