@@ -6,7 +6,7 @@
 //! for a CPU with BMI2 (an opt-in: `-C target-cpu=native` or `-C target-feature=+bmi2`) indexes the
 //! same table with PEXT instead of a multiply.
 
-use caissa_board::{Bitboard, Color, Piece, Role, Square};
+use caissa_board::{Bitboard, Board, Color, Piece, Role, Square};
 
 use crate::geometry::{BISHOP_DIRECTIONS, ROOK_DIRECTIONS, sliding_attacks, step_attacks};
 
@@ -142,6 +142,18 @@ pub fn king(sq: Square) -> Bitboard {
 #[must_use]
 pub fn pawn(color: Color, sq: Square) -> Bitboard {
     PAWN_ATTACKS[color.index()][sq.index()]
+}
+
+/// The men of `color` on `board` that attack `sq`, with `occupied` blocking the sliders; a
+/// placement of any kind (several kings, pawns on a back rank) too.
+#[must_use]
+pub fn attackers(board: &Board, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
+    ((knight(sq) & board.knights())
+        | (king(sq) & board.kings())
+        | (pawn(!color, sq) & board.pawns())
+        | (bishop(sq, occupied) & board.diagonal_sliders())
+        | (rook(sq, occupied) & board.straight_sliders()))
+        & board.by_color(color)
 }
 
 /// The squares `piece` on `sq` attacks, given the occupied squares.

@@ -65,9 +65,9 @@ impl fmt::Display for SetupProblem {
     }
 }
 
-/// The most problems one setup can have: two for the kings, sixteen pawns on the back ranks,
-/// four castling rights, the en passant square (validation stops there if any is found), or
-/// the two checks.
+/// The most problems one setup can have: two for the kings or the two checks (judged only
+/// when each side has one king), sixteen pawns on the back ranks, four castling rights and
+/// the en passant square.
 const MAX_PROBLEMS: usize = 2 + 16 + 4 + 1;
 
 /// A setup that is not a legal position, with every problem found. It holds them in place,

@@ -78,6 +78,27 @@ impl Dropped {
     pub fn is_empty(&self) -> bool {
         self.castling_rights.is_empty() && self.ep_square.is_none()
     }
+
+    /// Drops from `setup` the castling rights whose king or rook is not in place in `mode`
+    /// and an en passant square that no double push can have passed over, as
+    /// [`Position::from_setup_lenient`] does before validating; returns what was dropped.
+    pub fn drop_from(setup: &mut Setup, mode: CastlingMode) -> Dropped {
+        let mut dropped = Dropped::default();
+        for (color, side, rook_file) in setup.castling_rights.iter() {
+            if !castling_right_is_valid(&setup.board, color, side, rook_file, mode) {
+                dropped.castling_rights.set(color, side, Some(rook_file));
+            }
+        }
+        for (color, side, _) in dropped.castling_rights.iter() {
+            setup.castling_rights.set(color, side, None);
+        }
+        if let Some(ep) = setup.ep_square
+            && !ep_square_is_valid(&setup.board, setup.turn, ep)
+        {
+            dropped.ep_square = setup.ep_square.take();
+        }
+        dropped
+    }
 }
 
 impl Position {
@@ -144,17 +165,27 @@ impl Position {
         {
             problems.push(SetupProblem::InvalidEnPassant(ep));
         }
-        if !problems.problems().is_empty() {
-            // Check tests need exactly one king a side and sane pawns; stop here.
+        let ep_is_valid = !problems
+            .problems()
+            .iter()
+            .any(|p| matches!(p, SetupProblem::InvalidEnPassant(_)));
+        if problems.problems().iter().any(|p| {
+            matches!(
+                p,
+                SetupProblem::MissingKing(_) | SetupProblem::TooManyKings(..)
+            )
+        }) {
+            // The check tests need exactly one king a side; stop here.
             return Err(problems);
         }
 
+        // The checks are judged whatever else is wrong, without an en passant square that is.
         let mut pos = Position {
             board,
             turn: setup.turn,
             castling_rights: setup.castling_rights,
             mode,
-            ep_square: setup.ep_square,
+            ep_square: setup.ep_square.filter(|_| ep_is_valid),
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.get(),
             checkers: Bitboard::EMPTY,
@@ -209,20 +240,7 @@ impl Position {
         mut setup: Setup,
         mode: CastlingMode,
     ) -> Result<(Position, Dropped), PositionError> {
-        let mut dropped = Dropped::default();
-        for (color, side, rook_file) in setup.castling_rights.iter() {
-            if !castling_right_is_valid(&setup.board, color, side, rook_file, mode) {
-                dropped.castling_rights.set(color, side, Some(rook_file));
-            }
-        }
-        for (color, side, _) in dropped.castling_rights.iter() {
-            setup.castling_rights.set(color, side, None);
-        }
-        if let Some(ep) = setup.ep_square
-            && !ep_square_is_valid(&setup.board, setup.turn, ep)
-        {
-            dropped.ep_square = setup.ep_square.take();
-        }
+        let dropped = Dropped::drop_from(&mut setup, mode);
         Position::from_setup(setup, mode).map(|pos| (pos, dropped))
     }
 
@@ -380,14 +398,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn attackers_to(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
-        let board = &self.board;
-        let theirs = board.by_color(color);
-        ((attacks::knight(sq) & board.knights())
-            | (attacks::king(sq) & board.kings())
-            | (attacks::pawn(!color, sq) & board.pawns())
-            | (attacks::bishop(sq, occupied) & board.diagonal_sliders())
-            | (attacks::rook(sq, occupied) & board.straight_sliders()))
-            & theirs
+        attacks::attackers(&self.board, sq, color, occupied)
     }
 
     /// Whether `color` attacks `sq` (with the real occupancy).

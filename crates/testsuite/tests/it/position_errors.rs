@@ -217,5 +217,18 @@ fn several_problems_are_reported_together() {
         // Both check problems at once: black is in check with white to move, and white's king
         // is attacked by two knights.
         ("4k3/4R3/8/8/8/1n6/2n5/K7 w - - 0 1", &[OppositeCheck, ImpossibleCheck]),
+        // With one king a side, the checks are judged whatever else is wrong: a castling
+        // right without its rook and two rooks checking along one file; a pawn on the back
+        // rank and the side not to move in check; an en passant square without its pawn (left
+        // out of the check test) and two knights.
+        ("4R3/8/8/4k3/8/8/8/K3R3 b k - 0 1", &[
+            castling(Black, KingSide, File::H),
+            ImpossibleCheck,
+        ]),
+        ("P3k3/4R3/8/8/8/8/8/K7 w - - 0 1", &[PawnOnBackRank(Square::A8), OppositeCheck]),
+        ("4k3/8/3N1N2/8/8/8/8/K7 b - e3 0 1", &[
+            InvalidEnPassant(Square::E3),
+            ImpossibleCheck,
+        ]),
     ]);
 }
