@@ -7,7 +7,7 @@
 
 use caissa::game::dead::{self, Winnability};
 use caissa::movegen::attacks;
-use caissa::movegen::{PositionError, SetupProblem};
+use caissa::movegen::{Dropped, PositionError, SetupProblem};
 use caissa::notation::epd::Epd;
 use caissa::notation::fen::{EnPassantMode, Fen};
 use caissa::notation::san::{San, SanPlus, Suffix, append_lan};
@@ -48,18 +48,23 @@ pub(crate) struct Outcome(pub(crate) caissa::Outcome);
 #[pymethods]
 impl Outcome {
     /// An outcome: `termination` (caissa's name of the reason, see the class docs), `winner`
-    /// (`True` for White, `False` for Black, `None` for a draw) and the FIDE `article` (the
-    /// reason's usual one if not given). Raises `ValueError` for a name or article caissa
-    /// does not know.
+    /// (`True` for White, `False` for Black, `None` for a draw; another value by its truth, as
+    /// python-chess's colours are) and the FIDE `article` (the reason's usual one if not
+    /// given). Raises `ValueError` for a name or article caissa does not know.
     #[new]
     #[pyo3(signature = (termination, winner, article = None))]
-    fn new(termination: &str, winner: Option<bool>, article: Option<&str>) -> PyResult<Outcome> {
+    fn new(
+        termination: &str,
+        winner: Option<&Bound<'_, PyAny>>,
+        article: Option<&str>,
+    ) -> PyResult<Outcome> {
         let reason: caissa::Reason = termination
             .parse()
             .map_err(|e: caissa::game::ParseReasonError| PyValueError::new_err(e.to_string()))?;
-        let result = winner.map_or(caissa::GameResult::Draw, |winner| {
-            caissa::GameResult::win(color_from_py(winner))
-        });
+        let result = match winner {
+            None => caissa::GameResult::Draw,
+            Some(winner) => caissa::GameResult::win(color_from_py(winner.is_truthy()?)),
+        };
         let mut outcome = caissa::Outcome::new(result, reason);
         if let Some(article) = article {
             outcome.article = article.parse().map_err(|_| {
@@ -131,7 +136,10 @@ impl Outcome {
 /// answers as it can. Changes that make a legal position make the board a game again, with no
 /// moves pushed. A change of pieces drops the castling rights and en passant square that no
 /// longer fit, as python-chess's FEN leaves them out; the setters keep them (`castling_rights`,
-/// `ep_square`), so that `status()` says what is wrong.
+/// `ep_square`), so that `status()` says what is wrong, and take only what a FEN can say (an
+/// en passant square on the third or sixth rank, one castling rook a side), so that every
+/// board pickles. `Board.from_epd` and `set_epd` need a legal position, as their operations'
+/// moves do.
 ///
 /// >>> board = caissa.Board()
 /// >>> board.push_san("e4")
@@ -212,13 +220,11 @@ impl Board {
     /// A board of `setup` with no moves pushed: a game if it is a legal position in `mode`
     /// (castling rights and an en passant square that do not fit dropped when `lenient`),
     /// else an unfinished board that keeps it as it is.
-    fn from_setup(setup: Setup, mode: CastlingMode, lenient: bool) -> Board {
-        let legal = if lenient {
-            Position::from_setup_lenient(setup, mode).map(|(pos, _)| pos)
-        } else {
-            Position::from_setup(setup, mode)
-        };
-        match legal {
+    fn from_setup(mut setup: Setup, mode: CastlingMode, lenient: bool) -> Board {
+        if lenient {
+            Dropped::drop_from(&mut setup, mode);
+        }
+        match Position::from_setup(setup, mode) {
             Ok(pos) => Board::from_game(Game::new(pos)),
             Err(error) => Board {
                 // Never read while the board is unfinished (see `position`).
@@ -238,6 +244,28 @@ impl Board {
         }
     }
 
+    /// The FEN of the setup as it stands (Shredder-FEN castling, the en passant square as set),
+    /// which `from_fen` reads back to the same setup: every setup a board holds is one a FEN
+    /// can say, as the setters take only what a FEN can say.
+    fn setup_fen(&self) -> String {
+        Fen(self.setup()).shredder().to_string()
+    }
+
+    /// Sets the board to its setup with FEN field `index` (0 for the placement, 5 for the
+    /// fullmove number) replaced by `field`, validated as `Board(fen)` validates it: the
+    /// FEN's own rules (`InvalidFenError`, the board unchanged), then the position's (an
+    /// unfinished board if it is not legal). The move stack is cleared.
+    fn set_fen_field(&mut self, py: Python<'_>, index: usize, field: &str) -> PyResult<()> {
+        if field.is_empty() || field.contains(char::is_whitespace) {
+            return Err(PyValueError::new_err(format!("not a FEN field: {field:?}")));
+        }
+        let fen = self.setup_fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[index] = field;
+        *self = Board::from_fen(py, &fields.join(" "), self.chess960())?;
+        Ok(())
+    }
+
     /// The pieces on the board, whether or not they make a legal position.
     fn placement(&self) -> &caissa::Board {
         match &self.unfinished {
@@ -252,14 +280,6 @@ impl Board {
             Some(unfinished) => unfinished.mode,
             None => self.game.position().castling_mode(),
         }
-    }
-
-    /// Sets the board to `setup` changed by `change`, with no moves pushed (see
-    /// [`Board::from_setup`]).
-    fn change_setup(&mut self, lenient: bool, change: impl FnOnce(&mut Setup)) {
-        let mut setup = self.setup();
-        change(&mut setup);
-        *self = Board::from_setup(setup, self.mode(), lenient);
     }
 
     /// `IllegalPositionError` with the problems of an unfinished board.
@@ -314,7 +334,9 @@ impl Board {
     /// from the result if it is a legal position (castling rights and an en passant square
     /// that no longer fit dropped), else leaves the board unfinished (see [`Unfinished`]).
     fn edit(&mut self, change: impl FnOnce(&mut caissa::Board)) {
-        self.change_setup(true, |setup| change(&mut setup.board));
+        let mut setup = self.setup();
+        change(&mut setup.board);
+        *self = Board::from_setup(setup, self.mode(), true);
     }
 
     /// Whether `move` is legal here and `test` holds for it.
@@ -427,6 +449,67 @@ impl Board {
         })
     }
 
+    /// The flags of `status()`.
+    fn status_flags(&self) -> u32 {
+        let setup = self.setup();
+        let board = &setup.board;
+        let mut flags = 0;
+        let mut flag = |holds: bool, status: Status| {
+            if holds {
+                flags |= status.bit();
+            }
+        };
+        flag(board.occupied().is_empty(), Status::Empty);
+        let no_king = |color| (board.kings() & board.by_color(color)).is_empty();
+        flag(no_king(Color::White), Status::NoWhiteKing);
+        flag(no_king(Color::Black), Status::NoBlackKing);
+        flag(board.kings().count() > 2, Status::TooManyKings);
+        for (color, pawns, pieces) in [
+            (
+                Color::White,
+                Status::TooManyWhitePawns,
+                Status::TooManyWhitePieces,
+            ),
+            (
+                Color::Black,
+                Status::TooManyBlackPawns,
+                Status::TooManyBlackPieces,
+            ),
+        ] {
+            let men = board.by_color(color);
+            flag((men & board.pawns()).count() > 8, pawns);
+            flag(men.count() > 16, pieces);
+        }
+        flag(
+            (board.pawns() & Bitboard::BACK_RANKS).any(),
+            Status::PawnsOnBackrank,
+        );
+        let opponent = Setup {
+            turn: !setup.turn,
+            ..setup
+        };
+        flag(checkers(&opponent).any(), Status::OppositeCheck);
+        // More than two checkers: no move gives so many checks, caissa's impossible check too.
+        let too_many_checkers = checkers(&setup).count() > 2;
+        flag(too_many_checkers, Status::TooManyCheckers);
+        flag(too_many_checkers, Status::ImpossibleCheck);
+        if let Some(unfinished) = &self.unfinished {
+            for problem in unfinished.error.problems() {
+                match problem {
+                    SetupProblem::InvalidEnPassant(_) => flag(true, Status::InvalidEpSquare),
+                    // python-chess judges castling by the king on the highest square.
+                    SetupProblem::InvalidCastlingRight { color, .. } => flag(
+                        (board.kings() & board.by_color(*color)).count() == 1,
+                        Status::BadCastlingRights,
+                    ),
+                    SetupProblem::ImpossibleCheck => flag(true, Status::ImpossibleCheck),
+                    _ => {}
+                }
+            }
+        }
+        flags
+    }
+
     fn find_outcome(&self, claim_draw: bool) -> PyResult<Option<caissa::Outcome>> {
         let game = self.game()?;
         Ok(game.outcome().or_else(|| {
@@ -534,8 +617,7 @@ impl Board {
     fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
         let mode = en_passant_mode(en_passant)?;
         let fen = match &self.unfinished {
-            // The setup as it stands: no position to tell a legal en passant capture from.
-            Some(unfinished) => Fen(unfinished.setup),
+            Some(unfinished) => Fen(shown_setup(unfinished, mode)),
             None => Fen::from_position(self.game.position(), mode),
         };
         Ok(if shredder {
@@ -566,12 +648,15 @@ impl Board {
         color_to_py(self.setup().turn)
     }
 
-    /// Sets the side to move, keeping the pieces and clearing the move stack (python-chess
-    /// keeps its stack); an en passant square that no longer fits is dropped. An unfinished
-    /// board (see the class docs) if the side not to move is in check.
+    /// Sets the side to move (by its truth: `True` for White), keeping the pieces and the
+    /// castling rights, dropping the en passant square (python-chess keeps it, and its
+    /// `status()` flags it) and clearing the move stack (python-chess keeps its stack). An
+    /// unfinished board (see the class docs) if the side not to move is in check.
     #[setter]
-    fn set_turn(&mut self, turn: bool) {
-        self.change_setup(true, |setup| setup.turn = color_from_py(turn));
+    fn set_turn(&mut self, py: Python<'_>, turn: &Bound<'_, PyAny>) -> PyResult<()> {
+        let turn = color_from_py(turn.is_truthy()?);
+        self.set_fen_field(py, 3, "-")?;
+        self.set_fen_field(py, 1, &turn.char().to_string())
     }
 
     /// Whether castling is Chess960's (king takes rook in UCI).
@@ -580,16 +665,13 @@ impl Board {
         self.mode() == CastlingMode::Chess960
     }
 
-    /// Makes castling Chess960's or the standard one, clearing the move stack; an unfinished
-    /// board (see the class docs) if a castling right does not fit the standard game.
+    /// Makes castling Chess960's or the standard one (by the value's truth), clearing the move
+    /// stack; an unfinished board (see the class docs) if a castling right does not fit the
+    /// standard game.
     #[setter]
-    fn set_chess960(&mut self, chess960: bool) {
-        let mode = if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        *self = Board::from_setup(self.setup(), mode, false);
+    fn set_chess960(&mut self, py: Python<'_>, chess960: &Bound<'_, PyAny>) -> PyResult<()> {
+        *self = Board::from_fen(py, &self.setup_fen(), chess960.is_truthy()?)?;
+        Ok(())
     }
 
     /// The fullmove number: 1 at the start, increased after each Black move.
@@ -598,13 +680,14 @@ impl Board {
         self.setup().fullmoves.get()
     }
 
-    /// Sets the fullmove number (at least 1), clearing the move stack.
+    /// Sets the fullmove number (at least 1, where python-chess takes 0 too), clearing the
+    /// move stack.
     #[setter]
-    fn set_fullmove_number(&mut self, number: u32) -> PyResult<()> {
-        let number = std::num::NonZeroU32::new(number)
-            .ok_or_else(|| PyValueError::new_err("the fullmove number starts at 1"))?;
-        self.change_setup(false, |setup| setup.fullmoves = number);
-        Ok(())
+    fn set_fullmove_number(&mut self, py: Python<'_>, number: u32) -> PyResult<()> {
+        if number == 0 {
+            return Err(PyValueError::new_err("the fullmove number starts at 1"));
+        }
+        self.set_fen_field(py, 5, &number.to_string())
     }
 
     /// Half-moves since the last capture or pawn move.
@@ -615,8 +698,8 @@ impl Board {
 
     /// Sets the half-moves since the last capture or pawn move, clearing the move stack.
     #[setter]
-    fn set_halfmove_clock(&mut self, halfmoves: u32) {
-        self.change_setup(false, |setup| setup.halfmoves = halfmoves);
+    fn set_halfmove_clock(&mut self, py: Python<'_>, halfmoves: u32) -> PyResult<()> {
+        self.set_fen_field(py, 4, &halfmoves.to_string())
     }
 
     /// The moves pushed since the board was made, in order (null moves too).
@@ -653,10 +736,12 @@ impl Board {
             .map(Piece))
     }
 
-    /// The square of `color`'s king, or `None` (on an unfinished board, see the class docs).
+    /// The square of `color`'s king, or `None` (on an unfinished board, see the class docs);
+    /// of several, the one on the highest square, as python-chess takes it.
     fn king(&self, color: bool) -> Option<u8> {
-        self.placement()
-            .king_of(color_from_py(color))
+        let board = self.placement();
+        (board.kings() & board.by_color(color_from_py(color)))
+            .last()
             .map(|sq| sq as u8)
     }
 
@@ -742,13 +827,15 @@ impl Board {
         Ok(SquareSet(self.position()?.checkers()))
     }
 
-    /// The pieces of `color` that attack `square`, as the board stands.
+    /// The pieces of `color` that attack `square`, as the board stands (an unfinished one
+    /// too), the sliders blocked by `occupied` (a bit mask) if given.
     #[pyo3(signature = (color, square, occupied = None))]
     fn attackers(&self, color: bool, square: u8, occupied: Option<u64>) -> PyResult<SquareSet> {
-        let pos = self.position()?;
+        let board = self.placement();
         let sq = square_from_py(square)?;
-        let occupied = occupied.map_or_else(|| pos.board().occupied(), Bitboard);
-        Ok(SquareSet(pos.attackers_to(
+        let occupied = occupied.map_or_else(|| board.occupied(), Bitboard);
+        Ok(SquareSet(attacks::attackers(
+            board,
             sq,
             color_from_py(color),
             occupied,
@@ -823,14 +910,21 @@ impl Board {
         self.setup().ep_square.map(|sq| sq as u8)
     }
 
-    /// Sets the en passant square (`None` for none), keeping the pieces and clearing the move
-    /// stack; an unfinished board (see the class docs) if no double push can have passed
-    /// over it.
+    /// Sets the en passant square (`None` for none; on the third or sixth rank, as a FEN
+    /// writes it, where python-chess takes any square), keeping the pieces and clearing the
+    /// move stack; an unfinished board (see the class docs) if no double push can have
+    /// passed over it.
     #[setter]
-    fn set_ep_square(&mut self, square: Option<u8>) -> PyResult<()> {
-        let square = square.map(square_from_py).transpose()?;
-        self.change_setup(false, |setup| setup.ep_square = square);
-        Ok(())
+    fn set_ep_square(&mut self, py: Python<'_>, square: Option<i64>) -> PyResult<()> {
+        let name = match square {
+            None => "-",
+            Some(square) => u8::try_from(square)
+                .ok()
+                .and_then(|sq| Square::new(u32::from(sq)))
+                .ok_or_else(|| PyValueError::new_err(format!("not a square: {square}")))?
+                .name(),
+        };
+        self.set_fen_field(py, 3, name)
     }
 
     /// Whether a legal move captures en passant.
@@ -848,43 +942,29 @@ impl Board {
     /// Sets the castling rights to those of the rooks in `rooks`, a bit mask of squares on
     /// the back ranks (as python-chess's `castling_rights`), keeping the pieces and clearing
     /// the move stack; an unfinished board (see the class docs) for a right whose king or rook
-    /// is not in place. Raises `ValueError` for a square off the back ranks or two rooks on
-    /// one side of a king.
+    /// is not in place. A rook castles on the side of its king where it stands (of the e-file
+    /// without a king on the back rank), as a Shredder-FEN letter says. Raises `ValueError` for
+    /// a square off the back ranks and for two rooks on one side, which no FEN can say
+    /// (python-chess takes any mask).
     #[setter]
-    fn set_castling_rights(&mut self, rooks: u64) -> PyResult<()> {
-        let setup = self.setup();
-        let mut rights = caissa::CastlingRights::NONE;
+    fn set_castling_rights(&mut self, py: Python<'_>, rooks: u64) -> PyResult<()> {
+        let mut letters = String::new();
         for rook in Bitboard(rooks) {
-            let color = match rook.rank() {
-                caissa::Rank::First => Color::White,
-                caissa::Rank::Eighth => Color::Black,
+            let letter = rook.file().char();
+            match rook.rank() {
+                caissa::Rank::First => letters.push(letter.to_ascii_uppercase()),
+                caissa::Rank::Eighth => letters.push(letter),
                 _ => {
                     return Err(PyValueError::new_err(format!(
                         "a castling rook stands on a back rank, not on {rook}"
                     )));
                 }
-            };
-            // Which side the rook castles on: from the king on the back rank, else from the
-            // board's halves, as the standard game has it.
-            let king_file = setup
-                .board
-                .king_of(color)
-                .filter(|king| king.rank() == rook.rank())
-                .map_or(caissa::File::E, Square::file);
-            let side = if rook.file() > king_file {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
-            if rights.has(color, side) {
-                return Err(PyValueError::new_err(format!(
-                    "two castling rooks on one side of the {color} king"
-                )));
             }
-            rights.set(color, side, Some(rook.file()));
         }
-        self.change_setup(false, |setup| setup.castling_rights = rights);
-        Ok(())
+        if letters.is_empty() {
+            letters.push('-');
+        }
+        self.set_fen_field(py, 2, &letters)
     }
 
     /// The castling rights as python-chess's `clean_castling_rights` gives them: a caissa
@@ -1104,10 +1184,16 @@ impl Board {
         Ok(self.is_pseudo_legal(r#move)? && !self.is_legal(r#move)?)
     }
 
-    /// Always `False`: the side that just moved never left its king in check on a caissa
-    /// board, which holds legal positions only.
+    /// Whether the side not to move is in check (python-chess's `was_into_check`): only ever
+    /// on an unfinished board (see the class docs), where `status()` has
+    /// `STATUS_OPPOSITE_CHECK`.
     fn was_into_check(&self) -> bool {
-        false
+        let setup = self.setup();
+        checkers(&Setup {
+            turn: !setup.turn,
+            ..setup
+        })
+        .any()
     }
 
     /// Whether a pawn of the side to move stands ready to take en passant, legally or not.
@@ -1187,6 +1273,11 @@ impl Board {
         operations: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
         let _ = promoted;
+        if self.unfinished.is_some() && operations.is_none_or(|ops| ops.is_empty()) {
+            // The FEN's first four fields: the operations' moves need a legal position.
+            let fen = self.fen(shredder, en_passant)?;
+            return Ok(fen.split(' ').take(4).collect::<Vec<_>>().join(" "));
+        }
         crate::epd::write(
             self.position()?,
             en_passant_mode(en_passant)?,
@@ -1207,7 +1298,7 @@ impl Board {
     /// >>> [m.uci() for m in ops["bm"]], ops["id"], ops["ce"], board.fen()
     /// (['e2e4'], 'pawn', 120, '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1')
     fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
-        let (board, operations) = Board::read_epd(py, epd, self.position()?.castling_mode())?;
+        let (board, operations) = Board::read_epd(py, epd, self.mode())?;
         *self = board;
         Ok(operations)
     }
@@ -1255,27 +1346,18 @@ impl Board {
     /// >>> board.fen()
     /// 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1'
     fn set_castling_fen(&mut self, py: Python<'_>, castling_fen: &str) -> PyResult<()> {
-        let fen = self.fen(false, "legal")?;
-        let mut fields: Vec<&str> = fen.split(' ').collect();
         // An empty field takes every right away, as `-` does (python-chess's too).
         let castling_fen = if castling_fen.is_empty() {
             "-"
         } else {
             castling_fen
         };
-        if castling_fen.contains(char::is_whitespace) {
-            return Err(PyValueError::new_err(format!(
-                "not a castling field: {castling_fen:?}"
-            )));
-        }
-        fields[2] = castling_fen;
-        self.set_fen(py, &fields.join(" "))
+        self.set_fen_field(py, 2, castling_fen)
     }
 
     /// Mirrors the board in place (see `mirror`), clearing the move stack.
-    fn apply_mirror(&mut self, py: Python<'_>) -> PyResult<()> {
-        *self = self.mirror(py)?;
-        Ok(())
+    fn apply_mirror(&mut self) {
+        *self = self.mirror();
     }
 
     /// The board with `f`, a function from a bitboard (an `int`) to a bitboard, applied to
@@ -1440,12 +1522,10 @@ impl Board {
     }
 
     /// The board mirrored top to bottom with the colours exchanged and the other side to move,
-    /// without its move stack (as python-chess's `mirror`).
-    fn mirror(&self, py: Python<'_>) -> PyResult<Board> {
-        self.position()?
-            .flip_colors()
-            .map(|pos| Board::from_game(Game::new(pos)))
-            .map_err(|e| errors::position_error(py, &e))
+    /// without its move stack (as python-chess's `mirror`); an unfinished board mirrors into
+    /// one.
+    fn mirror(&self) -> Board {
+        Board::from_setup(self.setup().flip_colors(), self.mode(), false)
     }
 
     /// A board of the position the game started from, without the moves pushed since.
@@ -1640,72 +1720,21 @@ impl Board {
 
     /// Whether `status()` finds nothing wrong: python-chess's `is_valid`.
     fn is_valid(&self) -> bool {
-        self.status() == 0 && self.unfinished.is_none()
+        self.status_flags() == 0 && self.unfinished.is_none()
     }
 
-    /// What is wrong with the board, as python-chess's `STATUS_*` flags (`STATUS_VALID`, 0, for
-    /// nothing): on any board more than eight pawns or sixteen pieces of a colour (which caissa
-    /// plays on), and the problems of an unfinished board (see the class docs), each flag as
-    /// python-chess defines it but `STATUS_IMPOSSIBLE_CHECK`, which is caissa's: checks that no
-    /// legal move gives, such as two knights' (python-chess's flags two sliders on one line
-    /// only). Castling rights and en passant squares that do not fit are dropped when pieces
+    /// What is wrong with the board, as a `caissa.Status` (python-chess's `chess.Status`, its
+    /// `STATUS_*` flags; `Status.VALID`, 0, for nothing): on any board more than eight pawns or
+    /// sixteen pieces of a colour (which caissa plays on), and the problems of an unfinished
+    /// board (see the class docs), each flag as python-chess defines it but
+    /// `IMPOSSIBLE_CHECK`, which is caissa's: checks that no legal move gives, such as two
+    /// knights' (python-chess flags two sliders on one line only), judged where each side has
+    /// one king. Castling rights and en passant squares that do not fit are dropped when pieces
     /// change, so they are flagged only when set so (`castling_rights`, `ep_square`, a FEN).
-    fn status(&self) -> u32 {
-        let setup = self.setup();
-        let board = &setup.board;
-        let mut flags = 0;
-        let mut flag = |holds: bool, status: Status| {
-            if holds {
-                flags |= status.bit();
-            }
-        };
-        flag(board.occupied().is_empty(), Status::Empty);
-        let no_king = |color| (board.kings() & board.by_color(color)).is_empty();
-        flag(no_king(Color::White), Status::NoWhiteKing);
-        flag(no_king(Color::Black), Status::NoBlackKing);
-        flag(board.kings().count() > 2, Status::TooManyKings);
-        for (color, pawns, pieces) in [
-            (
-                Color::White,
-                Status::TooManyWhitePawns,
-                Status::TooManyWhitePieces,
-            ),
-            (
-                Color::Black,
-                Status::TooManyBlackPawns,
-                Status::TooManyBlackPieces,
-            ),
-        ] {
-            let men = board.by_color(color);
-            flag((men & board.pawns()).count() > 8, pawns);
-            flag(men.count() > 16, pieces);
-        }
-        flag(
-            (board.pawns() & Bitboard::BACK_RANKS).any(),
-            Status::PawnsOnBackrank,
-        );
-        let opponent = Setup {
-            turn: !setup.turn,
-            ..setup
-        };
-        flag(checkers(&opponent).any(), Status::OppositeCheck);
-        // More than two checkers: no move gives so many checks, caissa's impossible check too.
-        let too_many_checkers = checkers(&setup).count() > 2;
-        flag(too_many_checkers, Status::TooManyCheckers);
-        flag(too_many_checkers, Status::ImpossibleCheck);
-        if let Some(unfinished) = &self.unfinished {
-            for problem in unfinished.error.problems() {
-                match problem {
-                    SetupProblem::InvalidEnPassant(_) => flag(true, Status::InvalidEpSquare),
-                    SetupProblem::InvalidCastlingRight { .. } => {
-                        flag(true, Status::BadCastlingRights);
-                    }
-                    SetupProblem::ImpossibleCheck => flag(true, Status::ImpossibleCheck),
-                    _ => {}
-                }
-            }
-        }
-        flags
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("caissa")?
+            .getattr("Status")?
+            .call1((self.status_flags(),))
     }
 
     /// The legal moves of the current position, as python-chess's `LegalMoveGenerator` is used:
@@ -2105,7 +2134,8 @@ impl Board {
                     && ours.halfmoves() == theirs.halfmoves()
                     && ours.fullmoves() == theirs.fullmoves()
             }
-            _ => self.setup() == other.setup() && self.mode() == other.mode(),
+            // Castling's mode aside, as for legal boards.
+            _ => self.setup() == other.setup(),
         }
     }
 
@@ -2146,6 +2176,24 @@ fn castling_rooks(rights: &caissa::CastlingRights, color: Option<Color>) -> Bitb
         })
 }
 
+/// The setup of an unfinished board as its FEN shows it, as python-chess's does: the castling
+/// rights whose king and rook are in place and an en passant square that a double push can have
+/// passed over, for `'legal'` and `'xfen'` only when a pawn of the side to move stands ready to
+/// take there (legal or not: an unfinished board has no legal moves to tell).
+fn shown_setup(unfinished: &Unfinished, mode: EnPassantMode) -> Setup {
+    let mut shown = unfinished.setup;
+    Dropped::drop_from(&mut shown, unfinished.mode);
+    let board = &shown.board;
+    let takers = board.pawns() & board.by_color(shown.turn);
+    if mode != EnPassantMode::Always
+        && let Some(ep) = shown.ep_square
+        && (attacks::pawn(!shown.turn, ep) & takers).is_empty()
+    {
+        shown.ep_square = None;
+    }
+    shown
+}
+
 /// The men of the side not to move that attack the king of the side to move in `setup` (none
 /// without a king; of several, the one on the highest square, which python-chess's `status()`
 /// takes for the king).
@@ -2154,15 +2202,7 @@ fn checkers(setup: &Setup) -> Bitboard {
     let Some(king) = (board.kings() & board.by_color(setup.turn)).last() else {
         return Bitboard::EMPTY;
     };
-    board
-        .by_color(!setup.turn)
-        .into_iter()
-        .filter(|&sq| {
-            board
-                .piece_at(sq)
-                .is_some_and(|piece| attacks::piece(piece, sq, board.occupied()).contains(king))
-        })
-        .fold(Bitboard::EMPTY, Bitboard::with)
+    attacks::attackers(board, king, !setup.turn, board.occupied())
 }
 
 /// Which moves a generator of `Board` goes through.

@@ -97,6 +97,44 @@ def test_scores_as_python_chess_has_them():
     assert PovScore(Cp(30), caissa.BLACK).white() == Cp(-30)
 
 
+def test_scores_order_print_and_give_wdl_as_python_chess_does():
+    """Every centipawn score from -30 to +30 pawns (in steps of 7), every mate up to 30 moves
+    either way and the mate given: `str`, `repr`, `-`, `abs`, `score`, every WDL model at nine
+    plies, and the order of 2,000 random pairs, against python-chess."""
+    import random
+
+    import chess
+    import chess.engine
+
+    from caissa.engine import MateGiven
+
+    pairs = [(chess.engine.Cp(n), Cp(n)) for n in range(-3000, 3001, 7)]
+    pairs += [(chess.engine.Mate(n), Mate(n)) for n in range(-30, 31)]
+    pairs.append((chess.engine.MateGiven, MateGiven))
+    models = ["sf", "sf16.1", "sf16", "sf15.1", "sf15", "sf14", "sf12", "lichess"]
+    for peer, ours in pairs:
+        assert (str(ours), repr(ours), repr(-ours), repr(abs(ours)), repr(+ours)) == (
+            str(peer), repr(peer), repr(-peer), repr(abs(peer)), repr(+peer))
+        assert (ours.score(mate_score=1000), ours.mate(), ours.is_mate()) == (
+            peer.score(mate_score=1000), peer.mate(), peer.is_mate())
+        for model in models:
+            for ply in (-5, 0, 1, 10, 30, 60, 100, 200, 300):
+                assert tuple(ours.wdl(model=model, ply=ply)) == tuple(
+                    peer.wdl(model=model, ply=ply)), (peer, model, ply)
+    rng = random.Random(5)
+    for _ in range(2000):
+        (peer_a, ours_a), (peer_b, ours_b) = rng.choice(pairs), rng.choice(pairs)
+        assert (ours_a < ours_b, ours_a <= ours_b, ours_a == ours_b, ours_a > ours_b) == (
+            peer_a < peer_b, peer_a <= peer_b, peer_a == peer_b, peer_a > peer_b)
+    assert max(ours for _, ours in pairs) == MateGiven and -MateGiven == Mate(0)
+    pov = PovScore(Cp(20), caissa.BLACK).wdl()
+    peer = chess.engine.PovScore(chess.engine.Cp(20), chess.BLACK).wdl()
+    assert (tuple(pov.white()), tuple(pov.relative)) == (tuple(peer.white()), tuple(peer.relative))
+    with pytest.raises(ValueError, match="WDL model"):
+        Cp(5).wdl(model="sf99")
+    assert Limit(depth=3, clock_id=7).clock_id == 7
+
+
 def test_info_flags_are_python_chess_flags():
     import chess.engine
     for name in ("NONE", "BASIC", "SCORE", "PV", "REFUTATION", "CURRLINE", "ALL"):

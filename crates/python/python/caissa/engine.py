@@ -10,6 +10,9 @@ the engine thinks.
 ``UciProtocol`` with the same methods, to be awaited), each call run by the synchronous engine
 in a worker thread of its own, so the event loop goes on while the engine thinks.
 
+Scores (``Cp``, ``Mate``, ``MateGiven``) compare, print and give win/draw/loss chances
+(``wdl``, with Stockfish's and lichess's models) as python-chess's do.
+
 Where python-chess differs: there is no XBoard, and no ``info`` selection (``INFO_*`` are
 taken; ``play`` always returns the last scored ``info`` of the best line).
 
@@ -21,6 +24,7 @@ taken; ``play`` always returns the last scored ``info`` of the best line).
 import asyncio
 import concurrent.futures
 import enum
+import math
 import shlex
 import threading
 import collections.abc
@@ -33,7 +37,8 @@ __all__ = [
     "AnalysisComplete", "AnalysisResult", "BestMove", "Cp", "EngineError",
     "EngineTerminatedError", "INFO_ALL", "Option", "PovWdl", "Wdl",
     "INFO_BASIC", "INFO_CURRLINE", "INFO_NONE", "INFO_PV", "INFO_REFUTATION", "INFO_SCORE",
-    "Info", "Limit", "Mate", "Opponent", "PlayResult", "PovScore", "Score",
+    "Info", "Limit", "Mate", "MateGiven", "MateGivenType", "Opponent", "PlayResult", "PovScore",
+    "Score",
     "SimpleAnalysisResult",
     "SimpleEngine", "UciProtocol", "popen_uci",
 ]
@@ -66,7 +71,9 @@ TIMEOUT = 10.0
 
 
 class Score:
-    """A score from one side's point of view: ``Cp`` or ``Mate``."""
+    """A score from one side's point of view: ``Cp``, ``Mate`` or ``MateGiven``. Scores compare
+    from worst to best: mated (``Mate(-0)``), mated later, centipawns, mating later, mating
+    sooner, mate given (``MateGiven``), as python-chess's do."""
 
     def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
         raise NotImplementedError
@@ -76,6 +83,87 @@ class Score:
 
     def is_mate(self) -> bool:
         return self.mate() is not None
+
+    def wdl(self, *, model: str = "sf", ply: int = 30) -> "Wdl":
+        """Win, draw and loss chances per mille by ``model``: one of Stockfish's win-rate models
+        (``"sf"``, the newest, is ``"sf16.1"``; also ``"sf16"``, ``"sf15.1"``, ``"sf15"``,
+        ``"sf14"``, ``"sf12"``), which depend on the game's progress (``ply``), or lichess's
+        (``"lichess"``, no draws), as python-chess's ``wdl``. Raises ``ValueError`` for
+        another model."""
+        raise NotImplementedError
+
+    def _rank(self) -> Tuple[int, int]:
+        """Where the score stands in the order of the class docs."""
+        raise NotImplementedError
+
+    def __lt__(self, other: object) -> bool:
+        return self._rank() < other._rank() if isinstance(other, Score) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self._rank() <= other._rank() if isinstance(other, Score) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self._rank() > other._rank() if isinstance(other, Score) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self._rank() >= other._rank() if isinstance(other, Score) else NotImplemented
+
+    def __pos__(self) -> "Score":
+        return self
+
+
+def _stockfish_progress(ply: int) -> float:
+    """The game's progress as Stockfish's models before 16.1 measure it."""
+    return min(240, max(ply, 0)) / 64
+
+
+# Stockfish's win-rate models: the chance of a win is a logistic curve in the evaluation, whose
+# centre ``a`` and width ``b`` are cubic polynomials in the game's progress. Per version: the
+# progress of a ply, the centipawns of a pawn in the model (100 where the evaluation is taken as
+# it is), the evaluation's clamp, and the coefficients of ``a`` and ``b``, highest power first.
+_STOCKFISH_MODELS: Dict[str, Tuple[Callable[[int], float], int, int, Tuple[float, ...],
+                                   Tuple[float, ...]]] = {
+    "sf16.1": (lambda ply: min(120, max(8, ply / 2 + 1)) / 32, 356, 4000,
+               (-1.06249702, 7.42016937, 0.89425629, 348.60356174),
+               (-5.33122190, 39.57831533, -90.84473771, 123.40620748)),
+    "sf16": (_stockfish_progress, 328, 4000,
+             (0.38036525, -2.82015070, 23.17882135, 307.36768407),
+             (-2.29434733, 13.27689788, -14.26828904, 63.45318330)),
+    "sf15.1": (_stockfish_progress, 361, 4000,
+               (-0.58270499, 2.68512549, 15.24638015, 344.49745382),
+               (-2.65734562, 15.96509799, -20.69040836, 73.61029937)),
+    "sf15": (_stockfish_progress, 100, 2000,
+             (-1.17202460e-1, 5.94729104e-1, 1.12065546e+1, 1.22606222e+2),
+             (-1.79066759, 11.30759193, -17.43677612, 36.47147479)),
+    "sf14": (_stockfish_progress, 100, 2000,
+             (-3.68389304, 30.07065921, -60.52878723, 149.53378557),
+             (-2.01818570, 15.85685038, -29.83452023, 47.59078827)),
+    "sf12": (_stockfish_progress, 100, 1000,
+             (-8.24404295, 64.23892342, -95.73056462, 153.86478679),
+             (-3.37154371, 28.44489198, -56.67657741, 72.05858751)),
+}
+_STOCKFISH_MODELS["sf"] = _STOCKFISH_MODELS["sf16.1"]
+
+
+def _cubic(coefficients: Tuple[float, ...], m: float) -> float:
+    c3, c2, c1, c0 = coefficients
+    return ((c3 * m + c2) * m + c1) * m + c0
+
+
+def _stockfish_wins(model: str, cp: int, ply: int) -> int:
+    """Wins per mille for an evaluation of ``cp`` centipawns by a Stockfish model."""
+    try:
+        progress, pawn, clamp, a, b = _STOCKFISH_MODELS[model]
+    except KeyError:
+        raise ValueError(f"no such WDL model: {model!r}") from None
+    m = progress(ply)
+    x = min(clamp, max(cp * pawn / 100, -clamp))
+    return int(0.5 + 1000 / (1 + math.exp((_cubic(a, m) - x) / _cubic(b, m))))
+
+
+def _lichess_wins(cp: int) -> int:
+    """Wins per mille for ``cp`` centipawns by lichess's winning-chance formula."""
+    return round(1000 / (1 + math.exp(-0.00368208 * cp)))
 
 
 class Cp(Score):
@@ -90,8 +178,22 @@ class Cp(Score):
     def mate(self) -> Optional[int]:
         return None
 
+    def wdl(self, *, model: str = "sf", ply: int = 30) -> "Wdl":
+        if model == "lichess":
+            wins = _lichess_wins(max(-1000, min(self.cp, 1000)))
+            return Wdl(wins, 0, 1000 - wins)
+        wins = _stockfish_wins(model, self.cp, ply)
+        losses = _stockfish_wins(model, -self.cp, ply)
+        return Wdl(wins, 1000 - wins - losses, losses)
+
+    def _rank(self) -> Tuple[int, int]:
+        return (1, self.cp)
+
     def __neg__(self) -> "Cp":
         return Cp(-self.cp)
+
+    def __abs__(self) -> "Cp":
+        return Cp(abs(self.cp))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Cp) and other.cp == self.cp
@@ -99,12 +201,16 @@ class Cp(Score):
     def __hash__(self) -> int:
         return hash(("cp", self.cp))
 
+    def __str__(self) -> str:
+        return f"{self.cp:+d}" if self.cp else "0"
+
     def __repr__(self) -> str:
-        return f"Cp({self.cp})"
+        return f"Cp({self})"
 
 
 class Mate(Score):
-    """Mate in ``moves`` moves (negative: the side is getting mated)."""
+    """Mate in ``moves`` moves, negative when the side is getting mated; ``Mate(0)`` is mated
+    (written ``Mate(-0)``, as the engines' ``mate 0``), ``MateGiven`` its opposite."""
 
     def __init__(self, moves: int) -> None:
         self.moves = moves
@@ -119,8 +225,23 @@ class Mate(Score):
     def mate(self) -> Optional[int]:
         return self.moves
 
-    def __neg__(self) -> "Mate":
-        return Mate(-self.moves)
+    def wdl(self, *, model: str = "sf", ply: int = 30) -> "Wdl":
+        if model != "lichess":
+            if model not in _STOCKFISH_MODELS:
+                raise ValueError(f"no such WDL model: {model!r}")
+            return Wdl(1000, 0, 0) if self.moves > 0 else Wdl(0, 0, 1000)
+        # lichess counts a mate as an evaluation of 11 to 20 pawns, sooner mates more.
+        wins = _lichess_wins((21 - min(10, abs(self.moves))) * 100)
+        return Wdl(wins, 0, 1000 - wins) if self.moves > 0 else Wdl(1000 - wins, 0, wins)
+
+    def _rank(self) -> Tuple[int, int]:
+        return (2, -self.moves) if self.moves > 0 else (0, -self.moves)
+
+    def __neg__(self) -> Score:
+        return Mate(-self.moves) if self.moves else MateGiven
+
+    def __abs__(self) -> Score:
+        return Mate(abs(self.moves)) if self.moves else MateGiven
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Mate) and other.moves == self.moves
@@ -128,8 +249,49 @@ class Mate(Score):
     def __hash__(self) -> int:
         return hash(("mate", self.moves))
 
+    def __str__(self) -> str:
+        return f"#+{self.moves}" if self.moves > 0 else f"#-{-self.moves}"
+
     def __repr__(self) -> str:
-        return f"Mate({self.moves:+d})"
+        return f"Mate({str(self)[1:]})"
+
+
+class MateGivenType(Score):
+    """The score of a side that has mated: ``-Mate(0)``, the best score (``MateGiven``)."""
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return mate_score
+
+    def mate(self) -> Optional[int]:
+        return 0
+
+    def wdl(self, *, model: str = "sf", ply: int = 30) -> "Wdl":
+        return Wdl(1000, 0, 0)
+
+    def _rank(self) -> Tuple[int, int]:
+        return (3, 0)
+
+    def __neg__(self) -> Score:
+        return Mate(0)
+
+    def __abs__(self) -> Score:
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MateGivenType)
+
+    def __hash__(self) -> int:
+        return hash("mate given")
+
+    def __str__(self) -> str:
+        return "#+0"
+
+    def __repr__(self) -> str:
+        return "MateGiven"
+
+
+#: The score of a side that has mated (python-chess's ``MateGiven``).
+MateGiven = MateGivenType()
 
 
 class PovScore:
@@ -152,6 +314,10 @@ class PovScore:
 
     def is_mate(self) -> bool:
         return self.relative.is_mate()
+
+    def wdl(self, *, model: str = "sf", ply: int = 30) -> "PovWdl":
+        """The relative score's ``wdl`` (see ``Score.wdl``) for the same side."""
+        return PovWdl(self.relative.wdl(model=model, ply=ply), self.turn)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PovScore) and self.white() == other.white()
@@ -216,6 +382,13 @@ class PovWdl:
     def __repr__(self) -> str:
         return f"PovWdl({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
 
+
+#: python-chess's type names, for annotations: an ``info`` dict, a WDL model's name, an option's
+#: value and a mapping of options to values (``configure``).
+InfoDict = Dict[str, Any]
+WdlModel = str
+ConfigValue = Union[str, int, bool, None]
+ConfigMapping = Mapping[str, ConfigValue]
 
 #: The options python-chess sets itself, as caissa does (``Option.is_managed``).
 MANAGED_OPTIONS = ["uci_chess960", "uci_variant", "multipv", "ponder"]
@@ -316,6 +489,9 @@ class Limit(NamedTuple):
     white_inc: Optional[float] = None
     black_inc: Optional[float] = None
     remaining_moves: Optional[int] = None
+    #: python-chess's tag for engines that keep clocks between searches; caissa's take each
+    #: search's clocks as given.
+    clock_id: object = None
 
 
 class PlayResult(NamedTuple):
