@@ -248,21 +248,30 @@ impl Position {
     fn checkers_are_possible(&self) -> bool {
         let king = self.king(self.turn);
         let checkers = self.checkers;
-        if let Some(ep) = self.ep_square
-            && let Some(checker) = checkers.first()
-        {
-            // The last move was the double push: the pushed pawn gives check, or the push
-            // uncovered a slider whose line to the king passes the pawn's origin.
+        if let Some(ep) = self.ep_square {
             let pushed = ep
                 .offset(0, self.turn.fold(-1, 1))
                 .expect("validated ep square");
             let origin = ep
                 .offset(0, self.turn.fold(1, -1))
                 .expect("validated ep square");
+            // Before the double push (the pawn on its origin), the side to move now was not
+            // to move, so it was not in check: not by a line the pawn now blocks either.
+            let mut before = self.board;
+            before.remove_piece_at(pushed);
+            before.set_piece_at(origin, Role::Pawn.of(!self.turn));
+            if attacks::attackers(&before, king, !self.turn, before.occupied()).any() {
+                return false;
+            }
+            // The pushed pawn gives check, or the push uncovered a slider whose line to the
+            // king passes the pawn's origin.
             let explained =
                 |sq: Square| sq == pushed || attacks::between(king, sq).contains(origin);
-            return checkers.count() == 1 && explained(checker)
-                || checkers.count() == 2 && checkers.into_iter().all(explained);
+            return match checkers.count() {
+                0 => true,
+                1 | 2 => checkers.into_iter().all(explained),
+                _ => false,
+            };
         }
         match checkers.count() {
             0 | 1 => true,

@@ -128,6 +128,16 @@ fn a_check_must_fit_the_en_passant_square() {
         ("8/8/8/4k3/3P4/8/8/K3R3 b - d3 0 1", &[ImpossibleCheck]),
         // A knight check cannot come from a pawn push.
         ("4k3/8/5N2/8/3P4/8/8/K7 b - d3 0 1", &[ImpossibleCheck]),
+        // Before c2-c4 the f7 bishop checked along the diagonal c4 now blocks, with White to
+        // move; the queen's check through c2 alone would be a discovered one.
+        ("8/5B2/8/8/2P5/8/k4Q2/7K b - c3 0 1", &[ImpossibleCheck]),
+        ("8/2B5/8/3QB3/5P2/2K3k1/1B6/4B3 b - f3 0 1", &[ImpossibleCheck]),
+        // The pushed pawn gives check, but before e7-e5 the g7 bishop checked through e5.
+        ("k7/6b1/8/4p3/3K4/8/8/8 w - e6 0 1", &[ImpossibleCheck]),
+        // No check now, but one before the push, through the square the pawn now holds.
+        ("8/8/8/8/k1P3R1/8/8/7K b - c3 0 1", &[ImpossibleCheck]),
+        // The same positions without the en passant square are legal.
+        ("8/8/8/8/k1P3R1/8/8/7K b - - 0 1", &[]),
     ]);
 }
 
