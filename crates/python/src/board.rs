@@ -352,10 +352,33 @@ impl Board {
     /// Whether `color` may still castle on `side`.
     fn castles_on(&self, color: bool, side: CastlingSide) -> bool {
         let color = color_from_py(color);
-        self.setup()
-            .castling_rights
+        self.usable_castling_rights()
             .iter()
             .any(|(c, s, _)| c == color && s == side)
+    }
+
+    /// The castling rights whose king and rook are in place (on an unfinished board, those of
+    /// its setup that are; python-chess's `clean_castling_rights`).
+    fn usable_castling_rights(&self) -> caissa::CastlingRights {
+        match &self.unfinished {
+            Some(unfinished) => shown_setup(unfinished, EnPassantMode::Always).castling_rights,
+            None => self.game.position().castling_rights(),
+        }
+    }
+
+    /// The setup as python-chess compares boards: the castling rights that can be used, an en
+    /// passant square only where a capture is legal, and the counters.
+    fn compared(&self) -> Setup {
+        match &self.unfinished {
+            Some(unfinished) => shown_setup(unfinished, EnPassantMode::Legal),
+            None => {
+                let pos = self.game.position();
+                Setup {
+                    ep_square: pos.legal_ep_square(),
+                    ..pos.to_setup()
+                }
+            }
+        }
     }
 
     /// The Python move of `m`, a legal move of the board, which is therefore not unfinished.
@@ -499,7 +522,7 @@ impl Board {
                     SetupProblem::InvalidEnPassant(_) => flag(true, Status::InvalidEpSquare),
                     // python-chess judges castling by the king on the highest square.
                     SetupProblem::InvalidCastlingRight { color, .. } => flag(
-                        (board.kings() & board.by_color(*color)).count() == 1,
+                        (board.kings() & board.by_color(*color)).count() <= 1,
                         Status::BadCastlingRights,
                     ),
                     SetupProblem::ImpossibleCheck => flag(true, Status::ImpossibleCheck),
@@ -650,11 +673,15 @@ impl Board {
 
     /// Sets the side to move (by its truth: `True` for White), keeping the pieces and the
     /// castling rights, dropping the en passant square (python-chess keeps it, and its
-    /// `status()` flags it) and clearing the move stack (python-chess keeps its stack). An
-    /// unfinished board (see the class docs) if the side not to move is in check.
+    /// `status()` flags it) and clearing the move stack (python-chess keeps its stack); the
+    /// side already to move changes nothing. An unfinished board (see the class docs) if the
+    /// side not to move is in check.
     #[setter]
     fn set_turn(&mut self, py: Python<'_>, turn: &Bound<'_, PyAny>) -> PyResult<()> {
         let turn = color_from_py(turn.is_truthy()?);
+        if turn == self.setup().turn {
+            return Ok(());
+        }
         self.set_fen_field(py, 3, "-")?;
         self.set_fen_field(py, 1, &turn.char().to_string())
     }
@@ -969,8 +996,8 @@ impl Board {
 
     /// The castling rights as python-chess's `clean_castling_rights` gives them: a caissa
     /// board keeps only rights it can use, so the same mask as `castling_rights`.
-    fn clean_castling_rights(&self) -> PyResult<u64> {
-        Ok(castling_rooks(&self.position()?.castling_rights(), None).0)
+    fn clean_castling_rights(&self) -> u64 {
+        castling_rooks(&self.usable_castling_rights(), None).0
     }
 
     /// Whether some castling right is one only Chess960 has: a king off the e-file or a rook
@@ -996,7 +1023,7 @@ impl Board {
 
     /// Whether `color` may still castle on either side.
     fn has_castling_rights(&self, color: bool) -> bool {
-        castling_rooks(&self.setup().castling_rights, Some(color_from_py(color))).any()
+        castling_rooks(&self.usable_castling_rights(), Some(color_from_py(color))).any()
     }
 
     /// Whether `color` may still castle with the rook on the king's side (towards the h-file).
@@ -1197,8 +1224,13 @@ impl Board {
     }
 
     /// Whether a pawn of the side to move stands ready to take en passant, legally or not.
-    fn has_pseudo_legal_en_passant(&self) -> PyResult<bool> {
-        Ok(self.position()?.pseudo_legal_ep_square().is_some())
+    fn has_pseudo_legal_en_passant(&self) -> bool {
+        match &self.unfinished {
+            Some(unfinished) => shown_setup(unfinished, EnPassantMode::PseudoLegal)
+                .ep_square
+                .is_some(),
+            None => self.game.position().pseudo_legal_ep_square().is_some(),
+        }
     }
 
     /// The legal move from `from_square` to `to_square`, as python-chess's `find_move`: a
@@ -1453,7 +1485,9 @@ impl Board {
     }
 
     /// Reads a move as XBoard sends it (SAN or coordinates, `O-O`), as `parse_san` does
-    /// (python-chess's `parse_xboard`).
+    /// (python-chess's `parse_xboard`). Coordinates read castling either way, as `parse_uci`
+    /// does: the king's two-square step (`e1g1`) is castling on a Chess960 board too, where
+    /// python-chess takes only the king taking its rook.
     fn parse_xboard(&self, py: Python<'_>, xboard: &str) -> PyResult<Move> {
         self.parse_san(py, xboard)
     }
@@ -2127,16 +2161,7 @@ impl Board {
     }
 
     fn __eq__(&self, other: &Board) -> bool {
-        match (&self.unfinished, &other.unfinished) {
-            (None, None) => {
-                let (ours, theirs) = (self.game.position(), other.game.position());
-                ours == theirs
-                    && ours.halfmoves() == theirs.halfmoves()
-                    && ours.fullmoves() == theirs.fullmoves()
-            }
-            // Castling's mode aside, as for legal boards.
-            _ => self.setup() == other.setup(),
-        }
+        self.compared() == other.compared()
     }
 
     fn __repr__(&self) -> String {
@@ -2177,21 +2202,42 @@ fn castling_rooks(rights: &caissa::CastlingRights, color: Option<Color>) -> Bitb
 }
 
 /// The setup of an unfinished board as its FEN shows it, as python-chess's does: the castling
-/// rights whose king and rook are in place and an en passant square that a double push can have
-/// passed over, for `'legal'` and `'xfen'` only when a pawn of the side to move stands ready to
-/// take there (legal or not: an unfinished board has no legal moves to tell).
+/// rights whose king and rook are in place; the en passant square as set for `'fen'`, else
+/// only where a double push can have passed over it and a pawn of the side to move stands
+/// ready to take there, for `'legal'` without leaving its king in check.
 fn shown_setup(unfinished: &Unfinished, mode: EnPassantMode) -> Setup {
     let mut shown = unfinished.setup;
     Dropped::drop_from(&mut shown, unfinished.mode);
-    let board = &shown.board;
-    let takers = board.pawns() & board.by_color(shown.turn);
-    if mode != EnPassantMode::Always
-        && let Some(ep) = shown.ep_square
-        && (attacks::pawn(!shown.turn, ep) & takers).is_empty()
-    {
-        shown.ep_square = None;
-    }
+    shown.ep_square = match mode {
+        EnPassantMode::Always => unfinished.setup.ep_square,
+        _ => shown
+            .ep_square
+            .filter(|&ep| ep_takers(&shown, ep, mode == EnPassantMode::Legal).any()),
+    };
     shown
+}
+
+/// The pawns of the side to move in `setup` that can take en passant on `ep`, a square a
+/// double push passed over; with `legal`, only those whose capture leaves their king (of
+/// several, the one on the highest square, as python-chess takes it) out of check.
+fn ep_takers(setup: &Setup, ep: Square, legal: bool) -> Bitboard {
+    let board = &setup.board;
+    let us = setup.turn;
+    let ready = attacks::pawn(!us, ep) & board.pawns() & board.by_color(us);
+    let king = (board.kings() & board.by_color(us)).last();
+    let (true, Some(king), Some(taken)) = (legal, king, ep.offset(0, us.fold(-1, 1))) else {
+        return ready;
+    };
+    ready
+        .into_iter()
+        .filter(|&from| {
+            let mut after = *board;
+            after.remove_piece_at(from);
+            after.remove_piece_at(taken);
+            after.set_piece_at(ep, Role::Pawn.of(us));
+            attacks::attackers(&after, king, !us, after.occupied()).is_empty()
+        })
+        .fold(Bitboard::EMPTY, Bitboard::with)
 }
 
 /// The men of the side not to move that attack the king of the side to move in `setup` (none

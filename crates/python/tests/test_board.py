@@ -1164,7 +1164,31 @@ def test_review_findings_on_unfinished_boards_stay_fixed():
     assert board.status() == chess.STATUS_INVALID_EP_SQUARE
     assert pickle.loads(pickle.dumps(board)).ep_square == chess.E6
     assert board.fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"  # not a square to take on
-    assert board.fen(en_passant="fen") == board.fen()  # nor one a double push passed
+    assert board.fen(en_passant="fen") == chess.Board(
+        "4k3/8/8/8/8/8/8/4K3 w - e6 0 1").fen(en_passant="fen")  # but as set, for 'fen'
+    # 'legal' writes it only where the capture is legal, as python-chess works it out.
+    for fen in ("4k3/8/8/3pP3/8/8/8/4K2r w - d6 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"):
+        board, peer = caissa.Board(fen), chess.Board(fen)
+        assert board.fen() == peer.fen() and board.fen(en_passant="xfen") == peer.fen(
+            en_passant="xfen"), fen
+    # Boards compare as python-chess's: usable castling rights, a legal en passant square.
+    fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    assert caissa.Board(fen, chess960=True) != caissa.Board(fen)
+    assert caissa.Board("4k3/8/8/8/8/8/8/4K3 w - e6 0 1") == caissa.Board(
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    assert not caissa.Board("4k3/8/8/8/8/8/8/4K3 w K - 0 1").has_kingside_castling_rights(True)
+    assert caissa.Board.empty().status() == 2051
+    board = caissa.Board.empty()
+    board.castling_rights = chess.BB_A1 | chess.BB_H1
+    peer = chess.Board.empty()
+    peer.castling_rights = chess.BB_A1 | chess.BB_H1
+    assert board.status() == peer.status()
+    # Setting the side already to move changes nothing.
+    board = caissa.Board()
+    for san in ("e4", "d5", "e5", "f5"):
+        board.push_san(san)
+    board.turn = board.turn
+    assert "e5f6" in [m.uci() for m in board.legal_moves] and len(board.move_stack) == 4
     # `turn` keeps castling rights that were set on purpose, and takes any truth value.
     board = caissa.Board("4k3/8/8/8/8/8/8/4K3 w K - 0 1")
     board.turn = 1

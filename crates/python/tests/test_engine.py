@@ -63,9 +63,14 @@ def test_play_and_analyse_with_stockfish():
         played = engine.play(caissa.Board(), Limit(depth=4), game="g", info=caissa.engine.INFO_ALL,
                              ponder=False, draw_offered=False)
         assert caissa.Board().is_legal(played.move)
-        # A stalemate has nothing to search: refused before the engine is asked.
-        with pytest.raises(caissa.EngineError, match="no legal move"):
-            engine.play(caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limit(depth=1))
+        # A game that has ended has nothing to search: no move, and the score engines give
+        # (python-chess's answers, from Stockfish).
+        stalemate = caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+        mated = caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+        assert engine.play(stalemate, Limit(depth=1)).move is None
+        assert engine.analyse(stalemate, Limit(depth=1))["score"] == PovScore(Cp(0), caissa.BLACK)
+        assert engine.analyse(mated, Limit(depth=1))["score"] == PovScore(Mate(0), caissa.BLACK)
+        assert engine.analyse(mated, Limit(depth=1), multipv=2)[0]["depth"] == 0
         # A search by time takes about that time.
         start = time.monotonic()
         engine.play(caissa.Board(), Limit(time=0.2))
@@ -133,6 +138,16 @@ def test_scores_order_print_and_give_wdl_as_python_chess_does():
     with pytest.raises(ValueError, match="WDL model"):
         Cp(5).wdl(model="sf99")
     assert Limit(depth=3, clock_id=7).clock_id == 7
+    assert repr(Limit(depth=3, time=0.5)) == repr(chess.engine.Limit(depth=3, time=0.5))
+    # Wdl and PovWdl as python-chess's: iterated, not a tuple; a PovWdl also indexed.
+    from caissa.engine import PovWdl, Wdl
+
+    ours, peer = Wdl(1, 2, 3), chess.engine.Wdl(1, 2, 3)
+    assert (tuple(ours), tuple(+ours), tuple(-ours), ours == (1, 2, 3)) == (
+        tuple(peer), tuple(+peer), tuple(-peer), peer == (1, 2, 3))
+    pov, peer_pov = PovWdl(ours, caissa.BLACK), chess.engine.PovWdl(peer, chess.BLACK)
+    assert (tuple(pov), len(pov), pov[2], tuple(pov.white())) == (
+        tuple(peer_pov), len(peer_pov), peer_pov[2], tuple(peer_pov.white()))
 
 
 def test_info_flags_are_python_chess_flags():

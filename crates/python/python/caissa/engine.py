@@ -326,13 +326,16 @@ class PovScore:
         return f"PovScore({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
 
 
-class Wdl(NamedTuple):
+class Wdl:
     """Win, draw and loss chances, per mille as engines give them (``info["wdl"]``, a
-    ``PovWdl``), as python-chess's ``Wdl``."""
+    ``PovWdl``), as python-chess's ``Wdl``: iterated as ``(wins, draws, losses)``."""
 
-    wins: int
-    draws: int
-    losses: int
+    __slots__ = ("wins", "draws", "losses")
+
+    def __init__(self, wins: int, draws: int, losses: int) -> None:
+        self.wins = wins
+        self.draws = draws
+        self.losses = losses
 
     def total(self) -> int:
         return self.wins + self.draws + self.losses
@@ -350,11 +353,26 @@ class Wdl(NamedTuple):
         """A win counting 1, a draw 0.5."""
         return (self.wins + 0.5 * self.draws) / self.total()
 
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.wins, self.draws, self.losses))
+
     def __bool__(self) -> bool:
         return bool(self.total())
 
     def __neg__(self) -> "Wdl":
         return Wdl(self.losses, self.draws, self.wins)
+
+    def __pos__(self) -> "Wdl":
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Wdl) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(("wdl", *self))
+
+    def __repr__(self) -> str:
+        return f"Wdl(wins={self.wins}, draws={self.draws}, losses={self.losses})"
 
 
 class PovWdl:
@@ -375,6 +393,16 @@ class PovWdl:
 
     def __bool__(self) -> bool:
         return bool(self.relative)
+
+    # As python-chess's, for code that took ``info["wdl"]`` for a tuple: the relative chances.
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.relative)
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, index: int) -> int:
+        return tuple(self.relative)[index]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PovWdl) and self.white() == other.white()
@@ -492,6 +520,11 @@ class Limit(NamedTuple):
     #: python-chess's tag for engines that keep clocks between searches; caissa's take each
     #: search's clocks as given.
     clock_id: object = None
+
+    def __repr__(self) -> str:
+        given = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
+                          if value is not None)
+        return f"Limit({given})"
 
 
 class PlayResult(NamedTuple):
@@ -770,6 +803,9 @@ class SimpleEngine:
         ``go``."""
         if opponent is not None:
             self.send_opponent_information(opponent=opponent)
+        if not board.legal_moves:
+            # The game has ended: no move, as the engine's ``bestmove (none)`` says.
+            return PlayResult(None, None, {})
         move, ponder_move, found, _ = self._search(board, limit, root_moves, options or {})
         return PlayResult(move, ponder_move, found)
 
@@ -782,7 +818,14 @@ class SimpleEngine:
         With ``multipv``, the engine's ``MultiPV`` option is set to it for this search (and back
         after), and a list is returned: the last scored ``info`` of each line, the best first.
         ``root_moves`` and ``options`` as for ``play``. python-chess's ``game`` and ``info`` are
-        taken (every field is always given)."""
+        taken (every field is always given). In a position without a legal move the engine is
+        not asked: the score is mated (``Mate(-0)``) or 0 for stalemate, at depth 0, as engines
+        give it.
+        """
+        if not board.legal_moves:
+            ended = Mate(0) if board.is_check() else Cp(0)
+            found = {"depth": 0, "score": PovScore(ended, board.turn)}
+            return found if multipv is None else [found]
         temporary = dict(options or {})
         if multipv is not None:
             temporary["MultiPV"] = multipv
