@@ -262,11 +262,13 @@ fn stockfish_infinite_search_followed_then_stopped() {
     // Stopped from another thread while this one waits for the search's lines.
     engine.start_search(&start(), &infinite).unwrap();
     let stopper = engine.stopper();
+    // Timed from before the stopping thread starts, whose sleep may begin before this one
+    // resumes.
+    let waited = Instant::now();
     let stopping = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(200));
         stopper.stop()
     });
-    let waited = Instant::now();
     while !matches!(
         engine.next_search_event(Duration::from_secs(10)).unwrap(),
         SearchEvent::BestMove { .. }
