@@ -246,7 +246,8 @@ def test_an_analysis_stopped_from_another_thread_and_its_options_set_back():
         assert len(plain.multipv) == 1
         mated = caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
         done = engine.analysis(mated, multipv=3)
-        assert done.wait().move is None and done.next() is None and done.empty()
+        assert done.wait().move is None and done.info["score"] == PovScore(Mate(0), caissa.BLACK)
+        assert done.next()["depth"] == 0 and done.next() is None and done.empty()
         again = engine.analysis(caissa.Board(), Limit(depth=3))
         again.wait()
         assert len(again.multipv) == 1

@@ -550,6 +550,13 @@ def _go(board: Board, limit: Optional[Limit], root_moves: Optional[Any] = None) 
             limit.remaining_moves, False, searchmoves)
 
 
+def _ended_info(board: Board) -> Dict[str, Any]:
+    """The ``info`` of a position without a legal move, as engines give it without a search:
+    mated (``Mate(-0)``) or 0 for stalemate, at depth 0."""
+    ended = Mate(0) if board.is_check() else Cp(0)
+    return {"depth": 0, "score": PovScore(ended, board.turn)}
+
+
 class BestMove:
     """How an analysis ended: the engine's ``move`` (``None`` if it gave none) and the move it
     would ``ponder`` on (python-chess's ``BestMove``)."""
@@ -823,8 +830,7 @@ class SimpleEngine:
         give it.
         """
         if not board.legal_moves:
-            ended = Mate(0) if board.is_check() else Cp(0)
-            found = {"depth": 0, "score": PovScore(ended, board.turn)}
+            found = _ended_info(board)
             return found if multipv is None else [found]
         temporary = dict(options or {})
         if multipv is not None:
@@ -840,9 +846,9 @@ class SimpleEngine:
         engine sends it (an ``AnalysisResult``), until ``limit`` is reached or, without one,
         until ``stop()``. ``multipv`` sets the ``MultiPV`` option and ``options`` others for
         this search only (they are set back when it ends), ``root_moves`` limits it to those
-        moves. In a position without a legal move the analysis has ended at once, without an
-        ``info`` (python-chess hands over the engine's). python-chess's ``game`` and ``info``
-        are taken.
+        moves. In a position without a legal move the analysis has ended at once, with the one
+        ``info`` engines give there (see ``analyse``). python-chess's ``game`` and ``info`` are
+        taken.
 
         >>> # with caissa.engine.SimpleEngine.popen_uci("stockfish") as engine:
         >>> #     with engine.analysis(caissa.Board(), caissa.engine.Limit(depth=12)) as a:
@@ -853,6 +859,9 @@ class SimpleEngine:
         wait = self._wait(limit) if limit is not None else None
         result = AnalysisResult(self, board, wait)
         if not board.legal_moves:
+            info = _ended_info(board)
+            result._pending.append(info)
+            result.multipv[0].update(info)
             result._best = BestMove(None, None)
             return result
         temporary = dict(options or {})
