@@ -12,7 +12,9 @@ use caissa::notation::epd::Epd;
 use caissa::notation::fen::{EnPassantMode, Fen};
 use caissa::notation::san::{San, SanPlus, Suffix, append_lan};
 use caissa::notation::uci::UciMove;
-use caissa::{Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Role, Setup, Square};
+use caissa::{
+    Bitboard, CastlingMode, CastlingSide, Color, Game, Position, Reason, Role, Setup, Square,
+};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyList};
@@ -155,7 +157,8 @@ pub(crate) struct Board {
     game: Game,
     /// The games before each null move pushed, oldest first. A null move is no move of a game
     /// (it passes the turn), so the board goes on with a new game from the position after it:
-    /// repetitions and claims count from there.
+    /// its fifty-move count and dead-position analysis go on from there, and repetitions are
+    /// counted across null moves here, as python-chess counts them (`repetitions`).
     before_null: Vec<Game>,
     /// Changes that have not made a legal position (yet), or `None` (see [`Unfinished`]).
     unfinished: Option<Box<Unfinished>>,
@@ -535,20 +538,80 @@ impl Board {
 
     fn find_outcome(&self, claim_draw: bool) -> PyResult<Option<caissa::Outcome>> {
         let game = self.game()?;
-        Ok(game.outcome().or_else(|| {
-            claim_draw
-                .then(|| Board::claimable_draw(game))
-                .flatten()
-                .map(|claim| claim.outcome())
-        }))
+        if let Some(outcome) = game.outcome() {
+            return Ok(Some(outcome));
+        }
+        if self.repetitions()? >= 5 {
+            return Ok(Some(caissa::Outcome::draw(Reason::FivefoldRepetition)));
+        }
+        Ok(claim_draw.then(|| self.claimable_draw(game)).flatten())
     }
 
-    /// A draw the player to move may claim in `game`, about the board or with some legal move
-    /// written down (threefold repetition first), as python-chess's `can_claim_draw` looks for.
-    fn claimable_draw(game: &Game) -> Option<caissa::game::Claim> {
+    /// A draw the player to move may claim (the board being `game`), about the board or with
+    /// some legal move written down (threefold repetition first), as python-chess's
+    /// `can_claim_draw` looks for.
+    fn claimable_draw(&self, game: &Game) -> Option<caissa::Outcome> {
+        if self.fivefold_across_nulls(game) {
+            return None;
+        }
         let claims = Board::all_claims(game);
         let threefold = claims.iter().find_map(|c| c.threefold.clone());
-        threefold.or_else(|| claims.into_iter().find_map(|c| c.fifty_moves))
+        threefold
+            .map(|claim| claim.outcome())
+            .or_else(|| {
+                self.threefold_across_nulls(game)
+                    .then(|| caissa::Outcome::draw(Reason::ThreefoldRepetition))
+            })
+            .or_else(|| {
+                claims
+                    .into_iter()
+                    .find_map(|c| c.fifty_moves)
+                    .map(|claim| claim.outcome())
+            })
+    }
+
+    /// How many times the position on the board has stood, counted across the null moves
+    /// pushed as python-chess counts (each game between null moves counts only its own, see
+    /// `before_null`).
+    fn repetitions(&self) -> PyResult<usize> {
+        let game = self.game()?;
+        Ok(game.repetitions() + self.before_null_occurrences(game.position()))
+    }
+
+    /// Whether the game has ended by a fivefold repetition counted across null moves (which
+    /// `game`, the board's game since the last one, does not see).
+    fn fivefold_across_nulls(&self, game: &Game) -> bool {
+        game.repetitions() + self.before_null_occurrences(game.position()) >= 5
+    }
+
+    /// How many times `pos` stood in the games before the null moves pushed.
+    fn before_null_occurrences(&self, pos: &Position) -> usize {
+        self.before_null
+            .iter()
+            .flat_map(Game::positions)
+            .filter(|&earlier| earlier == pos)
+            .count()
+    }
+
+    /// Whether a threefold repetition can be claimed (the board being `game`) only by counting
+    /// across null moves, as python-chess does: the position stands for the third time, or would
+    /// after a legal move.
+    fn threefold_across_nulls(&self, game: &Game) -> bool {
+        if self.before_null.is_empty()
+            || game.outcome().is_some()
+            || self.fivefold_across_nulls(game)
+        {
+            return false;
+        }
+        let stood = |pos: &Position| {
+            game.positions().filter(|&p| p == pos).count() + self.before_null_occurrences(pos)
+        };
+        let pos = game.position();
+        stood(pos) >= 3
+            || pos
+                .legal_moves()
+                .into_iter()
+                .any(|m| pos.play(m).is_ok_and(|next| stood(&next) >= 2))
     }
 
     /// The claims about the board of `game`, then those with each legal move written down.
@@ -1795,8 +1858,8 @@ impl Board {
     /// Plays `move`. Raises `IllegalMoveError` (a `ValueError`) if it is not legal here:
     /// unlike python-chess, which leaves that check to the caller, caissa checks every move.
     /// `Move.null()` passes the turn where the side to move is not in check (in check,
-    /// python-chess plays it and leaves an illegal board); repetitions, claims and the
-    /// dead-position analysis count from the last null move played, a position of its own.
+    /// python-chess plays it and leaves an illegal board); repetitions (the fivefold ending
+    /// and the threefold claim too) count across null moves, as python-chess counts them.
     fn push(&mut self, r#move: &Move) -> PyResult<()> {
         if r#move.is_null() {
             return self.play_null().map(drop);
@@ -1987,7 +2050,7 @@ impl Board {
 
     /// Whether the position has stood five times (9.6.1: the game is drawn).
     fn is_fivefold_repetition(&self) -> PyResult<bool> {
-        Ok(self.game()?.repetitions() >= 5)
+        Ok(self.repetitions()? >= 5)
     }
 
     /// Whether seventy-five moves by each side passed without a capture or pawn move
@@ -1999,7 +2062,7 @@ impl Board {
     /// Whether the current position has stood at least `count` times.
     #[pyo3(signature = (count = 3))]
     fn is_repetition(&self, count: usize) -> PyResult<bool> {
-        Ok(self.game()?.repetitions() >= count)
+        Ok(self.repetitions()? >= count)
     }
 
     /// How the game has ended, or `None`: checkmate, stalemate, a dead position,
@@ -2030,9 +2093,12 @@ impl Board {
     /// Once the game has ended (a dead position, fivefold repetition, ...) there is nothing to
     /// claim, so this is `False` where python-chess may say `True`.
     fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
-        Ok(Board::all_claims(self.game()?)
-            .iter()
-            .any(|c| c.threefold.is_some()))
+        let game = self.game()?;
+        Ok(!self.fivefold_across_nulls(game)
+            && (Board::all_claims(game)
+                .iter()
+                .any(|c| c.threefold.is_some())
+                || self.threefold_across_nulls(game)))
     }
 
     /// Whether the player to move may claim a draw by the fifty-move rule (9.3): fifty moves
@@ -2048,7 +2114,7 @@ impl Board {
 
     /// Whether the player to move may claim a draw (threefold repetition or fifty moves).
     fn can_claim_draw(&self) -> PyResult<bool> {
-        Ok(Board::claimable_draw(self.game()?).is_some())
+        Ok(self.claimable_draw(self.game()?).is_some())
     }
 
     /// caissa's Zobrist key of the position in FIDE's "same position" sense (the en passant

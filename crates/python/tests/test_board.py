@@ -1214,3 +1214,43 @@ def test_review_findings_on_unfinished_boards_stay_fixed():
     assert caissa.Status.NO_WHITE_KING in caissa.Board.empty().status()
     assert caissa.Board("r3k2r/8/8/8/8/8/8/R3K1KR w KQkq - 0 1").status() == chess.Board(
         "r3k2r/8/8/8/8/8/8/R3K1KR w KQkq - 0 1").status()
+
+
+def test_repetitions_count_across_null_moves_as_python_chess_counts_them():
+    """Knights shuffling with null moves among their moves: the repetition queries, the
+    threefold claim and the fivefold ending after every move, against python-chess."""
+    rng = random.Random(39)
+    endings = {chess.Termination.THREEFOLD_REPETITION: "threefold_repetition",
+               chess.Termination.FIVEFOLD_REPETITION: "fivefold_repetition"}
+    nulls = 0
+    endings_seen = set()
+    for game in range(30):
+        ours, peer = caissa.Board(), chess.Board()
+        for ply in range(40):
+            where = f"game {game} ply {ply}: {peer.move_stack}"
+            assert [ours.is_repetition(n) for n in range(1, 7)] == [
+                peer.is_repetition(n) for n in range(1, 7)], where
+            # Once the game has ended (fivefold) caissa has no claims (documented).
+            assert ours.can_claim_threefold_repetition() == (
+                peer.can_claim_threefold_repetition() and peer.outcome() is None), where
+            assert ours.is_fivefold_repetition() == peer.is_fivefold_repetition(), where
+            for claim_draw in (False, True):
+                expected = peer.outcome(claim_draw=claim_draw)
+                got = ours.outcome(claim_draw=claim_draw)
+                assert (got and got.termination) == (expected and endings[expected.termination]), where
+                endings_seen.add(got and got.termination)
+            # A side's own last move taken back, most of the time: repetitions come quickly.
+            own = [m for m in peer.move_stack[-2::-2] if m]
+            back = own and chess.Move(own[0].to_square, own[0].from_square)
+            if rng.random() < 0.3 and not peer.is_check():
+                move = chess.Move.null()
+                nulls += 1
+            elif back and back in peer.legal_moves and rng.random() < 0.7:
+                move = back
+            else:
+                knights = [m for m in peer.legal_moves
+                           if peer.piece_type_at(m.from_square) == chess.KNIGHT]
+                move = rng.choice(knights or list(peer.legal_moves))
+            peer.push(move)
+            ours.push(caissa.Move.from_uci(move.uci()))
+    assert nulls > 200 and endings_seen >= {"threefold_repetition", "fivefold_repetition"}
