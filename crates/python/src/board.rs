@@ -536,7 +536,7 @@ impl Board {
         flags
     }
 
-    fn find_outcome(&self, claim_draw: bool) -> PyResult<Option<caissa::Outcome>> {
+    pub(crate) fn find_outcome(&self, claim_draw: bool) -> PyResult<Option<caissa::Outcome>> {
         let game = self.game()?;
         if let Some(outcome) = game.outcome() {
             return Ok(Some(outcome));
@@ -548,25 +548,25 @@ impl Board {
     }
 
     /// A draw the player to move may claim (the board being `game`), about the board or with
-    /// some legal move written down (threefold repetition first), as python-chess's
-    /// `can_claim_draw` looks for.
+    /// some legal move written down: fifty moves first, then threefold repetition, as
+    /// python-chess's `outcome(claim_draw=True)` looks for them.
     fn claimable_draw(&self, game: &Game) -> Option<caissa::Outcome> {
         if self.fivefold_across_nulls(game) {
             return None;
         }
         let claims = Board::all_claims(game);
-        let threefold = claims.iter().find_map(|c| c.threefold.clone());
-        threefold
+        let fifty = claims.iter().find_map(|c| c.fifty_moves.clone());
+        fifty
             .map(|claim| claim.outcome())
-            .or_else(|| {
-                self.threefold_across_nulls(game)
-                    .then(|| caissa::Outcome::draw(Reason::ThreefoldRepetition))
-            })
             .or_else(|| {
                 claims
                     .into_iter()
-                    .find_map(|c| c.fifty_moves)
+                    .find_map(|c| c.threefold)
                     .map(|claim| claim.outcome())
+            })
+            .or_else(|| {
+                self.threefold_across_nulls(game)
+                    .then(|| caissa::Outcome::draw(Reason::ThreefoldRepetition))
             })
     }
 
@@ -2107,9 +2107,11 @@ impl Board {
     /// Following the Laws, a written move that would checkmate still supports the claim
     /// (python-chess refuses it); once the game has ended there is nothing to claim.
     fn can_claim_fifty_moves(&self) -> PyResult<bool> {
-        Ok(Board::all_claims(self.game()?)
-            .iter()
-            .any(|c| c.fifty_moves.is_some()))
+        let game = self.game()?;
+        Ok(!self.fivefold_across_nulls(game)
+            && Board::all_claims(game)
+                .iter()
+                .any(|c| c.fifty_moves.is_some()))
     }
 
     /// Whether the player to move may claim a draw (threefold repetition or fifty moves).

@@ -1628,10 +1628,11 @@ impl PgnGame {
             for (pos, &m) in game.positions().zip(game.moves()) {
                 parent = Some(tree.add_move(parent, SanPlus::from_move(pos, m)));
             }
-            let marker = TerminationMarker::from_result(game.outcome().map(|o| o.result));
-            tree.tags.insert("Result", marker.as_str());
-            tree.termination_marker = Some(marker);
         }
+        // The board's result: a repetition counts across the null moves.
+        let marker = TerminationMarker::from_result(board.find_outcome(false)?.map(|o| o.result));
+        tree.tags.insert("Result", marker.as_str());
+        tree.termination_marker = Some(marker);
         for (name, value) in headers.iter().flat_map(|dict| dict.iter()) {
             let (name, value): (String, String) = (name.extract()?, value.extract()?);
             check_tag(&name, &value)?;

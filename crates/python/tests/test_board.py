@@ -1254,3 +1254,24 @@ def test_repetitions_count_across_null_moves_as_python_chess_counts_them():
             peer.push(move)
             ours.push(caissa.Move.from_uci(move.uci()))
     assert nulls > 200 and endings_seen >= {"threefold_repetition", "fivefold_repetition"}
+
+
+def test_third_review_findings_on_null_moves_stay_fixed():
+    # A fivefold repetition across null moves ends the game: no claims, the PGN's result.
+    board = caissa.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 100 60")
+    for _ in range(8):
+        board.push(caissa.Move.null())
+    assert board.outcome().termination == "fivefold_repetition"
+    assert not board.can_claim_fifty_moves() and not board.can_claim_draw()
+    board = caissa.Board()
+    for _ in range(8):
+        board.push(caissa.Move.null())
+    assert caissa.pgn.Game.from_board(board).headers["Result"] == "1/2-1/2" == board.result()
+    # Both claims at once: the fifty moves first, as python-chess's outcome() looks.
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 92 50"
+    ours, peer = caissa.Board(fen), chess.Board(fen)
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        ours.push_uci(uci)
+        peer.push_uci(uci)
+    assert peer.outcome(claim_draw=True).termination == chess.Termination.FIFTY_MOVES
+    assert ours.outcome(claim_draw=True).termination == "fifty_moves"

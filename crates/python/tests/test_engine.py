@@ -68,6 +68,11 @@ def test_play_and_analyse_with_stockfish():
         stalemate = caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
         mated = caissa.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
         assert engine.play(stalemate, Limit(depth=1)).move is None
+        assert engine.play(mated, Limit(depth=1)).info["score"] == PovScore(Mate(0), caissa.BLACK)
+        # A search of an ended game stops an analysis still running, as any search does.
+        running = engine.analysis(caissa.Board())
+        engine.analyse(mated, Limit(depth=1))
+        assert running.wait().move is not None
         assert engine.analyse(stalemate, Limit(depth=1))["score"] == PovScore(Cp(0), caissa.BLACK)
         assert engine.analyse(mated, Limit(depth=1))["score"] == PovScore(Mate(0), caissa.BLACK)
         assert engine.analyse(mated, Limit(depth=1), multipv=2)[0]["depth"] == 0

@@ -812,7 +812,8 @@ class SimpleEngine:
             self.send_opponent_information(opponent=opponent)
         if not board.legal_moves:
             # The game has ended: no move, as the engine's ``bestmove (none)`` says.
-            return PlayResult(None, None, {})
+            self._finish_analysis()
+            return PlayResult(None, None, _ended_info(board))
         move, ponder_move, found, _ = self._search(board, limit, root_moves, options or {})
         return PlayResult(move, ponder_move, found)
 
@@ -830,6 +831,7 @@ class SimpleEngine:
         give it.
         """
         if not board.legal_moves:
+            self._finish_analysis()
             found = _ended_info(board)
             return found if multipv is None else [found]
         temporary = dict(options or {})
