@@ -541,7 +541,7 @@ impl Board {
         if let Some(outcome) = game.outcome() {
             return Ok(Some(outcome));
         }
-        if self.repetitions()? >= 5 {
+        if self.fivefold_across_nulls(game) {
             return Ok(Some(caissa::Outcome::draw(Reason::FivefoldRepetition)));
         }
         Ok(claim_draw.then(|| self.claimable_draw(game)).flatten())
@@ -579,9 +579,11 @@ impl Board {
     }
 
     /// Whether the game has ended by a fivefold repetition counted across null moves (which
-    /// `game`, the board's game since the last one, does not see).
+    /// `game`, the board's game since the last one, does not see). Without a null move, no
+    /// work: `game.outcome()` has judged the repetitions (this is on `is_game_over`'s path).
     fn fivefold_across_nulls(&self, game: &Game) -> bool {
-        game.repetitions() + self.before_null_occurrences(game.position()) >= 5
+        !self.before_null.is_empty()
+            && game.repetitions() + self.before_null_occurrences(game.position()) >= 5
     }
 
     /// How many times `pos` stood in the games before the null moves pushed.
