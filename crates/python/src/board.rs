@@ -5,6 +5,7 @@
 //! from movegen, endings and claims from caissa-game (with its dead-position analysis),
 //! notation from caissa-notation.
 
+use caissa::game::Article;
 use caissa::game::dead::{self, Winnability};
 use caissa::movegen::attacks;
 use caissa::movegen::{Dropped, PositionError, SetupProblem};
@@ -566,7 +567,10 @@ impl Board {
             })
             .or_else(|| {
                 self.threefold_across_nulls(game)
-                    .then(|| caissa::Outcome::draw(Reason::ThreefoldRepetition))
+                    .map(|article| caissa::Outcome {
+                        article,
+                        ..caissa::Outcome::draw(Reason::ThreefoldRepetition)
+                    })
             })
     }
 
@@ -595,25 +599,27 @@ impl Board {
             .count()
     }
 
-    /// Whether a threefold repetition can be claimed (the board being `game`) only by counting
-    /// across null moves, as python-chess does: the position stands for the third time, or would
-    /// after a legal move.
-    fn threefold_across_nulls(&self, game: &Game) -> bool {
+    /// The article of a threefold repetition that can be claimed (the board being `game`) only
+    /// by counting across null moves, as python-chess does: the position stands for the third
+    /// time (9.2.1.2), or would after a legal move (9.2.1.1).
+    fn threefold_across_nulls(&self, game: &Game) -> Option<Article> {
         if self.before_null.is_empty()
             || game.outcome().is_some()
             || self.fivefold_across_nulls(game)
         {
-            return false;
+            return None;
         }
         let stood = |pos: &Position| {
             game.positions().filter(|&p| p == pos).count() + self.before_null_occurrences(pos)
         };
         let pos = game.position();
-        stood(pos) >= 3
-            || pos
-                .legal_moves()
-                .into_iter()
-                .any(|m| pos.play(m).is_ok_and(|next| stood(&next) >= 2))
+        if stood(pos) >= 3 {
+            return Some(Article::THREEFOLD_ON_BOARD);
+        }
+        pos.legal_moves()
+            .into_iter()
+            .any(|m| pos.play(m).is_ok_and(|next| stood(&next) >= 2))
+            .then_some(Article::THREEFOLD_INTENDED)
     }
 
     /// The claims about the board of `game`, then those with each legal move written down.
@@ -2100,7 +2106,7 @@ impl Board {
             && (Board::all_claims(game)
                 .iter()
                 .any(|c| c.threefold.is_some())
-                || self.threefold_across_nulls(game)))
+                || self.threefold_across_nulls(game).is_some()))
     }
 
     /// Whether the player to move may claim a draw by the fifty-move rule (9.3): fifty moves

@@ -1275,3 +1275,8 @@ def test_third_review_findings_on_null_moves_stay_fixed():
         peer.push_uci(uci)
     assert peer.outcome(claim_draw=True).termination == chess.Termination.FIFTY_MOVES
     assert ours.outcome(claim_draw=True).termination == "fifty_moves"
+    # A threefold repetition across null moves cites its sub-article, as one within a game does.
+    board = caissa.Board()
+    for _ in range(4):
+        board.push(caissa.Move.null())
+    assert board.outcome(claim_draw=True).article == "9.2.1.2"
