@@ -141,12 +141,14 @@ impl Position {
     pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
         let board = setup.board;
         let mut problems = PositionError::empty();
+        let mut one_king_each = true;
         for color in Color::ALL {
             match board.by_piece(Role::King.of(color)).count() {
+                1 => continue,
                 0 => problems.push(SetupProblem::MissingKing(color)),
-                1 => {}
                 n => problems.push(SetupProblem::TooManyKings(color, n as u8)),
             }
+            one_king_each = false;
         }
         for sq in board.pawns() & Bitboard::BACK_RANKS {
             problems.push(SetupProblem::PawnOnBackRank(sq));
@@ -160,21 +162,15 @@ impl Position {
                 });
             }
         }
+        let ep_square = setup
+            .ep_square
+            .filter(|&ep| ep_square_is_valid(&board, setup.turn, ep));
         if let Some(ep) = setup.ep_square
-            && !ep_square_is_valid(&board, setup.turn, ep)
+            && ep_square.is_none()
         {
             problems.push(SetupProblem::InvalidEnPassant(ep));
         }
-        let ep_is_valid = !problems
-            .problems()
-            .iter()
-            .any(|p| matches!(p, SetupProblem::InvalidEnPassant(_)));
-        if problems.problems().iter().any(|p| {
-            matches!(
-                p,
-                SetupProblem::MissingKing(_) | SetupProblem::TooManyKings(..)
-            )
-        }) {
+        if !one_king_each {
             // The check tests need exactly one king a side; stop here.
             return Err(problems);
         }
@@ -185,7 +181,7 @@ impl Position {
             turn: setup.turn,
             castling_rights: setup.castling_rights,
             mode,
-            ep_square: setup.ep_square.filter(|_| ep_is_valid),
+            ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.get(),
             checkers: Bitboard::EMPTY,

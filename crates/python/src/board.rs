@@ -255,17 +255,19 @@ impl Board {
         Fen(self.setup()).shredder().to_string()
     }
 
-    /// Sets the board to its setup with FEN field `index` (0 for the placement, 5 for the
-    /// fullmove number) replaced by `field`, validated as `Board(fen)` validates it: the
-    /// FEN's own rules (`InvalidFenError`, the board unchanged), then the position's (an
+    /// Sets the board to its setup with each FEN field `index` (0 for the placement, 5 for the
+    /// fullmove number) of `changes` replaced by its text, validated as `Board(fen)` validates
+    /// it: the FEN's own rules (`InvalidFenError`, the board unchanged), then the position's (an
     /// unfinished board if it is not legal). The move stack is cleared.
-    fn set_fen_field(&mut self, py: Python<'_>, index: usize, field: &str) -> PyResult<()> {
-        if field.is_empty() || field.contains(char::is_whitespace) {
-            return Err(PyValueError::new_err(format!("not a FEN field: {field:?}")));
-        }
+    fn set_fen_fields(&mut self, py: Python<'_>, changes: &[(usize, &str)]) -> PyResult<()> {
         let fen = self.setup_fen();
         let mut fields: Vec<&str> = fen.split(' ').collect();
-        fields[index] = field;
+        for &(index, field) in changes {
+            if field.is_empty() || field.contains(char::is_whitespace) {
+                return Err(PyValueError::new_err(format!("not a FEN field: {field:?}")));
+            }
+            fields[index] = field;
+        }
         *self = Board::from_fen(py, &fields.join(" "), self.chess960())?;
         Ok(())
     }
@@ -511,11 +513,7 @@ impl Board {
             (board.pawns() & Bitboard::BACK_RANKS).any(),
             Status::PawnsOnBackrank,
         );
-        let opponent = Setup {
-            turn: !setup.turn,
-            ..setup
-        };
-        flag(checkers(&opponent).any(), Status::OppositeCheck);
+        flag(self.was_into_check(), Status::OppositeCheck);
         // More than two checkers: no move gives so many checks, caissa's impossible check too.
         let too_many_checkers = checkers(&setup).count() > 2;
         flag(too_many_checkers, Status::TooManyCheckers);
@@ -578,16 +576,19 @@ impl Board {
     /// pushed as python-chess counts (each game between null moves counts only its own, see
     /// `before_null`).
     fn repetitions(&self) -> PyResult<usize> {
-        let game = self.game()?;
-        Ok(game.repetitions() + self.before_null_occurrences(game.position()))
+        Ok(self.repetitions_in(self.game()?))
+    }
+
+    /// [`Board::repetitions`], the board's game since the last null move being `game`.
+    fn repetitions_in(&self, game: &Game) -> usize {
+        game.repetitions() + self.before_null_occurrences(game.position())
     }
 
     /// Whether the game has ended by a fivefold repetition counted across null moves (which
     /// `game`, the board's game since the last one, does not see). Without a null move, no
     /// work: `game.outcome()` has judged the repetitions (this is on `is_game_over`'s path).
     fn fivefold_across_nulls(&self, game: &Game) -> bool {
-        !self.before_null.is_empty()
-            && game.repetitions() + self.before_null_occurrences(game.position()) >= 5
+        !self.before_null.is_empty() && self.repetitions_in(game) >= 5
     }
 
     /// How many times `pos` stood in the games before the null moves pushed.
@@ -612,10 +613,10 @@ impl Board {
         let stood = |pos: &Position| {
             game.positions().filter(|&p| p == pos).count() + self.before_null_occurrences(pos)
         };
-        let pos = game.position();
-        if stood(pos) >= 3 {
+        if self.repetitions_in(game) >= 3 {
             return Some(Article::THREEFOLD_ON_BOARD);
         }
+        let pos = game.position();
         pos.legal_moves()
             .into_iter()
             .any(|m| pos.play(m).is_ok_and(|next| stood(&next) >= 2))
@@ -753,8 +754,7 @@ impl Board {
         if turn == self.setup().turn {
             return Ok(());
         }
-        self.set_fen_field(py, 3, "-")?;
-        self.set_fen_field(py, 1, &turn.char().to_string())
+        self.set_fen_fields(py, &[(1, &turn.char().to_string()), (3, "-")])
     }
 
     /// Whether castling is Chess960's (king takes rook in UCI).
@@ -785,7 +785,7 @@ impl Board {
         if number == 0 {
             return Err(PyValueError::new_err("the fullmove number starts at 1"));
         }
-        self.set_fen_field(py, 5, &number.to_string())
+        self.set_fen_fields(py, &[(5, &number.to_string())])
     }
 
     /// Half-moves since the last capture or pawn move.
@@ -797,7 +797,7 @@ impl Board {
     /// Sets the half-moves since the last capture or pawn move, clearing the move stack.
     #[setter]
     fn set_halfmove_clock(&mut self, py: Python<'_>, halfmoves: u32) -> PyResult<()> {
-        self.set_fen_field(py, 4, &halfmoves.to_string())
+        self.set_fen_fields(py, &[(4, &halfmoves.to_string())])
     }
 
     /// The moves pushed since the board was made, in order (null moves too).
@@ -1022,7 +1022,7 @@ impl Board {
                 .ok_or_else(|| PyValueError::new_err(format!("not a square: {square}")))?
                 .name(),
         };
-        self.set_fen_field(py, 3, name)
+        self.set_fen_fields(py, &[(3, name)])
     }
 
     /// Whether a legal move captures en passant.
@@ -1062,7 +1062,7 @@ impl Board {
         if letters.is_empty() {
             letters.push('-');
         }
-        self.set_fen_field(py, 2, &letters)
+        self.set_fen_fields(py, &[(2, &letters)])
     }
 
     /// The castling rights as python-chess's `clean_castling_rights` gives them: a caissa
@@ -1455,7 +1455,7 @@ impl Board {
         } else {
             castling_fen
         };
-        self.set_fen_field(py, 2, castling_fen)
+        self.set_fen_fields(py, &[(2, castling_fen)])
     }
 
     /// Mirrors the board in place (see `mirror`), clearing the move stack.
