@@ -501,14 +501,10 @@ mod tests {
         assert!(!lines(&carried).is_empty());
     }
 
-    /// A move that the line plays later for the same side is taken out of the line there, the
-    /// mover's earlier moves each a turn later: here the pawn push, which no take-back undoes
-    /// and which leaves no tempo move for the replays.
-    #[test]
-    fn a_move_the_line_plays_later_is_commuted_to_the_front() {
+    /// A position and White's mating line from it that pushes a pawn on the way: 1. Ke2 Kh8
+    /// 2. b3 Kg8 3. Ra8#.
+    fn back_rank_line() -> (Position, [Move; 5]) {
         use Square::{A1, A8, B2, B3, E1, E2, G8, H8};
-        let before = position("6k1/5ppp/8/8/8/8/1P6/R3K3 w - - 0 1");
-        // 1. Ke2 Kh8 2. b3 Kg8 3. Ra8#
         let line = [
             Move::normal(E1, E2),
             Move::normal(G8, H8),
@@ -516,6 +512,16 @@ mod tests {
             Move::normal(H8, G8),
             Move::normal(A1, A8),
         ];
+        (position("6k1/5ppp/8/8/8/8/1P6/R3K3 w - - 0 1"), line)
+    }
+
+    /// A move that the line plays later for the same side is taken out of the line there, the
+    /// mover's earlier moves each a turn later: here the pawn push, which no take-back undoes
+    /// and which leaves no tempo move for the replays.
+    #[test]
+    fn a_move_the_line_plays_later_is_commuted_to_the_front() {
+        use Square::{A1, A8, B2, B3, E1, E2, G8, H8};
+        let (before, line) = back_rank_line();
         assert!(mates(&before, &line, Color::White));
         let played = Move::normal(B2, B3);
         let mut after = before;
@@ -540,15 +546,8 @@ mod tests {
     /// passant square, which the order of the moves decides, matters to the next move.
     #[test]
     fn a_commuted_line_meets_the_line_where_its_moves_are_the_same() {
-        use Square::{A1, A8, B2, B3, D2, D5, D6, D7, E1, E2, E3, E5, G8, H8};
-        let before = position("6k1/5ppp/8/8/8/8/1P6/R3K3 w - - 0 1");
-        let line = [
-            Move::normal(E1, E2),
-            Move::normal(G8, H8),
-            Move::normal(B2, B3),
-            Move::normal(H8, G8),
-            Move::normal(A1, A8),
-        ];
+        use Square::{B2, B3, D2, D5, D6, D7, E1, E2, E3, E5, G8, H8};
+        let (before, line) = back_rank_line();
         let mut after = before;
         after.play_unchecked(Move::normal(B2, B3));
         let swapped = [Move::normal(G8, H8), Move::normal(E1, E2)];
