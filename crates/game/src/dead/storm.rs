@@ -513,13 +513,14 @@ fn tempo(pos: &Position, lanes: Bitboard) -> Option<Move> {
             return found;
         }
     }
-    for men in [
-        loser & board.bishops(),
-        loser & board.knights(),
-        loser & board.rooks(),
-        loser & board.queens(),
-        king,
+    for role in [
+        Role::Bishop,
+        Role::Knight,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
     ] {
+        let men = loser & board.by_role(role);
         // The generator costs its setup even for no man: empty groups are skipped.
         if men.is_empty() {
             continue;
