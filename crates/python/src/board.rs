@@ -141,8 +141,8 @@ impl Outcome {
 /// longer fit, as python-chess's FEN leaves them out; the setters keep them (`castling_rights`,
 /// `ep_square`), so that `status()` says what is wrong, and take only what a FEN can say (an
 /// en passant square on the third or sixth rank, one castling rook a side), so that every
-/// board pickles. `Board.from_epd` and `set_epd` need a legal position, as their operations'
-/// moves do.
+/// board pickles. `Board.from_epd` and `set_epd` read any setup too, but an operation whose
+/// operands are moves needs a legal position.
 ///
 /// >>> board = caissa.Board()
 /// >>> board.push_san("e4")
@@ -404,11 +404,9 @@ impl Board {
     ) -> PyResult<(Board, Bound<'py, PyDict>)> {
         let parsed =
             Epd::from_ascii(epd.trim().as_bytes()).map_err(|e| errors::epd_error(py, &e))?;
-        let pos = parsed
-            .position(mode)
-            .map_err(|e| errors::position_error(py, &e))?;
-        let operations = crate::epd::operations(py, &parsed, &pos)?;
-        Ok((Board::from_game(Game::new(pos)), operations))
+        let board = Board::from_setup(parsed.setup(), mode, false);
+        let operations = crate::epd::operations(py, &parsed, || board.position())?;
+        Ok((board, operations))
     }
 
     /// The pseudo-legal moves of the current position (see `generate_pseudo_legal_moves`).
@@ -1362,7 +1360,9 @@ impl Board {
     /// id="x")`): `None` the opcode alone, a `Move` in SAN, an `int` or `float` as a number,
     /// `bm` and `am` lists of moves in SAN sorted, a `pv` list played one after the other, a
     /// `str` quoted (one with a line break or tab raises `ValueError`: an EPD line cannot
-    /// hold it). `promoted` is python-chess's and ignored: caissa has no promoted pieces.
+    /// hold it). `promoted` is python-chess's and ignored: caissa has no promoted pieces. An
+    /// unfinished board (see the class docs) writes its setup and the operations, but a move
+    /// raises `IllegalPositionError`.
     ///
     /// >>> board = caissa.Board()
     /// >>> board.epd(bm=caissa.Move.from_uci("e2e4"), id="start", acd=20)
@@ -1376,25 +1376,19 @@ impl Board {
         operations: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
         let _ = promoted;
-        if self.unfinished.is_some() && operations.is_none_or(|ops| ops.is_empty()) {
-            // The FEN's first four fields: the operations' moves need a legal position.
-            let fen = self.fen(shredder, en_passant)?;
-            return Ok(fen.split(' ').take(4).collect::<Vec<_>>().join(" "));
-        }
-        crate::epd::write(
-            self.position()?,
-            en_passant_mode(en_passant)?,
-            shredder,
-            operations,
-        )
+        let fen = self.fen(shredder, en_passant)?;
+        crate::epd::write(&fen, || self.position(), operations)
     }
 
     /// Sets the board to the position of the EPD line `epd`, with no moves played, and
     /// returns its operations as python-chess's `set_epd` does: a dict of each opcode and its
     /// operand (`None`, a `str`, an `int` or `float`, a `Move`, or a list of `Move`s for
-    /// `bm`, `am` and `pv`); `hmvc` and `fmvn` set the counters. Raises `InvalidFenError`
-    /// (with `byte`) for text that is not EPD, `IllegalPositionError`, or `ValueError` for a
-    /// move operand that is not legal; the board is unchanged then.
+    /// `bm`, `am` and `pv`); `hmvc` and `fmvn` set the counters. A setup that is no legal
+    /// position makes an unfinished board (see the class docs), whose operations read unless
+    /// one is a move. Raises `InvalidFenError` (with `byte`) for text that is not EPD,
+    /// `IllegalPositionError` for a move operand on a setup that is no legal position (where
+    /// python-chess reads moves that ignore its problems), or `ValueError` for a move operand
+    /// that is not legal; the board is unchanged then.
     ///
     /// >>> board = caissa.Board()
     /// >>> ops = board.set_epd('4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id "pawn"; ce 120;')

@@ -7,7 +7,6 @@
 
 use caissa::Position;
 use caissa::notation::epd::{Epd, EpdMoveError, Operand, Operation};
-use caissa::notation::fen::{EnPassantMode, Fen};
 use caissa::notation::san::SanPlus;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -15,25 +14,27 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::types::Move;
 
-/// The operations of `epd`, whose position is `pos`, as python-chess's dict.
-pub(crate) fn operations<'py>(
+/// The operations of `epd` as python-chess's dict. `pos` gives its position, or the error
+/// of a setup that is none: asked only by the operations whose operands are moves, so that
+/// the others read on any board.
+pub(crate) fn operations<'py, 'b>(
     py: Python<'py>,
     epd: &Epd,
-    pos: &Position,
+    pos: impl Fn() -> PyResult<&'b Position>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    let moves = |resolved: Result<Vec<caissa::Move>, EpdMoveError>| -> PyResult<Vec<Move>> {
-        let resolved = resolved.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(resolved.into_iter().map(|m| Move::of(pos, m)).collect())
+    let moves = |resolve: fn(&Epd, &Position) -> Result<Vec<caissa::Move>, EpdMoveError>| {
+        let pos = pos()?;
+        let resolved = resolve(epd, pos).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let moves: Vec<Move> = resolved.into_iter().map(|m| Move::of(pos, m)).collect();
+        PyResult::Ok(moves.into_pyobject(py)?.into_any())
     };
     for op in &epd.operations {
         let opcode = op.opcode();
         let value: Bound<'py, PyAny> = match op {
-            Operation::BestMoves(_) => moves(epd.best_moves(pos))?.into_pyobject(py)?.into_any(),
-            Operation::AvoidMoves(_) => moves(epd.avoid_moves(pos))?.into_pyobject(py)?.into_any(),
-            Operation::PredictedVariation(_) => moves(epd.predicted_variation(pos))?
-                .into_pyobject(py)?
-                .into_any(),
+            Operation::BestMoves(_) => moves(Epd::best_moves)?,
+            Operation::AvoidMoves(_) => moves(Epd::avoid_moves)?,
+            Operation::PredictedVariation(_) => moves(Epd::predicted_variation)?,
             Operation::Id(text) | Operation::Comment { text, .. } => {
                 text.into_pyobject(py)?.into_any()
             }
@@ -45,7 +46,7 @@ pub(crate) fn operations<'py>(
             Operation::Other { operands, .. } => match operands.as_slice() {
                 [] => py.None().into_bound(py),
                 [Operand::Quoted(text)] => text.into_pyobject(py)?.into_any(),
-                [Operand::Word(word)] => word_value(py, word, pos)?,
+                [Operand::Word(word)] => word_value(py, word, &pos)?,
                 many => PyList::new(
                     py,
                     many.iter().map(|o| match o {
@@ -63,7 +64,11 @@ pub(crate) fn operations<'py>(
 
 /// A lone word operand as python-chess reads it: a number when it starts like one (an `int`,
 /// else a `float`), else a move in SAN.
-fn word_value<'py>(py: Python<'py>, word: &str, pos: &Position) -> PyResult<Bound<'py, PyAny>> {
+fn word_value<'py, 'b>(
+    py: Python<'py>,
+    word: &str,
+    pos: &impl Fn() -> PyResult<&'b Position>,
+) -> PyResult<Bound<'py, PyAny>> {
     let bad = || PyValueError::new_err(format!("not a number nor a legal move: {word:?}"));
     if word.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c)) {
         // An integer of any size, as Python's `int` reads it.
@@ -79,26 +84,21 @@ fn word_value<'py>(py: Python<'py>, word: &str, pos: &Position) -> PyResult<Boun
         };
     }
     let san = SanPlus::from_ascii(word.as_bytes()).map_err(|_| bad())?;
+    let pos = pos()?;
     let m = san.san.to_move(pos).map_err(|_| bad())?;
     Ok(Move::of(pos, m).into_pyobject(py)?.into_any())
 }
 
-/// The EPD of `pos` (its FEN's first four fields, the castling field as Shredder-FEN if
-/// `shredder`) followed by `operations` as python-chess writes them: `None` the opcode alone,
-/// a `Move` in SAN, an `int` or `float` as a number, `bm` and `am` lists in SAN sorted, a `pv`
-/// list played one after the other, anything else a quoted string.
-pub(crate) fn write(
-    pos: &Position,
-    mode: EnPassantMode,
-    shredder: bool,
+/// The EPD of a board whose FEN is `fen` (its first four fields) followed by `operations` as
+/// python-chess writes them: `None` the opcode alone, a `Move` in SAN, an `int` or `float` as a
+/// number, `bm` and `am` lists in SAN sorted, a `pv` list played one after the other, anything
+/// else a quoted string. `pos` gives the board's position, or the error of a setup that is
+/// none: asked only for the moves.
+pub(crate) fn write<'b>(
+    fen: &str,
+    pos: impl Fn() -> PyResult<&'b Position>,
     operations: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let fen = Fen::from_position(pos, mode);
-    let fen = if shredder {
-        fen.shredder().to_string()
-    } else {
-        fen.to_string()
-    };
     let mut out: String = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
     for (opcode, operand) in operations.iter().flat_map(|ops| ops.iter()) {
         let opcode: String = opcode.extract()?;
@@ -111,7 +111,7 @@ pub(crate) fn write(
                 "not an EPD opcode: {opcode:?}"
             )));
         }
-        let op = operation(&opcode, &operand, pos)?;
+        let op = operation(&opcode, &operand, &pos)?;
         out.push(' ');
         out.push_str(&op.to_string());
         out.push(';');
@@ -120,7 +120,11 @@ pub(crate) fn write(
 }
 
 /// The operation `opcode` with python-chess's `operand` (see [`write`]).
-fn operation(opcode: &str, operand: &Bound<'_, PyAny>, pos: &Position) -> PyResult<Operation> {
+fn operation<'b>(
+    opcode: &str,
+    operand: &Bound<'_, PyAny>,
+    pos: &impl Fn() -> PyResult<&'b Position>,
+) -> PyResult<Operation> {
     let other = |operands: Vec<Operand>| Operation::Other {
         opcode: opcode.to_owned(),
         operands,
@@ -129,7 +133,7 @@ fn operation(opcode: &str, operand: &Bound<'_, PyAny>, pos: &Position) -> PyResu
         return Ok(other(Vec::new()));
     }
     if let Ok(m) = operand.extract::<PyRef<'_, Move>>() {
-        return Ok(other(vec![Operand::Word(san_of(pos, &m)?.to_string())]));
+        return Ok(other(vec![Operand::Word(san_of(pos()?, &m)?.to_string())]));
     }
     if operand.is_instance_of::<pyo3::types::PyInt>() {
         // As `str` writes it (`True` for a `bool`, as python-chess writes one).
@@ -153,6 +157,7 @@ fn operation(opcode: &str, operand: &Bound<'_, PyAny>, pos: &Position) -> PyResu
         return Ok(other(vec![Operand::Quoted(text)]));
     }
     let moves: Vec<PyRef<'_, Move>> = operand.extract()?;
+    let pos = pos()?;
     match opcode {
         "pv" => {
             let mut at = *pos;

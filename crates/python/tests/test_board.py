@@ -685,6 +685,34 @@ def test_epd_reads_and_writes_as_python_chess():
         board.epd(bm=caissa.Move.from_uci("e2e5"))
 
 
+def test_epd_of_a_setup_that_is_no_position_reads_as_python_chess():
+    # Boards python-chess reads with their problems flagged: an empty board, two white kings,
+    # a pawn on the back rank, the side not to move in check.
+    for line in ('8/8/8/8/8/8/8/8 w - - id "empty"; hmvc 3;',
+                 '4k3/8/8/8/8/8/8/4K2K w - - id "two kings"; acd 7;',
+                 'P3k3/8/8/8/8/8/8/4K3 b - - c0 "pawn"; ce -15;',
+                 '4k3/8/8/8/8/8/8/4K2r b - -'):
+        peer, peer_ops = chess.Board.from_epd(line)
+        ours, ours_ops = caissa.Board.from_epd(line)
+        assert ours_ops == peer_ops, line
+        assert (ours.fen(), int(ours.status()), ours.is_valid()) == \
+            (peer.fen(), int(peer.status()), peer.is_valid()), line
+        board = caissa.Board()
+        assert board.set_epd(line) == peer_ops and board.fen() == peer.fen(), line
+        assert ours.epd(**ours_ops) == peer.epd(**peer_ops), line
+        with pytest.raises(caissa.IllegalPositionError):
+            ours.legal_moves.count()
+        with pytest.raises(caissa.IllegalPositionError):
+            ours.epd(bm=caissa.Move.from_uci("e1d1"))
+    # A move operand needs a legal position (python-chess reads `e4` without a white king).
+    board = caissa.Board()
+    with pytest.raises(caissa.IllegalPositionError):
+        board.set_epd("4k3/8/8/8/8/8/4P3/8 w - - bm e4;")
+    assert board.fen() == caissa.STARTING_FEN
+    with pytest.raises(caissa.IllegalPositionError):
+        caissa.Board.from_epd("4k3/8/8/8/8/8/4P3/8 w - - id \"no king\"; pv e4;")
+
+
 def test_castling_fen_mirror_and_variant_flags_as_python_chess():
     for fen, push in ((chess.STARTING_FEN, "e2e4"),
                       ("r3k2r/p7/8/8/8/8/P7/R3K2R b KQkq - 3 20", "a7a6")):
