@@ -218,7 +218,9 @@ impl Board {
             CastlingMode::Standard
         };
         let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| errors::fen_error(py, &e))?;
-        Ok(Board::from_setup(parsed.into_setup(), mode, false))
+        let mut setup = parsed.into_setup();
+        read_queenside_as_python_chess(&mut setup, fen);
+        Ok(Board::from_setup(setup, mode, false))
     }
 
     /// A board of `setup` with no moves pushed: a game if it is a legal position in `mode`
@@ -404,7 +406,9 @@ impl Board {
     ) -> PyResult<(Board, Bound<'py, PyDict>)> {
         let parsed =
             Epd::from_ascii(epd.trim().as_bytes()).map_err(|e| errors::epd_error(py, &e))?;
-        let board = Board::from_setup(parsed.setup(), mode, false);
+        let mut setup = parsed.setup();
+        read_queenside_as_python_chess(&mut setup, epd);
+        let board = Board::from_setup(setup, mode, false);
         let operations = crate::epd::operations(py, &parsed, || board.position())?;
         Ok((board, operations))
     }
@@ -2335,6 +2339,31 @@ enum Kind {
     Captures,
     EnPassant,
     Castling,
+}
+
+/// Reads the castling field of `text` (a FEN or EPD line, already read into `setup`) as
+/// python-chess does where the two differ: a `Q` or `q` whose side has a king but no rook on
+/// its back rank gives no right in python-chess, where caissa's FEN gives the a-file
+/// corner's (as python-chess does for `K` and `k`), so that right is taken away again. Such
+/// a board, a stale letter left in a FEN, is then as valid as python-chess's.
+fn read_queenside_as_python_chess(setup: &mut Setup, text: &str) {
+    let Some(field) = text.split_ascii_whitespace().nth(2) else {
+        return;
+    };
+    for (color, queenside) in [(Color::White, 'Q'), (Color::Black, 'q')] {
+        let board = &setup.board;
+        let ours = board.by_color(color);
+        let rookless = (board.rooks() & ours & Bitboard::back_rank(color)).is_empty();
+        if field.contains(queenside)
+            && (board.kings() & ours).any()
+            && rookless
+            && setup.castling_rights.rook(color, CastlingSide::QueenSide) == Some(caissa::File::A)
+        {
+            setup
+                .castling_rights
+                .set(color, CastlingSide::QueenSide, None);
+        }
+    }
 }
 
 /// python-chess's `en_passant` argument: `'legal'`, `'xfen'` or `'fen'`.

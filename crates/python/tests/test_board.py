@@ -713,6 +713,31 @@ def test_epd_of_a_setup_that_is_no_position_reads_as_python_chess():
         caissa.Board.from_epd("4k3/8/8/8/8/8/4P3/8 w - - id \"no king\"; pv e4;")
 
 
+def test_a_queenside_letter_without_rooks_reads_as_python_chess():
+    # python-chess gives `Q` or `q` no right when the side has a king but no rook on its back
+    # rank (a stale letter of a puzzle FEN), and the corner's for `K` or `k` there.
+    for fen in ("4k3/8/8/8/8/8/8/4K2R w Kq - 0 1", "4k3/8/8/8/8/8/8/4K3 w Q - 0 1",
+                "r3k3/8/8/8/8/8/8/4K3 w Qq - 0 1", "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+                "8/8/8/8/8/8/8/8 w Q - 0 1", "3k4/8/8/8/8/8/8/4K3 w q - 0 1",
+                "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1"):
+        for chess960 in (False, True):
+            ours, peer = caissa.Board(fen, chess960=chess960), chess.Board(fen, chess960=chess960)
+            assert ours.castling_rights == peer.castling_rights, fen
+            assert (ours.fen(), int(ours.status())) == (peer.fen(), int(peer.status())), fen
+            if peer.is_valid():
+                assert sorted(m.uci() for m in ours.legal_moves) == \
+                    sorted(m.uci() for m in peer.legal_moves), fen
+            epd = " ".join(fen.split()[:4])
+            assert caissa.Board.from_epd(epd, chess960=chess960)[0].fen() == \
+                chess.Board.from_epd(epd, chess960=chess960)[0].fen(), fen
+    for rights in ("Kq", "KQ"):
+        ours, peer = (cls("4k3/8/8/8/8/8/8/4K2R w K - 0 1") for cls in (caissa.Board, chess.Board))
+        ours.set_castling_fen(rights)
+        peer.set_castling_fen(rights)
+        assert (ours.fen(), ours.castling_rights, ours.is_valid()) == \
+            (peer.fen(), peer.castling_rights, peer.is_valid()), rights
+
+
 def test_castling_fen_mirror_and_variant_flags_as_python_chess():
     for fen, push in ((chess.STARTING_FEN, "e2e4"),
                       ("r3k2r/p7/8/8/8/8/P7/R3K2R b KQkq - 3 20", "a7a6")):
