@@ -499,7 +499,9 @@ impl GameNode {
     }
 
     /// The comment after the move (for the game: before the first move), without its `[%...]`
-    /// commands (`''` for none). Setting it replaces the text and keeps the commands.
+    /// commands (`''` for none), each run of whitespace in it read as one space (python-chess
+    /// keeps line breaks and runs of spaces as written). Setting it replaces the text and
+    /// keeps the commands.
     #[getter]
     fn comment(&self) -> String {
         let data = self.data();
