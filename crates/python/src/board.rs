@@ -2277,16 +2277,20 @@ fn castling_rooks(rights: &caissa::CastlingRights, color: Option<Color>) -> Bitb
 
 /// The setup of an unfinished board as its FEN shows it, as python-chess's does: the castling
 /// rights whose king and rook are in place; the en passant square as set for `'fen'`, else
-/// only where a double push can have passed over it and a pawn of the side to move stands
-/// ready to take there, for `'legal'` without leaving its king in check.
+/// only where it is empty, on the rank a double push of the other side passes over, and a
+/// pawn of the side to move stands ready to take there (for `'legal'` without leaving its
+/// king in check), whether or not a pawn stands where the double push would have ended.
 fn shown_setup(unfinished: &Unfinished, mode: EnPassantMode) -> Setup {
     let mut shown = unfinished.setup;
     Dropped::drop_from(&mut shown, unfinished.mode);
+    let passed = caissa::Rank::Sixth.relative_to(shown.turn);
     shown.ep_square = match mode {
         EnPassantMode::Always => unfinished.setup.ep_square,
-        _ => shown
-            .ep_square
-            .filter(|&ep| ep_takers(&shown, ep, mode == EnPassantMode::Legal).any()),
+        _ => unfinished.setup.ep_square.filter(|&ep| {
+            ep.rank() == passed
+                && !shown.board.occupied().contains(ep)
+                && ep_takers(&shown, ep, mode == EnPassantMode::Legal).any()
+        }),
     };
     shown
 }

@@ -738,6 +738,19 @@ def test_a_queenside_letter_without_rooks_reads_as_python_chess():
             (peer.fen(), peer.castling_rights, peer.is_valid()), rights
 
 
+def test_an_unfinished_boards_en_passant_square_shows_as_python_chess():
+    # python-chess shows an en passant square where a pawn stands ready to take, whether or
+    # not the pawn that would have pushed past it is there (its status flags the square).
+    for fen in ("4k3/8/8/8/3p4/8/8/4K3 b - e3 0 1", "4k3/8/8/8/3p4/8/4P3/4K3 b - e3 0 1",
+                "4k3/8/8/8/3p4/4N3/8/4K3 b - e3 0 1", "4k3/8/8/8/3pQ3/8/8/4K3 b - e3 0 1",
+                "4k3/3p4/8/8/8/8/8/4K3 b - e6 0 1", "8/8/8/8/3p4/8/8/4K3 b - e3 0 1",
+                "4k3/8/8/8/3p4/8/8/4K2r b - e3 0 1"):
+        ours, peer = caissa.Board(fen), chess.Board(fen)
+        for mode in ("legal", "xfen", "fen"):
+            assert ours.fen(en_passant=mode) == peer.fen(en_passant=mode), (fen, mode)
+        assert (ours.epd(), int(ours.status())) == (peer.epd(), int(peer.status())), fen
+
+
 def test_castling_fen_mirror_and_variant_flags_as_python_chess():
     for fen, push in ((chess.STARTING_FEN, "e2e4"),
                       ("r3k2r/p7/8/8/8/8/P7/R3K2R b KQkq - 3 20", "a7a6")):
