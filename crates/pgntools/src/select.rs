@@ -129,7 +129,8 @@ pub struct SelectOptions {
     /// Conditions on the main line.
     pub game: GameFilter,
     /// Whether to read leniently ([`Reader::lenient`](caissa_notation::pgn::Reader::lenient)):
-    /// `e.p.` after a move, the result `1/2` and glyphs above `$255` are read past and listed
+    /// `e.p.` after a move, the result `1/2`, glyphs above `$255` and text after the result
+    /// on its lines are read past and listed
     /// in [`InputGame::tolerated`] instead of making the game broken.
     pub lenient: bool,
     /// A tag whose value each game selected in PGN or as a row hands over, as written, in

@@ -467,7 +467,7 @@ pub(crate) fn open_source(
 /// `Result` tag and the result token say what the board says (a checkmate, a stalemate, a dead
 /// position, seventy-five moves), or else the result token when the tag contradicts it;
 /// `lenient` reads what other readers accept (`e.p.` after a move, the result `1/2`, glyphs
-/// above `$255`), with a `UserWarning` for each, instead of counting the game broken;
+/// above `$255`, text after the result on its line), with a `UserWarning` for each, instead of counting the game broken;
 /// `limit` stops after so many games. Games
 /// that cannot be read or replayed are skipped, or with `skip_errors=False` the first one
 /// raises `PgnParseError` (with `line`, `column` and `ply`).

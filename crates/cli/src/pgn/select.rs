@@ -34,7 +34,7 @@
 //! summary, whose `matched` counts the repeats and `written` does not.
 //!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
-//! a move, the result `1/2`, glyphs above `$255`), with a line `FILE:LINE:COLUMN: warning:
+//! a move, the result `1/2`, glyphs above `$255`, text after the result on its line), with a line `FILE:LINE:COLUMN: warning:
 //! what` on stderr for each, instead of counting the game broken.
 //!
 //! The exit status is 0, 1 when `--on-error stop` stopped at a broken game, 2 when a file
@@ -106,8 +106,9 @@ pub(crate) struct SelectArgs {
     /// contradicts it.
     #[arg(long)]
     fix_result: bool,
-    /// Read leniently: accept `e.p.` after a move, the result `1/2` and glyphs above `$255`
-    /// (left out), each with a warning on stderr, instead of counting the game broken.
+    /// Read leniently: accept `e.p.` after a move, the result `1/2`, glyphs above `$255` and
+    /// text after the result (left out), each with a warning on stderr, instead of counting
+    /// the game broken.
     #[arg(long)]
     lenient: bool,
     /// Write to this file instead of stdout.

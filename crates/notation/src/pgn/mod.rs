@@ -81,8 +81,8 @@
 //!   `1-0`, `0-1`, `1/2-1/2`, `*`. Stray dots are ignored.
 //! - A missing result is not an error. After the result only comments may follow.
 //! - **Lenient reading** ([`Reader::lenient`], [`ParallelReader::lenient`]) also accepts what
-//!   other readers do: `e.p.` after a move (`exd6 e.p.`, `exd6e.p.`), the result `1/2`, and
-//!   glyphs above `$255`; each is reported to [`Visitor::tolerated`] ([`Tolerated`]; [`Replayer`]
+//!   other readers do: `e.p.` after a move (`exd6 e.p.`, `exd6e.p.`), the result `1/2`,
+//!   glyphs above `$255`, and text after the result on its lines (`1-0 resigns`); each is reported to [`Visitor::tolerated`] ([`Tolerated`]; [`Replayer`]
 //!   lists them in [`ReplayStats::tolerated`]) where a strict reader refuses the game.
 //!
 //! # Errors and recovery

@@ -146,8 +146,8 @@ impl ParallelReader {
     }
 
     /// Reads leniently when `lenient` is true: every [`Reader`] it makes is
-    /// [`Reader::lenient`], so it accepts `e.p.` after a move, the result `1/2` and glyphs
-    /// above `$255`, each reported to [`Visitor::tolerated`], where it refuses the game
+    /// [`Reader::lenient`], so it accepts `e.p.` after a move, the result `1/2`, glyphs above
+    /// `$255` and text after the result on its lines, each reported to [`Visitor::tolerated`], where it refuses the game
     /// otherwise.
     ///
     /// ```
@@ -514,7 +514,7 @@ mod tests {
 
     #[test]
     fn lenient_reading_lists_what_it_read_past_at_its_place() {
-        let game = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2\n\n\
+        let game = "[Event \"ep\"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2 { late } 0-1 x\n\n\
                     [Event \"plain\"]\n\n1. d4 d5 *\n\n";
         let input = game.repeat(20);
         let at = |line, column| Location { line, column };
@@ -537,6 +537,7 @@ mod tests {
                                 (at(line, 27), Tolerated::EnPassantSuffix),
                                 (at(line, 32), Tolerated::NagOutOfRange(300)),
                                 (at(line, 41), Tolerated::HalfPointResult),
+                                (at(line, 54), Tolerated::AfterResult),
                             ],
                             _ => Vec::new(),
                         };

@@ -706,7 +706,7 @@ mod tests {
 
     #[test]
     fn what_a_lenient_reader_read_past_is_listed_by_both() {
-        let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. $300 (3. Nf3 $256) Nf6 1/2\n\n1. d4 e.p. Ke3 *\n";
+        let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. $300 (3. Nf3 $256) Nf6 1/2 resigns\n\n1. d4 e.p. Ke3 *\n";
         let read = |lenient| {
             let replayed: Vec<_> = Reader::new(pgn.as_bytes())
                 .lenient(lenient)
@@ -738,6 +738,7 @@ mod tests {
                 (at(1, 32), Tolerated::NagOutOfRange(300)),
                 (at(1, 45), Tolerated::NagOutOfRange(256)),
                 (at(1, 55), Tolerated::HalfPointResult),
+                (at(1, 59), Tolerated::AfterResult),
             ]
         );
         // A later illegal move makes the game an error.

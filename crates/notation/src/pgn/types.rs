@@ -123,6 +123,10 @@ pub enum Tolerated {
     HalfPointResult,
     /// A glyph above `$255` (its number, saturated): left out, as [`Nag`] holds a byte.
     NagOutOfRange(u32),
+    /// Text after the game termination marker on the movetext's lines (`1-0 resigns`):
+    /// passed over to the end of its line, as other readers take the marker for the game's
+    /// end (comments there are read, as always).
+    AfterResult,
 }
 
 impl fmt::Display for Tolerated {
@@ -131,6 +135,7 @@ impl fmt::Display for Tolerated {
             Tolerated::EnPassantSuffix => f.write_str("'e.p.' after a move, stepped over"),
             Tolerated::HalfPointResult => f.write_str("result '1/2' read as '1/2-1/2'"),
             Tolerated::NagOutOfRange(n) => write!(f, "glyph ${n} is above $255, left out"),
+            Tolerated::AfterResult => f.write_str("text after the result, passed over"),
         }
     }
 }

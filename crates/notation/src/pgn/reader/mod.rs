@@ -210,13 +210,13 @@ impl<R: Read> Reader<R> {
     }
 
     /// The same reader, reading leniently when `lenient` is true: it then accepts `e.p.` after a
-    /// move, the result `1/2` and glyphs above `$255` (each reported to
-    /// [`Visitor::tolerated`]) where it refuses the game otherwise.
+    /// move, the result `1/2`, glyphs above `$255` and text after the result on its lines
+    /// (each reported to [`Visitor::tolerated`]) where it refuses the game otherwise.
     ///
     /// ```
     /// use caissa_notation::pgn::{Reader, Recorder, Tolerated};
     ///
-    /// let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2\n";
+    /// let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. $300 1/2 agreed\n";
     /// assert!(Reader::new(pgn.as_bytes()).read_game(&mut Recorder::new()).unwrap().is_err());
     /// let game = Reader::new(pgn.as_bytes()).lenient(true).read_game(&mut Recorder::new());
     /// let game = game.unwrap().unwrap();

@@ -56,6 +56,21 @@ impl<R: Read> Reader<R> {
                 self.ensure(LOOKAHEAD)?;
             }
             let Some(b) = self.peek() else { break };
+            if state.ended
+                && self.lenient
+                && !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'{' | b';')
+            {
+                // Other readers take the result for the game's end and pass over what follows
+                // it on its line.
+                let at = self.location();
+                self.skip_to_line_end()?;
+                if let ControlFlow::Break(output) =
+                    visitor.tolerated(movetext, Tolerated::AfterResult, at)
+                {
+                    return Ok(Step::Break(output));
+                }
+                continue;
+            }
             let next = match b {
                 b' ' | b'\t' | b'\r' | b'.' => {
                     self.pos += 1;
@@ -604,10 +619,30 @@ mod tests {
             ["exf6", "3:26 'e.p.' after a move, stepped over"]
         );
         assert_eq!(marker, Some(TerminationMarker::Unknown));
-        // Still refused: `e.p.` before any move, a glyph with a letter in it, `1/2` twice.
-        for bad in ["e.p. e4 *", "1. e4 $300x *", "1. e4 1/2 1/2"] {
+        // Still refused: `e.p.` before any move, a glyph with a letter in it.
+        for bad in ["e.p. e4 *", "1. e4 $300x *"] {
             assert!(lenient(bad, true)[0].is_err(), "{bad}");
         }
+        // Text after the result, to the end of its line (a second result too), is passed
+        // over, a comment there read as ever; the next line of movetext is read the same way.
+        let after = "1. e4 e5 1-0 { late } resigns 2. Nf3\n1/2 *\n\n1. d4 *\n";
+        assert_eq!(
+            lenient(after, false)[0],
+            Err("1:23: invalid SAN \"resigns\"".to_owned())
+        );
+        let games = lenient(after, true);
+        let (first, marker) = games[0].clone().unwrap();
+        assert_eq!(
+            first,
+            [
+                "e4",
+                "e5",
+                "1:23 text after the result, passed over",
+                "2:1 text after the result, passed over",
+            ]
+        );
+        assert_eq!(marker, Some(TerminationMarker::WhiteWins));
+        assert_eq!(games[1].clone().unwrap().0, ["d4"]);
     }
 
     #[test]
