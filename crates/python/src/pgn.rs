@@ -17,7 +17,7 @@ use std::sync::{Mutex, PoisonError};
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{
     Flow, GameTree, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, SEVEN_TAG_ROSTER,
-    TreeReplayError, Visitor,
+    Tolerated, TreeReplayError, Visitor,
 };
 use caissa::notation::san::{San, SanPlus};
 use caissa_pgntools::filter::{Filter, ParseFilterError};
@@ -207,7 +207,7 @@ impl Eval {
 }
 
 /// The outcome of reading one game, made without the GIL.
-fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<GameData, ReadError>> {
+fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<ReadGame, ReadError>> {
     let mut tree = match reader.read_game(&mut GameTreeBuilder)? {
         Ok(tree) => tree,
         Err(e) => return Some(Err(ReadError::Text(e))),
@@ -216,8 +216,16 @@ fn read_one<R: Read>(reader: &mut Reader<R>) -> Option<Result<GameData, ReadErro
     if let Err(e) = tree.start_position() {
         return Some(Err(ReadError::Text(e.into())));
     }
-    Some(GameData::replayed(tree).map_err(ReadError::Replay))
+    let tolerated = core::mem::take(&mut tree.tolerated);
+    Some(
+        GameData::replayed(tree)
+            .map(|data| (data, tolerated))
+            .map_err(ReadError::Replay),
+    )
 }
+
+/// A game read, and what a lenient reader read past in it (with where, in its input).
+type ReadGame = (GameData, Vec<(Location, Tolerated)>);
 
 /// The seven tag roster as python-chess's reader fills it in: each tag the game lacks with
 /// its placeholder (`?`, `????.??.??`), and a `Result` that is missing or `*` from the
@@ -261,13 +269,18 @@ struct Source {
 
 impl Source {
     /// The source `source` names (see [`open_source`]), decompressed.
-    fn open(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<Source> {
+    fn open(
+        py: Python<'_>,
+        source: Bound<'_, PyAny>,
+        skip_errors: bool,
+        lenient: bool,
+    ) -> PyResult<Source> {
         let (inner, place) = open_source(py, source)?;
         let (input, _) = py
             .detach(|| decompress(inner))
             .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
         Ok(Source {
-            reader: Reader::new(Exclusive(Mutex::new(input))),
+            reader: Reader::new(Exclusive(Mutex::new(input))).lenient(lenient),
             skip_errors,
             place,
         })
@@ -313,10 +326,19 @@ impl GameReader {
     /// The next game. A game that cannot be read or replayed raises `PgnParseError` (unless
     /// the reader skips errors); the call after it reads the next game.
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PgnGame>>> {
-        self.0
-            .next(py, read_one)?
-            .map(|data| PgnGame::create(py, data))
-            .transpose()
+        let Some((data, tolerated)) = self.0.next(py, read_one)? else {
+            return Ok(None);
+        };
+        let category = py.get_type::<PyUserWarning>();
+        for (at, what) in tolerated {
+            let place = &mut self.0.place;
+            let at = py
+                .detach(|| place.locate(at))
+                .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+            let message = CString::new(format!("{at}: {what}")).unwrap_or_default();
+            PyErr::warn(py, &category, &message, 1)?;
+        }
+        PgnGame::create(py, data).map(Some)
     }
 }
 
@@ -393,7 +415,10 @@ impl Visitor for TagPairs {
 /// the GIL released. A game that cannot be
 /// read or replayed raises `PgnParseError` (a `ValueError`, with `line` and `column`, or `ply`),
 /// and iteration can go on with the next game; with `skip_errors=True` such games are
-/// skipped. Memory stays bounded by one game whatever the file's size. A shard's games are
+/// skipped. With `lenient=True` what other readers accept (`e.p.` after a move, the result
+/// `1/2`, glyphs above `$255`, text after the result on its line) is read past with a
+/// `UserWarning` for each, as python-chess reads it, instead of making the game an error.
+/// Memory stays bounded by one game whatever the file's size. A shard's games are
 /// those the whole file has there, and its errors' lines are the file's (the first error of a
 /// shard counts the file's lines before it).
 ///
@@ -402,9 +427,14 @@ impl Visitor for TagPairs {
 /// >>> [len(g) for g in games], games[0].end().board().is_checkmate()
 /// ([4, 1], True)
 #[pyfunction]
-#[pyo3(signature = (source, *, skip_errors = false))]
-fn read_games(py: Python<'_>, source: Bound<'_, PyAny>, skip_errors: bool) -> PyResult<GameReader> {
-    Source::open(py, source, skip_errors).map(GameReader)
+#[pyo3(signature = (source, *, skip_errors = false, lenient = false))]
+fn read_games(
+    py: Python<'_>,
+    source: Bound<'_, PyAny>,
+    skip_errors: bool,
+    lenient: bool,
+) -> PyResult<GameReader> {
+    Source::open(py, source, skip_errors, lenient).map(GameReader)
 }
 
 /// The tag pairs of each game of a PGN, as `dict`s, the movetext skipped unread (python-chess's
@@ -422,7 +452,7 @@ fn read_headers_all(
     source: Bound<'_, PyAny>,
     skip_errors: bool,
 ) -> PyResult<HeadersReader> {
-    Source::open(py, source, skip_errors).map(HeadersReader)
+    Source::open(py, source, skip_errors, false).map(HeadersReader)
 }
 
 /// The file, shard or file object `source` names, as [`read_games`] and [`select`] take it

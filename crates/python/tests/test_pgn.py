@@ -298,6 +298,39 @@ def test_select_reads_leniently_with_warnings():
     ]
 
 
+def test_read_games_reads_leniently_as_python_chess_does():
+    # Spellings python-chess reads past: `e.p.` after a move, a glyph above $255, `1/2`, and
+    # text after the result (here a second game follows on the next line but one).
+    text = (b'[Event "a"]\n\n1. e4 d5 2. e5 f5 3. exf6 e.p. $300 Nf6 1/2 agreed\n\n'
+            b'[Event "b"]\n\n1. d4 d5 2. c4 1-0 white resigns? no\n\n[Event "c"]\n\n1. c4 *\n')
+    with pytest.raises(caissa.PgnParseError):
+        list(caissa.pgn.read_games(io.BytesIO(text)))
+    with pytest.warns(UserWarning) as caught:
+        ours = list(caissa.pgn.read_games(io.BytesIO(text), lenient=True))
+    assert [str(w.message) for w in caught] == [
+        "3:27: 'e.p.' after a move, stepped over",
+        "3:32: glyph $300 is above $255, left out",
+        "3:41: result '1/2' read as '1/2-1/2'",
+        "3:45: text after the result, passed over",
+        "7:20: text after the result, passed over",
+    ]
+    f = io.StringIO(text.decode())
+    theirs = []
+    while (game := chess.pgn.read_game(f)) is not None:
+        theirs.append(game)
+    assert [g.headers["Event"] for g in ours] == [g.headers["Event"] for g in theirs]
+    assert [[m.uci() for m in g.mainline_moves()] for g in ours] == \
+        [[m.uci() for m in g.mainline_moves()] for g in theirs]
+    assert [g.headers["Result"] for g in ours] == ["1/2-1/2", "1-0", "*"]
+    f = io.StringIO(text.decode())
+    with pytest.warns(UserWarning):
+        assert caissa.pgn.read_game(f, lenient=True).headers["Event"] == "a"
+    with pytest.warns(UserWarning):
+        assert caissa.pgn.read_game(f, lenient=True).headers["Event"] == "b"
+    assert caissa.pgn.read_game(f, lenient=True).headers["Event"] == "c"
+    assert caissa.pgn.read_game(f, lenient=True) is None
+
+
 def test_read_game_loops_as_python_chess_does():
     path = LICHESS
     ours, theirs = [], []

@@ -13,7 +13,9 @@ use super::error::{PgnError, PgnErrorKind};
 use super::reader::is_plain_text;
 use super::replay::{PgnReplayErrorKind, Replay};
 use super::start::{StartError, StartTags};
-use super::types::{Location, Nag, RawComment, RawTag, TerminationMarker, VariationChoice};
+use super::types::{
+    Location, Nag, RawComment, RawTag, TerminationMarker, Tolerated, VariationChoice,
+};
 use super::visitor::{Flow, Visitor};
 use crate::san::SanPlus;
 
@@ -289,6 +291,10 @@ pub struct GameTree {
     pub comments: Vec<String>,
     /// The game termination marker, if the movetext has one.
     pub termination_marker: Option<TerminationMarker>,
+    /// What a lenient reader ([`Reader::lenient`](super::Reader::lenient)) read past to make
+    /// this game, with where it is written (empty otherwise): how the game was read, not part
+    /// of it, so neither compared nor written.
+    pub tolerated: Vec<(Location, Tolerated)>,
     nodes: Vec<Node>,
     roots: Vec<NodeId>,
     /// Moves of the arena that [`GameTree::remove`] took out of the game.
@@ -1022,6 +1028,16 @@ impl Visitor for GameTreeBuilder {
         ControlFlow::Continue(())
     }
 
+    fn tolerated(
+        &mut self,
+        state: &mut GameTreeInProgress,
+        what: Tolerated,
+        at: Location,
+    ) -> Flow<Self> {
+        state.tree.tolerated.push((at, what));
+        ControlFlow::Continue(())
+    }
+
     fn end_game(&mut self, state: GameTreeInProgress) -> Result<GameTree, PgnError> {
         Ok(state.tree)
     }
@@ -1135,6 +1151,31 @@ mod tests {
             .read_game(&mut GameTreeBuilder)
             .expect("a game")
             .expect("a well-formed game")
+    }
+
+    /// A lenient reader's tree lists what it read past, which is no part of the game: the
+    /// tree equals and writes as the one read from the strict spelling.
+    #[test]
+    fn a_lenient_tree_lists_what_was_read_past() {
+        use crate::pgn::Tolerated;
+        let lenient =
+            super::super::Reader::new(&b"1. e4 d5 2. exd5 e5 3. dxe6 e.p. 1-0 resigns"[..])
+                .lenient(true)
+                .read_game(&mut GameTreeBuilder)
+                .expect("a game")
+                .expect("read leniently");
+        let at = |column| Location { line: 1, column };
+        assert_eq!(
+            lenient.tolerated,
+            [
+                (at(29), Tolerated::EnPassantSuffix),
+                (at(38), Tolerated::AfterResult)
+            ]
+        );
+        let strict = read("1. e4 d5 2. exd5 e5 3. dxe6 1-0");
+        assert!(strict.tolerated.is_empty());
+        assert_eq!(lenient, strict);
+        assert_eq!(lenient.to_string(), strict.to_string());
     }
 
     /// Reordering and removing variations gives the game written that way, equal and with the

@@ -656,7 +656,8 @@ class GameReader(Iterator[Game]):
     def __next__(self) -> Game: ...
 
 def read_games(
-    source: Union[str, "os.PathLike[str]", Shard, BinaryIO, TextIO], *, skip_errors: bool = False
+    source: Union[str, "os.PathLike[str]", Shard, BinaryIO, TextIO], *, skip_errors: bool = False,
+    lenient: bool = False,
 ) -> GameReader: ...
 
 class ArbiterError(ValueError):

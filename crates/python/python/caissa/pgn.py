@@ -811,7 +811,7 @@ def _node_of(game: Game, path: List[int]) -> Any:
     return node
 
 
-def read_game(handle: Any, *, Visitor: Any = None) -> Any:
+def read_game(handle: Any, *, Visitor: Any = None, lenient: bool = False) -> Any:
     r"""The next game of the open file ``handle`` (text or binary), or ``None`` at its end: the
     loop python-chess users write, ``while (game := read_game(f)) is not None``.
 
@@ -820,15 +820,20 @@ def read_game(handle: Any, *, Visitor: Any = None) -> Any:
     last call left it); after a ``seek`` the next call reads from the new place. Unlike
     python-chess, which logs a broken game's errors and returns what it could read, a game that
     cannot be read or replayed raises ``PgnParseError`` (with ``line`` and ``column``), and the
-    next call goes on with the next game. With ``Visitor`` (a ``BaseVisitor`` class), the game
-    read is handed to a new one (``game.accept(Visitor())``) and its result returned.
+    next call goes on with the next game; ``lenient=True`` reads past what python-chess reads
+    past (see ``read_games``), with a ``UserWarning`` each. With ``Visitor`` (a ``BaseVisitor``
+    class), the game read is handed to a new one (``game.accept(Visitor())``) and its result
+    returned.
 
     >>> import io
     >>> f = io.StringIO("1. e4 e5 *\n\n1. d4 d5 2. c4 *\n")
     >>> [len(caissa.pgn.read_game(f)), len(caissa.pgn.read_game(f)), caissa.pgn.read_game(f)]
     [2, 3, None]
     """
-    game = _next_of(handle, "games", read_games)
+    if lenient:
+        game = _next_of(handle, "lenient games", lambda h: read_games(h, lenient=True))
+    else:
+        game = _next_of(handle, "games", read_games)
     if game is None or Visitor is None or Visitor is GameBuilder:
         return game
     return game.accept(Visitor())
