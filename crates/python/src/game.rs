@@ -1234,6 +1234,17 @@ fn layout_for(columns: Option<usize>) -> PyResult<Layout> {
     }
 }
 
+/// Moves the start tags that `tags` has to its end, in python-chess's order: `FEN`, `SetUp`,
+/// `Variant` (caissa's `Tags::set_start` adds them the other way round).
+fn start_tags_last(tags: &mut Tags) {
+    for name in ["FEN", "SetUp", "Variant"] {
+        if let Some(value) = tags.get(name).map(str::to_owned) {
+            tags.remove(name);
+            tags.insert(name, &value);
+        }
+    }
+}
+
 /// The tag pairs the seven tag roster first (in its order, those there are), then the others
 /// in their order: python-chess's order of headers.
 fn roster_first(tags: &Tags) -> impl Iterator<Item = (&str, &str)> {
@@ -1437,13 +1448,7 @@ impl PgnGame {
         }
         change_tags(&mut data, |tags| {
             tags.set_start(&pos);
-            // In python-chess's order: `FEN`, `SetUp`, `Variant`.
-            for name in ["FEN", "SetUp", "Variant"] {
-                if let Some(value) = tags.get(name).map(str::to_owned) {
-                    tags.remove(name);
-                    tags.insert(name, &value);
-                }
-            }
+            start_tags_last(tags);
         })
     }
 
@@ -1616,6 +1621,7 @@ impl PgnGame {
         board.game()?;
         let mut games = board.games();
         let mut tree = GameTree::from_game(games.next().expect("a board has a game"));
+        start_tags_last(&mut tree.tags);
         // The games after null moves, each behind its `--`.
         let mut parent = None;
         while let Some(&next) = tree.children(parent).first() {

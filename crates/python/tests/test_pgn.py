@@ -436,3 +436,12 @@ def test_from_board_with_headers_is_read_back_by_python_chess():
     for bad in ({"Bad Name": "x"}, {"": "x"}, {"Event": "two\nlines"}):
         with pytest.raises(ValueError):
             caissa.pgn.Game.from_board(board, headers=bad)
+    # A game from another start: its start tags in python-chess's order, FEN, SetUp, Variant.
+    for fen, chess960 in (("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", False),
+                          (chess.Board.from_chess960_pos(100).fen(), True)):
+        ours = caissa.Board(fen, chess960=chess960)
+        peer = chess.Board(fen, chess960=chess960)
+        move = next(iter(peer.legal_moves))
+        ours.push(caissa.Move.from_uci(move.uci()))
+        peer.push(move)
+        assert str(caissa.pgn.Game.from_board(ours)) == str(chess.pgn.Game.from_board(peer))
