@@ -17,8 +17,8 @@
 //! others), else 0.
 //!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
-//! a move, the result `1/2`, glyphs above `$255`, text after the result on its line), with a line `FILE:LINE:COLUMN: warning:
-//! what` on stderr for each, as `select --lenient` prints it, instead of counting the game as
+//! a move, the result `1/2`, glyphs above `$255`, text after the result on its line, a `"` left
+//! unescaped in a tag value), with a line `FILE:LINE:COLUMN: warning: what` on stderr for each, as `select --lenient` prints it, instead of counting the game as
 //! having a problem (a game that has one anyway gets no warnings).
 //!
 //! The work runs on all cores (`--threads` says how many, at most 256): the files go to
@@ -56,8 +56,9 @@
 //! that are not UTF-8, NUL bytes) is warned of on stderr, `FILE:LINE:COL: warning: message`.
 //! `--lenient` reads and writes what other PGN readers accept and the strict reader refuses:
 //! `exd6 e.p.` is written `exd6`, the result `1/2` as `1/2-1/2`, glyphs above `$255` and text
-//! after the result are left out; each with a line `FILE:LINE:COLUMN: warning: what` on stderr, as `select --lenient`
-//! prints it (for the games written), the form of the other warnings. See `fmt.rs`.
+//! after the result are left out, a `"` left unescaped in a tag value is escaped; each with a
+//! line `FILE:LINE:COLUMN: warning: what` on stderr, as `select --lenient` prints it (for the
+//! games written), the form of the other warnings. See `fmt.rs`.
 
 mod check;
 mod fmt;
@@ -113,9 +114,9 @@ struct CheckArgs {
     /// Threads replaying moves, 1 to 256 [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
-    /// Read leniently: accept `e.p.` after a move, the result `1/2`, glyphs above `$255` and
-    /// text after the result, each with a warning on stderr, instead of counting the game as
-    /// an error.
+    /// Read leniently: accept `e.p.` after a move, the result `1/2`, glyphs above `$255`, text
+    /// after the result and a `"` left unescaped in a tag value, each with a warning on stderr,
+    /// instead of counting the game as an error.
     #[arg(long)]
     lenient: bool,
 }
@@ -130,8 +131,9 @@ struct FmtArgs {
     #[arg(long)]
     compact: bool,
     /// Read leniently: accept `e.p.` after a move (written without it), the result `1/2`
-    /// (written `1/2-1/2`), glyphs above `$255` and text after the result (left out), each
-    /// with a warning on stderr, instead of leaving the game out.
+    /// (written `1/2-1/2`), glyphs above `$255` and text after the result (left out), a `"` left
+    /// unescaped in a tag value (escaped), each with a warning on stderr, instead of leaving
+    /// the game out.
     #[arg(long)]
     lenient: bool,
 }

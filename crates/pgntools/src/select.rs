@@ -129,9 +129,9 @@ pub struct SelectOptions {
     /// Conditions on the main line.
     pub game: GameFilter,
     /// Whether to read leniently ([`Reader::lenient`](caissa_notation::pgn::Reader::lenient)):
-    /// `e.p.` after a move, the result `1/2`, glyphs above `$255` and text after the result
-    /// on its lines are read past and listed
-    /// in [`InputGame::tolerated`] instead of making the game broken.
+    /// `e.p.` after a move, the result `1/2`, glyphs above `$255`, text after the result on
+    /// its lines and a `"` left unescaped in a tag value are read past and listed in
+    /// [`InputGame::tolerated`] instead of making the game broken.
     pub lenient: bool,
     /// A tag whose value each game selected in PGN or as a row hands over, as written, in
     /// [`InputGame::tag_value`] (for `pgn split --by`, which files games by it).

@@ -416,8 +416,9 @@ impl Visitor for TagPairs {
 /// read or replayed raises `PgnParseError` (a `ValueError`, with `line` and `column`, or `ply`),
 /// and iteration can go on with the next game; with `skip_errors=True` such games are
 /// skipped. With `lenient=True` what other readers accept (`e.p.` after a move, the result
-/// `1/2`, glyphs above `$255`, text after the result on its line) is read past with a
-/// `UserWarning` for each, as python-chess reads it, instead of making the game an error.
+/// `1/2`, glyphs above `$255`, text after the result on its line, a `"` left unescaped in a
+/// tag value) is read past with a `UserWarning` for each, as python-chess reads it, instead of
+/// making the game an error.
 /// Memory stays bounded by one game whatever the file's size. A shard's games are
 /// those the whole file has there, and its errors' lines are the file's (the first error of a
 /// shard counts the file's lines before it).
@@ -497,7 +498,8 @@ pub(crate) fn open_source(
 /// `Result` tag and the result token say what the board says (a checkmate, a stalemate, a dead
 /// position, seventy-five moves), or else the result token when the tag contradicts it;
 /// `lenient` reads what other readers accept (`e.p.` after a move, the result `1/2`, glyphs
-/// above `$255`, text after the result on its line), with a `UserWarning` for each, instead of counting the game broken;
+/// above `$255`, text after the result on its line, a `"` left unescaped in a tag value),
+/// with a `UserWarning` for each, instead of counting the game broken;
 /// `limit` stops after so many games. Games
 /// that cannot be read or replayed are skipped, or with `skip_errors=False` the first one
 /// raises `PgnParseError` (with `line`, `column` and `ply`).

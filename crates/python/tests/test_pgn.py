@@ -322,6 +322,15 @@ def test_read_games_reads_leniently_as_python_chess_does():
     assert [[m.uci() for m in g.mainline_moves()] for g in ours] == \
         [[m.uci() for m in g.mainline_moves()] for g in theirs]
     assert [g.headers["Result"] for g in ours] == ["1/2-1/2", "1-0", "*"]
+    # python-chess writes a tag's quotes unescaped; read leniently, the value is its own.
+    written = chess.pgn.Game()
+    written.headers["Event"] = 'The "Open" 2024'
+    written.add_main_variation(chess.Move.from_uci("e2e4"))
+    with pytest.raises(caissa.PgnParseError):
+        caissa.pgn.read_game(io.StringIO(str(written)))
+    with pytest.warns(UserWarning, match="unescaped in a tag value"):
+        back = caissa.pgn.read_game(io.StringIO(str(written)), lenient=True)
+    assert back.headers["Event"] == 'The "Open" 2024' and len(back.moves) == 1
     f = io.StringIO(text.decode())
     with pytest.warns(UserWarning):
         assert caissa.pgn.read_game(f, lenient=True).headers["Event"] == "a"

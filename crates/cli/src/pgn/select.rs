@@ -34,8 +34,9 @@
 //! summary, whose `matched` counts the repeats and `written` does not.
 //!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
-//! a move, the result `1/2`, glyphs above `$255`, text after the result on its line), with a line `FILE:LINE:COLUMN: warning:
-//! what` on stderr for each, instead of counting the game broken.
+//! a move, the result `1/2`, glyphs above `$255`, text after the result on its line, a `"` left
+//! unescaped in a tag value), with a line `FILE:LINE:COLUMN: warning: what` on stderr for each,
+//! instead of counting the game broken.
 //!
 //! The exit status is 0, 1 when `--on-error stop` stopped at a broken game, 2 when a file
 //! cannot be read or the output cannot be written.
@@ -107,8 +108,8 @@ pub(crate) struct SelectArgs {
     #[arg(long)]
     fix_result: bool,
     /// Read leniently: accept `e.p.` after a move, the result `1/2`, glyphs above `$255` and
-    /// text after the result (left out), each with a warning on stderr, instead of counting
-    /// the game broken.
+    /// text after the result (left out), and a `"` left unescaped in a tag value, each with a
+    /// warning on stderr, instead of counting the game broken.
     #[arg(long)]
     lenient: bool,
     /// Write to this file instead of stdout.

@@ -82,8 +82,10 @@
 //! - A missing result is not an error. After the result only comments may follow.
 //! - **Lenient reading** ([`Reader::lenient`], [`ParallelReader::lenient`]) also accepts what
 //!   other readers do: `e.p.` after a move (`exd6 e.p.`, `exd6e.p.`), the result `1/2`,
-//!   glyphs above `$255`, and text after the result on its lines (`1-0 resigns`); each is reported to [`Visitor::tolerated`] ([`Tolerated`]; [`Replayer`]
-//!   lists them in [`ReplayStats::tolerated`]) where a strict reader refuses the game.
+//!   glyphs above `$255`, text after the result on its lines (`1-0 resigns`), and a `"` left
+//!   unescaped in a tag value (as python-chess writes one); each is reported to
+//!   [`Visitor::tolerated`] ([`Tolerated`]; [`Replayer`] lists them in
+//!   [`ReplayStats::tolerated`]) where a strict reader refuses the game.
 //!
 //! # Errors and recovery
 //!

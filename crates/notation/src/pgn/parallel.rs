@@ -147,8 +147,8 @@ impl ParallelReader {
 
     /// Reads leniently when `lenient` is true: every [`Reader`] it makes is
     /// [`Reader::lenient`], so it accepts `e.p.` after a move, the result `1/2`, glyphs above
-    /// `$255` and text after the result on its lines, each reported to [`Visitor::tolerated`], where it refuses the game
-    /// otherwise.
+    /// `$255`, text after the result on its lines and a `"` left unescaped in a tag value, each
+    /// reported to [`Visitor::tolerated`], where it refuses the game otherwise.
     ///
     /// ```
     /// use core::ops::ControlFlow;

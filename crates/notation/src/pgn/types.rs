@@ -127,6 +127,9 @@ pub enum Tolerated {
     /// passed over to the end of its line, as other readers take the marker for the game's
     /// end (comments there are read, as always).
     AfterResult,
+    /// A `"` left unescaped in a tag value (`[Event "The "Open""]`, as python-chess writes
+    /// it): the value runs to the last `"` before the `]` that ends the line.
+    UnescapedQuote,
 }
 
 impl fmt::Display for Tolerated {
@@ -136,6 +139,9 @@ impl fmt::Display for Tolerated {
             Tolerated::HalfPointResult => f.write_str("result '1/2' read as '1/2-1/2'"),
             Tolerated::NagOutOfRange(n) => write!(f, "glyph ${n} is above $255, left out"),
             Tolerated::AfterResult => f.write_str("text after the result, passed over"),
+            Tolerated::UnescapedQuote => {
+                f.write_str("'\"' unescaped in a tag value, read as part of it")
+            }
         }
     }
 }

@@ -23,7 +23,7 @@ use core::ops::ControlFlow;
 use std::io::{self, Read};
 
 use super::error::{PgnError, PgnErrorKind};
-use super::types::Location;
+use super::types::{Location, Tolerated};
 use super::visitor::Visitor;
 use bytes::settle_line_ends;
 
@@ -121,6 +121,9 @@ pub struct Reader<R> {
     failed: bool,
     /// Whether [`Reader::lenient`] reading is on.
     lenient: bool,
+    /// Where the current game's tags hold a `"` left unescaped that a lenient reader read as
+    /// part of the value: reported to the visitor once its movetext begins.
+    unescaped_quotes: Vec<Location>,
     /// Whether the shortcuts for common tokens are taken: always, but in the tests that check
     /// that the general path reads the same without them.
     #[cfg(test)]
@@ -204,14 +207,16 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             failed: false,
             lenient: false,
+            unescaped_quotes: Vec::new(),
             #[cfg(test)]
             shortcuts: true,
         }
     }
 
     /// The same reader, reading leniently when `lenient` is true: it then accepts `e.p.` after a
-    /// move, the result `1/2`, glyphs above `$255` and text after the result on its lines
-    /// (each reported to [`Visitor::tolerated`]) where it refuses the game otherwise.
+    /// move, the result `1/2`, glyphs above `$255`, text after the result on its lines and a
+    /// `"` left unescaped in a tag value (each reported to [`Visitor::tolerated`]) where it
+    /// refuses the game otherwise.
     ///
     /// ```
     /// use caissa_notation::pgn::{Reader, Recorder, Tolerated};
@@ -322,6 +327,7 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         self.game_start = self.base + self.pos as u64;
+        self.unescaped_quotes.clear();
         let mut tags = match visitor.begin_game(self.location()) {
             ControlFlow::Continue(tags) => tags,
             ControlFlow::Break(result) => {
@@ -347,6 +353,15 @@ impl<R: Read> Reader<R> {
                 return Ok(Some(result));
             }
         };
+        for i in 0..self.unescaped_quotes.len() {
+            let at = self.unescaped_quotes[i];
+            if let ControlFlow::Break(result) =
+                visitor.tolerated(&mut movetext, Tolerated::UnescapedQuote, at)
+            {
+                self.skip_movetext()?;
+                return Ok(Some(result));
+            }
+        }
         match self.read_movetext(visitor, &mut movetext)? {
             Step::Continue => Ok(Some(visitor.end_game(movetext))),
             Step::Break(result) => {

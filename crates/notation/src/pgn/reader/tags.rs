@@ -117,7 +117,14 @@ impl<R: Read> Reader<R> {
             self.fill(want)?;
         };
         let flow = match close {
-            Some(close) => {
+            Some(mut close) => {
+                if self.lenient
+                    && let Some(last) = self.unescaped_value_end(close)
+                {
+                    self.unescaped_quotes
+                        .push(self.location_of(self.pos + close));
+                    close = last;
+                }
                 let data = &self.buf[self.pos..self.end];
                 let flow = visitor.tag(
                     tags,
@@ -167,6 +174,34 @@ impl<R: Read> Reader<R> {
         }
         self.pos += i + 1;
         Ok(step(flow))
+    }
+
+    /// Where the value of the tag pair at `pos` ends if its `"` at `close` (relative to `pos`)
+    /// is followed by more than blanks and `]` on its line, as when a writer left quotes in it
+    /// unescaped: its line's last `"` that only blanks and `]` follow, if there is one and the
+    /// line is buffered whole.
+    fn unescaped_value_end(&self, close: usize) -> Option<usize> {
+        let data = &self.buf[self.pos..self.end];
+        let after = close + 1 + count_blanks(&data[close + 1..]);
+        if data.get(after) == Some(&b']') {
+            return None;
+        }
+        let line_end = match data[close..].iter().position(|&b| b == b'\n') {
+            Some(i) => close + i,
+            None if self.eof => data.len(),
+            None => return None,
+        };
+        let line = &data[..line_end];
+        let bracket = line
+            .iter()
+            .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+        if line[bracket] != b']' {
+            return None;
+        }
+        let quote = line[..bracket]
+            .iter()
+            .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+        (quote > close && line[quote] == b'"').then_some(quote)
     }
 
     /// Reads the tag pair at `pos` if it is written the usual way, `[Name "value"]`: one blank
@@ -226,6 +261,42 @@ pub(in crate::pgn) fn looks_like_tag_line(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// python-chess writes a tag value's quotes unescaped: a lenient reader reads the value to
+    /// the line's last `"` before its `]`, and says so; a strict one refuses the game.
+    #[test]
+    fn a_lenient_reader_reads_quotes_left_unescaped_in_a_tag() {
+        use crate::pgn::{GameTreeBuilder, Reader, Tolerated};
+        let pgn = "[Event \"The \"Open\" 2024\"]\n[Site \"back\\\\slash\"] \n\n1. e4 *\n";
+        let strict = Reader::new(pgn.as_bytes()).read_game(&mut GameTreeBuilder);
+        let error = strict.expect("a game").expect_err("strictly broken");
+        assert_eq!(error.kind, PgnErrorKind::ExpectedTagEnd);
+        let lenient = Reader::new(pgn.as_bytes())
+            .lenient(true)
+            .read_game(&mut GameTreeBuilder)
+            .expect("a game")
+            .expect("read leniently");
+        assert_eq!(lenient.tags.get("Event"), Some("The \"Open\" 2024"));
+        assert_eq!(lenient.tags.get("Site"), Some("back\\slash"));
+        assert_eq!(
+            lenient.tolerated,
+            [(
+                Location {
+                    line: 1,
+                    column: 13
+                },
+                Tolerated::UnescapedQuote
+            )]
+        );
+        assert_eq!(lenient.mainline().count(), 1);
+        // Anything but blanks between the last `"` and the `]` is still an error.
+        for bad in ["[Event \"a\" b\"c]\n\n*\n", "[Event \"a\" b\" c\n\n*\n"] {
+            let read = Reader::new(bad.as_bytes())
+                .lenient(true)
+                .read_game(&mut GameTreeBuilder);
+            assert!(read.expect("a game").is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn tag_lines_are_recognised() {
