@@ -8,7 +8,7 @@ use std::io::Read;
 use caissa_notation::pgn::{
     DEFAULT_CAPACITY, Flow, GameTree, GameTreeBuilder, Layout, Location, MIN_CAPACITY, Nag,
     PgnError, RawComment, RawTag, Reader, Recorder, Replay, ReplayStats, Replayer,
-    SEVEN_TAG_ROSTER, Tags, TerminationMarker, VariationChoice, Visitor,
+    SEVEN_TAG_ROSTER, Tags, TerminationMarker, Tolerated, VariationChoice, Visitor,
 };
 use caissa_notation::san::SanPlus;
 
@@ -215,6 +215,48 @@ fn record(data: &[u8], trickle: bool, capacity: usize, wander: bool) -> (Vec<Cal
         )
     };
     (recording.calls, games.iter().map(Result::is_ok).collect())
+}
+
+/// Lenient reading: the same games, written back the same, and the same list of what was read
+/// past, whether the reader is fed the slice or a few bytes at a time, with the default or the
+/// smallest buffer (the latter compared for inputs shorter than it); and never fewer games read
+/// well than a strict reader reads.
+fn check_lenient(data: &[u8]) {
+    type Game = Result<(String, Vec<(Location, Tolerated)>), PgnError>;
+    let read = |trickle: bool, capacity: usize| -> Vec<Game> {
+        let games = if trickle {
+            let reader = Reader::with_capacity(Trickle { data, at: 0 }, capacity).lenient(true);
+            read_games(reader, &mut GameTreeBuilder, data.len())
+        } else {
+            let reader = Reader::with_capacity(data, capacity).lenient(true);
+            read_games(reader, &mut GameTreeBuilder, data.len())
+        };
+        games
+            .into_iter()
+            .map(|game| game.map(|tree| (tree.to_string(), tree.tolerated)))
+            .collect()
+    };
+    let by_slice = read(false, DEFAULT_CAPACITY);
+    assert_eq!(
+        by_slice,
+        read(true, DEFAULT_CAPACITY),
+        "lenient, fed a few bytes at a time"
+    );
+    if data.len() < MIN_CAPACITY {
+        assert_eq!(
+            by_slice,
+            read(true, MIN_CAPACITY),
+            "lenient, the smallest buffer"
+        );
+    }
+    let strict = read_games(Reader::new(data), &mut GameTreeBuilder, data.len());
+    let well = |games: &[Game]| games.iter().filter(|g| g.is_ok()).count();
+    let strict_well = strict.iter().filter(|g| g.is_ok()).count();
+    assert!(
+        well(&by_slice) >= strict_well || by_slice.len() != strict.len(),
+        "a lenient reader read fewer games well ({}) than a strict one ({strict_well})",
+        well(&by_slice)
+    );
 }
 
 /// `other` (what `reader` recorded) is `expected` (what a reader over the slice recorded).
@@ -434,6 +476,7 @@ pub fn check(data: &[u8]) {
         }
     }
 
+    check_lenient(data);
     let built = read_games(Reader::new(data), &mut GameTreeBuilder, data.len());
     check_pgn_trailing_blanks(data, &built);
     let replayed = read_games(Reader::new(data), &mut Replayer::new(), data.len());

@@ -119,7 +119,7 @@ impl<R: Read> Reader<R> {
         let flow = match close {
             Some(mut close) => {
                 if self.lenient
-                    && let Some(last) = self.unescaped_value_end(close)
+                    && let Some(last) = self.unescaped_value_end(close)?
                 {
                     self.unescaped_quotes
                         .push(self.location_of(self.pos + close));
@@ -179,29 +179,36 @@ impl<R: Read> Reader<R> {
     /// Where the value of the tag pair at `pos` ends if its `"` at `close` (relative to `pos`)
     /// is followed by more than blanks and `]` on its line, as when a writer left quotes in it
     /// unescaped: its line's last `"` that only blanks and `]` follow, if there is one and the
-    /// line is buffered whole.
-    fn unescaped_value_end(&self, close: usize) -> Option<usize> {
-        let data = &self.buf[self.pos..self.end];
-        let after = close + 1 + count_blanks(&data[close + 1..]);
-        if data.get(after) == Some(&b']') {
-            return None;
-        }
-        let line_end = match data[close..].iter().position(|&b| b == b'\n') {
-            Some(i) => close + i,
-            None if self.eof => data.len(),
-            None => return None,
+    /// line fits the buffer (read on until its end is buffered, as the value was).
+    fn unescaped_value_end(&mut self, close: usize) -> io::Result<Option<usize>> {
+        let line_end = loop {
+            let data = &self.buf[self.pos..self.end];
+            if let Some(i) = data[close..].iter().position(|&b| b == b'\n') {
+                break close + i;
+            }
+            if self.eof {
+                break data.len();
+            }
+            if self.is_full() {
+                return Ok(None);
+            }
+            let want = self.end - self.pos + 1;
+            self.fill(want)?;
         };
-        let line = &data[..line_end];
-        let bracket = line
-            .iter()
-            .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
-        if line[bracket] != b']' {
-            return None;
+        let line = &self.buf[self.pos..self.pos + line_end];
+        let after = close + 1 + count_blanks(&line[close + 1..]);
+        if line.get(after) == Some(&b']') {
+            return Ok(None);
         }
-        let quote = line[..bracket]
-            .iter()
-            .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
-        (quote > close && line[quote] == b'"').then_some(quote)
+        let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+        let Some(bracket) = line.iter().rposition(|b| !blank(b)) else {
+            return Ok(None);
+        };
+        if line[bracket] != b']' {
+            return Ok(None);
+        }
+        let quote = line[..bracket].iter().rposition(|b| !blank(b));
+        Ok(quote.filter(|&q| q > close && line[q] == b'"'))
     }
 
     /// Reads the tag pair at `pos` if it is written the usual way, `[Name "value"]`: one blank
