@@ -301,15 +301,20 @@ impl Source {
                 Some(Ok(item)) => return Ok(Some(item)),
                 Some(Err(_)) if self.skip_errors => {}
                 Some(Err(ReadError::Text(mut e))) => {
-                    let place = &mut self.place;
-                    e.location = py
-                        .detach(|| place.locate(e.location))
-                        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+                    e.location = self.locate(py, e.location)?;
                     return Err(pgn_error(py, &e));
                 }
                 Some(Err(ReadError::Replay(e))) => return Err(replay_error(py, &e)),
             }
         }
+    }
+
+    /// Where `at`, a place in the input read, is in its file (a shard's lines are the
+    /// file's), worked out with the GIL released.
+    fn locate(&mut self, py: Python<'_>, at: Location) -> PyResult<Location> {
+        let place = &mut self.place;
+        py.detach(|| place.locate(at))
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
     }
 }
 
@@ -326,18 +331,13 @@ impl GameReader {
     /// The next game. A game that cannot be read or replayed raises `PgnParseError` (unless
     /// the reader skips errors); the call after it reads the next game.
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PgnGame>>> {
-        let Some((data, tolerated)) = self.0.next(py, read_one)? else {
+        let Some((data, mut tolerated)) = self.0.next(py, read_one)? else {
             return Ok(None);
         };
-        let category = py.get_type::<PyUserWarning>();
-        for (at, what) in tolerated {
-            let place = &mut self.0.place;
-            let at = py
-                .detach(|| place.locate(at))
-                .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
-            let message = CString::new(format!("{at}: {what}")).unwrap_or_default();
-            PyErr::warn(py, &category, &message, 1)?;
+        for (at, _) in &mut tolerated {
+            *at = self.0.locate(py, *at)?;
         }
+        warn_tolerated(py, tolerated)?;
         PgnGame::create(py, data).map(Some)
     }
 }
@@ -628,15 +628,21 @@ fn select(
         }
         Ok((selected, broken, tolerated))
     })?;
+    warn_tolerated(py, tolerated)?;
+    match broken {
+        Some(b) => Err(broken_error(py, &b)),
+        None => Ok(selected),
+    }
+}
+
+/// A `UserWarning` for each thing a lenient reader read past, `LINE:COLUMN: what`.
+fn warn_tolerated(py: Python<'_>, tolerated: Vec<(Location, Tolerated)>) -> PyResult<()> {
     let category = py.get_type::<PyUserWarning>();
     for (at, what) in tolerated {
         let message = CString::new(format!("{at}: {what}")).unwrap_or_default();
         PyErr::warn(py, &category, &message, 1)?;
     }
-    match broken {
-        Some(b) => Err(broken_error(py, &b)),
-        None => Ok(selected),
-    }
+    Ok(())
 }
 
 /// The `PgnParseError` of a game `select` cannot read or replay.
