@@ -5,7 +5,7 @@
 //! 1. `fmt`: `cargo fmt --all -- --check`.
 //! 2. `layering`: the dependency rules of [`crate::layering`], checked by reading the manifests.
 //! 3. `tools`: what the tests need from outside the Rust toolchain, installed when missing
-//!    ([`crate::tools::prepare`]: stockfish, pgn-extract, the Python venv).
+//!    ([`crate::tools::prepare`]: stockfish, gnuchess, pgn-extract, the Python venv).
 //! 4. `clippy`: `cargo clippy --workspace --all-targets --locked -- -D warnings`.
 //! 5. `no_std`: `cargo build -p caissa-board -p caissa-movegen --no-default-features --locked`;
 //!    both crates are `#![no_std]` without their default features, and this keeps them so.

@@ -1,10 +1,10 @@
 //! The outside programs the tests need, installed when they are missing, so that `cargo xtask
 //! ci` passes on a clean machine.
 //!
-//! - [`PROGRAMS`]: `stockfish` and `pgn-extract`, looked for on `PATH` and in [`GAMES_DIR`]
-//!   (where Debian puts them). The missing ones are installed with one `apt-get update &&
-//!   apt-get install -y PACKAGE...`; a machine without `apt-get` gets an error naming the
-//!   packages. The tests' `PATH` ends with [`GAMES_DIR`] ([`test_path`]).
+//! - [`PROGRAMS`]: `stockfish`, `gnuchess` and `pgn-extract`, looked for on `PATH` and in
+//!   [`GAMES_DIR`] (where Debian puts them). The missing ones are installed with one `apt-get
+//!   update && apt-get install -y PACKAGE...`; a machine without `apt-get` gets an error naming
+//!   the packages. The tests' `PATH` ends with [`GAMES_DIR`] ([`test_path`]).
 //! - [`python_venv`]: a Python virtual environment in `<target dir>/venv` with
 //!   [`PYTHON_PACKAGES`], made by `python3 -m venv` and `pip install` when the Python crate
 //!   (`crates/python`) exists. Its interpreter reaches the tests as [`PYTHON_VAR`].
@@ -30,7 +30,8 @@ pub(crate) struct Program {
     pub(crate) package: &'static str,
 }
 
-/// The programs tests run: engine matches and UCI tests need stockfish, PGN comparisons
+/// The programs tests run: engine matches and UCI tests need stockfish, and GNU Chess as a
+/// second engine with its own habits (no `MultiPV`, no `go nodes`), PGN comparisons
 /// pgn-extract.
 pub(crate) const PROGRAMS: &[Program] = &[
     Program {
@@ -38,12 +39,16 @@ pub(crate) const PROGRAMS: &[Program] = &[
         package: "stockfish",
     },
     Program {
+        name: "gnuchess",
+        package: "gnuchess",
+    },
+    Program {
         name: "pgn-extract",
         package: "pgn-extract",
     },
 ];
 
-/// Where Debian installs games (stockfish, pgn-extract), often not on a root `PATH`.
+/// Where Debian installs games (stockfish, gnuchess, pgn-extract), often not on a root `PATH`.
 pub(crate) const GAMES_DIR: &str = "/usr/games";
 
 /// The Python packages the Python crate's tests use: maturin builds the module, pytest runs the

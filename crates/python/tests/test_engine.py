@@ -17,6 +17,10 @@ STOCKFISH = shutil.which("stockfish")
 if STOCKFISH is None and os.environ.get("CI"):
     raise RuntimeError("stockfish is not installed: `cargo xtask ci` installs it")
 needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+GNUCHESS = shutil.which("gnuchess")
+if GNUCHESS is None and os.environ.get("CI"):
+    raise RuntimeError("gnuchess is not installed: `cargo xtask ci` installs it")
+needs_gnuchess = pytest.mark.skipif(GNUCHESS is None, reason="gnuchess is not installed")
 
 
 def stockfish():
@@ -422,3 +426,47 @@ def test_options_are_checked_before_the_engine_gets_them():
                 engine.configure(bad)
         engine.configure({"hash": 32, "UCI_ShowWDL": "true"})
         assert engine.play(caissa.Board(), Limit(depth=2)).move is not None
+
+
+@needs_gnuchess
+def test_gnu_chess_a_second_engine_with_its_own_habits():
+    """GNU Chess in UCI mode, which declares no ``MultiPV`` option: one line asked for is its
+    usual search and more an ``EngineError``, as python-chess has them; moves, depth limits,
+    clocks, an infinite analysis stopped and a mate's score as from Stockfish."""
+    import chess
+    import chess.engine
+    command = [GNUCHESS, "--uci"]
+    with SimpleEngine.popen_uci(command) as engine, \
+            chess.engine.SimpleEngine.popen_uci(command) as peer:
+        assert "MultiPV" not in engine.options and "Hash" in engine.options
+        assert sorted(engine.options) == sorted(peer.options)
+        board, peer_board = caissa.Board(), chess.Board()
+        for san in ("e4", "e5"):
+            board.push_san(san)
+            peer_board.push_san(san)
+        lines = engine.analyse(board, Limit(depth=5), multipv=1)
+        expected = peer.analyse(peer_board, chess.engine.Limit(depth=5), multipv=1)
+        assert len(lines) == len(expected) == 1
+        assert [m.uci() for m in lines[0]["pv"]] == [m.uci() for m in expected[0]["pv"]]
+        assert lines[0]["score"].white().score() == expected[0]["score"].white().score()
+        with pytest.raises(caissa.EngineError):
+            engine.analyse(board, Limit(depth=5), multipv=2)
+        with pytest.raises(chess.engine.EngineError):
+            peer.analyse(peer_board, chess.engine.Limit(depth=5), multipv=2)
+        # The engine still answers after the refusal.
+        played = engine.play(board, Limit(depth=4))
+        assert board.is_legal(played.move) and played.info["depth"] == 4
+        clocked = engine.play(board, Limit(white_clock=5, black_clock=5, white_inc=0.1,
+                                           black_inc=0.1))
+        assert board.is_legal(clocked.move)
+        with engine.analysis(board) as analysis:
+            time.sleep(0.2)
+            analysis.stop()
+            best = analysis.wait()
+        assert board.is_legal(best.move) and analysis.info["depth"] >= 1
+        mate = engine.play(caissa.Board("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"), Limit(depth=3))
+        assert mate.move.uci() == "f1f8" and mate.info["score"].white() == Mate(1)
+        # A stalemate is not sent: GNU Chess answers `bestmove a1a1` there, which python-chess
+        # reports as an error.
+        assert engine.play(caissa.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+                           Limit(depth=3)).move is None

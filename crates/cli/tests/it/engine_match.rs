@@ -1,12 +1,13 @@
-//! `caissa match`: real games between Stockfish (at low node counts) and the random engine,
-//! the PGN they produce, resuming, SPRT, and misbehaving engines that lose for the right reason
-//! while the match goes on.
+//! `caissa match`: real games between Stockfish (at low node counts) and the random engine or
+//! GNU Chess, the PGN they produce, resuming, SPRT, and misbehaving engines that lose for the
+//! right reason while the match goes on.
 
 use std::path::Path;
 
 use super::{TempFile, caissa};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
+const GNUCHESS: &str = "/usr/games/gnuchess";
 
 fn random(extra: &str) -> String {
     format!(
@@ -127,6 +128,53 @@ fn stockfish_against_the_random_engine() {
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(again.stdout.lines().last(), Some(last));
     assert_eq!(games(pgn.0.as_path()).len(), 4);
+}
+
+/// GNU Chess, a second real engine with its own habits (its UCI mode takes `go depth` but not
+/// `go nodes`, and has no `MultiPV`), against Stockfish: both games end by the Laws (no
+/// forfeit, no flag) or at the move limit, and the PGN holds GNU Chess's scores and clocks.
+#[test]
+fn stockfish_against_gnu_chess() {
+    if !Path::new(STOCKFISH).exists() || !Path::new(GNUCHESS).exists() {
+        eprintln!("no {STOCKFISH} or {GNUCHESS}; `cargo xtask setup` installs them");
+        return;
+    }
+    let pgn = TempFile::new("match-gnu.pgn", "");
+    std::fs::remove_file(pgn.path()).unwrap();
+    let sf = format!("cmd={STOCKFISH} name=sf option.Threads=1 option.Hash=16 nodes=2000");
+    let gnu = format!("cmd={GNUCHESS} arg=--uci name=gnu depth=3");
+    let rest = [
+        "--tc",
+        "20+0.2",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--pgn",
+        pgn.path(),
+        "--max-moves",
+        "150",
+    ];
+    let run = run_match(&[&sf, &gnu], &rest);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let played = games(pgn.0.as_path());
+    assert_eq!(played.len(), 2, "{}", run.stderr);
+    for (white, black, result, termination) in &played {
+        let by_laws = termination.contains("(FIDE ") && !termination.contains("time");
+        assert!(
+            by_laws || termination == "adjudication: draw at the move limit",
+            "{white} vs {black} {result}: {termination}"
+        );
+    }
+    let text = std::fs::read_to_string(pgn.path()).unwrap();
+    let gnu_moves = text
+        .split("[Event ")
+        .skip(1)
+        .map(|game| game.matches(",3] }").count())
+        .sum::<usize>();
+    assert!(gnu_moves > 10, "GNU Chess's depth-3 scores: {text}");
+    let last = run.stdout.lines().last().unwrap();
+    assert!(last.starts_with("result sf vs gnu: wins "), "{last}");
 }
 
 /// The `[%clk]` times of a game's movetext, in seconds, in ply order.

@@ -788,6 +788,16 @@ class SimpleEngine:
         """Nothing to send: UCI has no message for a game's end (python-chess sends one to
         XBoard engines only)."""
 
+    def _with_multipv(self, options: Optional[Mapping[str, Any]],
+                      multipv: Optional[int]) -> Dict[str, Any]:
+        """``options`` for one search, with ``MultiPV`` set to ``multipv`` where the engine has
+        the option or more than one line is asked for, as python-chess sets it: one line from an
+        engine without the option (GNU Chess) is its usual search, more an ``EngineError``."""
+        temporary = dict(options or {})
+        if multipv is not None and (multipv > 1 or "MultiPV" in self.options):
+            temporary["MultiPV"] = multipv
+        return temporary
+
     def _set_for_one_search(self, options: Mapping[str, Any]) -> Dict[str, str]:
         """Sets ``options`` for the next search only: what to set back after it (the values
         ``configure`` gave, else the engine's defaults)."""
@@ -824,7 +834,9 @@ class SimpleEngine:
         """The engine's last scored ``info`` for the current position of ``board``, searched
         within ``limit``: ``score`` (a ``PovScore``), ``pv``, ``depth``, ``nodes``, ``time`` ...
         With ``multipv``, the engine's ``MultiPV`` option is set to it for this search (and back
-        after), and a list is returned: the last scored ``info`` of each line, the best first.
+        after), and a list is returned: the last scored ``info`` of each line, the best first
+        (as python-chess, from an engine without the option one line is its usual search, more
+        an ``EngineError``).
         ``root_moves`` and ``options`` as for ``play``. python-chess's ``game`` and ``info`` are
         taken (every field is always given). In a position without a legal move the engine is
         not asked: the score is mated (``Mate(-0)``) or 0 for stalemate, at depth 0, as engines
@@ -834,9 +846,7 @@ class SimpleEngine:
             self._finish_analysis()
             found = _ended_info(board)
             return found if multipv is None else [found]
-        temporary = dict(options or {})
-        if multipv is not None:
-            temporary["MultiPV"] = multipv
+        temporary = self._with_multipv(options, multipv)
         _, _, found, lines = self._search(board, limit, root_moves, temporary)
         return found if multipv is None else lines
 
@@ -866,9 +876,7 @@ class SimpleEngine:
             result.multipv[0].update(info)
             result._best = BestMove(None, None)
             return result
-        temporary = dict(options or {})
-        if multipv is not None:
-            temporary["MultiPV"] = multipv
+        temporary = self._with_multipv(options, multipv)
         result._restore = self._set_for_one_search(temporary)
         try:
             self._set_variant(board)
