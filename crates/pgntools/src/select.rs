@@ -63,6 +63,10 @@ pub enum Format {
     /// The main line's moves in long algebraic notation (`e2-e4 e7-e5 Ng1-f3 Bf8xc5+`,
     /// `e7-e8=Q`, `O-O`, `--` for a null move), one game per line.
     Lan,
+    /// The main line's moves in canonical SAN (`e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6`, `+` and `#`
+    /// as the board has them, `--` for a null move), one game per line: the movetext without
+    /// numbers, result, comments, glyphs or variations.
+    San,
     /// The FEN of each position of the main line, the start included, one per line.
     Fen,
     /// The EPD (the four fields of FEN, no move counters) of each position of the main line,
@@ -95,6 +99,7 @@ impl Format {
             Format::Pgn
             | Format::Uci
             | Format::Lan
+            | Format::San
             | Format::Fen
             | Format::Epd
             | Format::Key(_) => Columns {
@@ -478,7 +483,7 @@ pub(crate) struct Selector<'a> {
 /// What a [`Selector`] does with each move, told once from its options.
 #[derive(Clone, Copy, Debug)]
 struct MoveWork {
-    /// Whether the canonical SAN is wanted: the whole game is written, or LAN.
+    /// Whether the canonical SAN is wanted: the whole game is written, or LAN or SAN lines.
     canonical: bool,
     /// Whether the whole game is written ([`Format::writes_tree`]).
     tree: bool,
@@ -493,7 +498,7 @@ impl MoveWork {
     fn new(format: Format) -> MoveWork {
         let columns = format.ply_columns();
         MoveWork {
-            canonical: format.writes_tree() || format == Format::Lan,
+            canonical: format.writes_tree() || matches!(format, Format::Lan | Format::San),
             tree: format.writes_tree(),
             line: PlyText::of(format),
             clocks: columns.clocks,
@@ -630,7 +635,7 @@ fn line_start(format: Format, pos: &Position) -> String {
             push_position_line(&mut text, format, pos);
             text
         }
-        _ if format.wants_uci() || format == Format::Lan => {
+        _ if format.wants_uci() || matches!(format, Format::Lan | Format::San) => {
             String::with_capacity(MOVE_LINE_CAPACITY)
         }
         _ => String::new(),
@@ -677,7 +682,7 @@ fn comments_as_read(options: &SelectOptions) -> bool {
         && !columns.evals
 }
 
-/// The bytes reserved for a game's moves in UCI or LAN: about 150 plies.
+/// The bytes reserved for a game's moves in UCI, LAN or SAN: about 150 plies.
 const MOVE_LINE_CAPACITY: usize = 1024;
 
 /// How a line format writes each main-line ply ([`write_ply`]).
@@ -687,6 +692,8 @@ enum PlyText {
     Uci,
     /// The move in LAN.
     Lan,
+    /// The move in canonical SAN.
+    San,
     /// The position reached, as [`Format::Fen`] or [`Format::Epd`] (this one) write it.
     Position(Format),
 }
@@ -697,6 +704,7 @@ impl PlyText {
         match format {
             Format::Fen | Format::Epd => Some(PlyText::Position(format)),
             Format::Lan => Some(PlyText::Lan),
+            Format::San => Some(PlyText::San),
             _ if format.wants_uci() => Some(PlyText::Uci),
             _ => None,
         }
@@ -704,14 +712,14 @@ impl PlyText {
 }
 
 /// Appends a main-line ply to `text` as `how` says: `before` is the position it is played
-/// in, `played` the move (`None` for a null move), `suffix` its check or mate sign (wanted
-/// for LAN), `after` the position it leads to.
+/// in, `played` the move (`None` for a null move), `canonical` its canonical SAN (wanted for
+/// LAN and SAN), `after` the position it leads to.
 fn write_ply(
     text: &mut String,
     how: PlyText,
     before: &Position,
     played: Option<Move>,
-    suffix: Option<Suffix>,
+    canonical: Option<SanPlus>,
     after: &Position,
 ) {
     let word = |text: &mut String| {
@@ -723,9 +731,16 @@ fn write_ply(
         (PlyText::Position(format), _) => push_position_line(text, format, after),
         (PlyText::Lan, Some(m)) => {
             word(text);
+            let suffix = canonical.and_then(|san| san.suffix);
             caissa_notation::san::append_lan(text, before, m, suffix);
         }
-        (PlyText::Lan, None) => {
+        (PlyText::San, Some(_)) => {
+            word(text);
+            if let Some(san) = canonical {
+                san.append_to(text);
+            }
+        }
+        (PlyText::Lan | PlyText::San, None) => {
             word(text);
             text.push_str("--");
         }
@@ -1005,8 +1020,7 @@ impl Visitor for Selector<'_> {
                 game.evals.push(None);
             }
             if let Some(how) = work.line {
-                let suffix = canonical.and_then(|san| san.suffix);
-                write_ply(&mut game.text, how, before, played, suffix, after);
+                write_ply(&mut game.text, how, before, played, canonical, after);
             }
             if self.options.openings {
                 let openings = Openings::builtin();
@@ -1223,7 +1237,7 @@ impl Visitor for Selector<'_> {
                 };
                 text.map_or(Selected::OutOfOrder, |text| Selected::Matched(text + "\n"))
             }
-            Format::Uci | Format::Lan => Selected::Matched(line_text + "\n"),
+            Format::Uci | Format::Lan | Format::San => Selected::Matched(line_text + "\n"),
             Format::Fen | Format::Epd | Format::Key(_) => Selected::Matched(line_text),
             Format::Row(_) => {
                 let result = tags.movetext_result(marker);

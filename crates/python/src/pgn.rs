@@ -489,9 +489,10 @@ pub(crate) fn open_source(
 /// `'en-passant'`), `min_plies` / `max_plies`, `position` (a `Board` or FEN the main line
 /// reaches, compared as the Laws' "same position") and `moves` (the SAN moves it starts with).
 ///
-/// `format` is `'pgn'` (export format, canonical SAN), `'uci'` or `'lan'` (the main line's moves
-/// in UCI or long algebraic notation, one game a line), `'fen'` or `'epd'` (each position of the
-/// main line, the start included, one a line); `strip` names what to leave out: `'comments'`,
+/// `format` is `'pgn'` (export format, canonical SAN), `'uci'`, `'lan'` or `'san'` (the main
+/// line's moves in UCI, long algebraic notation or canonical SAN without numbers or result, one
+/// game a line), `'fen'` or `'epd'` (each position of the main line, the start included, one a
+/// line); `strip` names what to leave out: `'comments'`,
 /// `'nags'`, `'variations'`, `'commands'`; `ply_count` sets the `PlyCount` tag; `openings` sets
 /// `ECO` and `Opening` from the built-in opening table (the last named position the main line
 /// reaches); `fen_comments` adds each position's FEN as a comment; `fix_result` makes the
@@ -545,11 +546,12 @@ fn select(
         "pgn" => Format::Pgn,
         "uci" => Format::Uci,
         "lan" => Format::Lan,
+        "san" => Format::San,
         "fen" => Format::Fen,
         "epd" => Format::Epd,
         other => {
             return Err(PyValueError::new_err(format!(
-                "format is 'pgn', 'uci', 'lan', 'fen' or 'epd', not {other:?}"
+                "format is 'pgn', 'uci', 'lan', 'san', 'fen' or 'epd', not {other:?}"
             )));
         }
     };

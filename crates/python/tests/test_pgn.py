@@ -252,6 +252,16 @@ def test_select_writes_lan_fen_epd_openings_and_fen_comments():
     assert epd.splitlines() == [" ".join(f.split()[:4]) for f in fens]
     (named,) = caissa.pgn.select(io.BytesIO(text), openings=True)
     assert '[ECO "B50"]' in named and "Sicilian" in named
+    # SAN lines: canonical, whatever the movetext wrote, as python-chess writes each move.
+    written = b'[Event "x"]\n\n1. e2e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7 { mate } 1-0\n'
+    (san,) = caissa.pgn.select(io.BytesIO(written), format="san")
+    peer_game = chess.pgn.read_game(io.StringIO(written.decode()))
+    board = peer_game.board()
+    expected = []
+    for move in peer_game.mainline_moves():
+        expected.append(board.san(move))
+        board.push(move)
+    assert san == " ".join(expected) + "\n" == "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#\n"
     (commented,) = caissa.pgn.select(io.BytesIO(text), fen_comments=True)
     assert re.findall(r"\{ ([^}]*) \}", commented) == fens[1:]
     import pyarrow

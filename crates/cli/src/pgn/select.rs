@@ -236,6 +236,8 @@ enum FormatArg {
     Uci,
     /// The main line in long algebraic notation (`Ng1-f3`), one game per line.
     Lan,
+    /// The main line in SAN (`Nf3`), without numbers or result, one game per line.
+    San,
     /// The FEN of every position of the main line, one per line.
     Fen,
     /// The EPD (FEN without move counters) of every position of the main line, one per line.
@@ -554,6 +556,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Uci => Format::Uci,
             FormatArg::Lan => Format::Lan,
+            FormatArg::San => Format::San,
             FormatArg::Fen => Format::Fen,
             FormatArg::Epd => Format::Epd,
             FormatArg::Ndjson | FormatArg::Csv | FormatArg::Parquet => {

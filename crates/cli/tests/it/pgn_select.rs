@@ -553,6 +553,60 @@ fn lan_moves_are_pgn_extracts_long_algebraic() {
 }
 
 #[test]
+fn san_moves_are_pgn_extracts_san_lines() {
+    let ours = caissa(&["pgn", "select", "--format", "san", SAMPLE]);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    let theirs = pgn_extract(&[
+        "-Wsan",
+        "-C",
+        "-N",
+        "-V",
+        "--nomovenumbers",
+        "--noresults",
+        "-w100000",
+        "-s",
+        SAMPLE,
+    ]);
+    let theirs: Vec<&str> = theirs
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('['))
+        .collect();
+    let ours: Vec<&str> = ours.stdout.lines().collect();
+    assert_eq!(ours.len(), theirs.len());
+    for (our, their) in ours.iter().zip(&theirs) {
+        // A game without moves keeps its result there.
+        let their = if ["1-0", "0-1", "1/2-1/2", "*"].contains(&their.trim()) {
+            ""
+        } else {
+            their.trim_end()
+        };
+        assert_eq!(*our, their);
+    }
+    assert!(ours.iter().any(|l| l.contains('#') && l.contains("O-O")));
+    // The same moves as the main lines of the PGN rewrite, without numbers or result.
+    let pgn = caissa(&[
+        "pgn",
+        "select",
+        "--strip",
+        "comments,nags,variations",
+        SAMPLE,
+    ]);
+    let movetexts: Vec<String> = pgn
+        .stdout
+        .split("\n\n")
+        .filter(|part| !part.trim().is_empty() && !part.starts_with('['))
+        .map(|movetext| {
+            movetext
+                .split_whitespace()
+                .filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(ours, movetexts);
+}
+
+#[test]
 fn ndjson_and_csv_hold_the_tables_columns() {
     let games = sample_games();
     let json = caissa(&["pgn", "select", "--format", "ndjson", SAMPLE]);
