@@ -501,12 +501,14 @@ fn epd_and_fen_lines_are_pgn_extracts_positions() {
     }
 }
 
-#[test]
-fn lan_moves_are_pgn_extracts_long_algebraic() {
-    let ours = caissa(&["pgn", "select", "--format", "lan", SAMPLE]);
+/// Our `--format FORMAT` lines of the sample and pgn-extract's games in its notation
+/// `-WNOTATION`, bare moves one game a line; the same number of each. pgn-extract writes the
+/// result of a game without moves in spite of `--noresults`: it is left out here.
+fn move_lines_beside_pgn_extracts(format: &str, notation: &str) -> Vec<(String, String)> {
+    let ours = caissa(&["pgn", "select", "--format", format, SAMPLE]);
     assert_eq!(ours.code, 0, "{}", ours.stderr);
     let theirs = pgn_extract(&[
-        "-Wlalg",
+        &format!("-W{notation}"),
         "-C",
         "-N",
         "-V",
@@ -516,12 +518,24 @@ fn lan_moves_are_pgn_extracts_long_algebraic() {
         "-s",
         SAMPLE,
     ]);
-    let theirs: Vec<&str> = theirs
+    let theirs: Vec<String> = theirs
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with('['))
+        .map(|l| {
+            l.split_whitespace()
+                .filter(|w| !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect();
-    let ours: Vec<&str> = ours.stdout.lines().collect();
+    let ours: Vec<String> = ours.stdout.lines().map(str::to_owned).collect();
     assert_eq!(ours.len(), theirs.len());
+    ours.into_iter().zip(theirs).collect()
+}
+
+#[test]
+fn lan_moves_are_pgn_extracts_long_algebraic() {
+    let lines = move_lines_beside_pgn_extracts("lan", "lalg");
     // Our LAN as pgn-extract writes long algebraic: squares only, castling as the king's move.
     let squares = |ply: usize, lan: &str| -> String {
         let rank = if ply.is_multiple_of(2) { '1' } else { '8' };
@@ -536,53 +550,32 @@ fn lan_moves_are_pgn_extracts_long_algebraic() {
         };
         squares + suffix
     };
-    for (our, their) in ours.iter().zip(&theirs) {
+    for (our, their) in &lines {
         let our: Vec<String> = our
             .split_whitespace()
             .enumerate()
             .map(|(ply, lan)| squares(ply, lan))
             .collect();
-        // A game without moves keeps its result there.
-        let their: Vec<&str> = their
-            .split_whitespace()
-            .filter(|w| !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
-            .collect();
-        assert_eq!(our.join(" "), their.join(" "));
+        assert_eq!(our.join(" "), *their);
     }
-    assert!(ours.iter().any(|l| l.contains('x') && l.contains("O-O")));
+    assert!(
+        lines
+            .iter()
+            .any(|(l, _)| l.contains('x') && l.contains("O-O"))
+    );
 }
 
 #[test]
 fn san_moves_are_pgn_extracts_san_lines() {
-    let ours = caissa(&["pgn", "select", "--format", "san", SAMPLE]);
-    assert_eq!(ours.code, 0, "{}", ours.stderr);
-    let theirs = pgn_extract(&[
-        "-Wsan",
-        "-C",
-        "-N",
-        "-V",
-        "--nomovenumbers",
-        "--noresults",
-        "-w100000",
-        "-s",
-        SAMPLE,
-    ]);
-    let theirs: Vec<&str> = theirs
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('['))
-        .collect();
-    let ours: Vec<&str> = ours.stdout.lines().collect();
-    assert_eq!(ours.len(), theirs.len());
-    for (our, their) in ours.iter().zip(&theirs) {
-        // A game without moves keeps its result there.
-        let their = if ["1-0", "0-1", "1/2-1/2", "*"].contains(&their.trim()) {
-            ""
-        } else {
-            their.trim_end()
-        };
-        assert_eq!(*our, their);
+    let lines = move_lines_beside_pgn_extracts("san", "san");
+    for (our, their) in &lines {
+        assert_eq!(our, their);
     }
-    assert!(ours.iter().any(|l| l.contains('#') && l.contains("O-O")));
+    assert!(
+        lines
+            .iter()
+            .any(|(l, _)| l.contains('#') && l.contains("O-O"))
+    );
     // The same moves as the main lines of the PGN rewrite, without numbers or result.
     let pgn = caissa(&[
         "pgn",
@@ -603,7 +596,8 @@ fn san_moves_are_pgn_extracts_san_lines() {
                 .join(" ")
         })
         .collect();
-    assert_eq!(ours, movetexts);
+    let ours: Vec<&String> = lines.iter().map(|(our, _)| our).collect();
+    assert_eq!(ours, movetexts.iter().collect::<Vec<_>>());
 }
 
 #[test]
