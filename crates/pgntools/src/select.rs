@@ -498,7 +498,7 @@ impl MoveWork {
     fn new(format: Format) -> MoveWork {
         let columns = format.ply_columns();
         MoveWork {
-            canonical: format.writes_tree() || matches!(format, Format::Lan | Format::San),
+            canonical: format.writes_tree() || PlyText::of(format).is_some_and(PlyText::is_san),
             tree: format.writes_tree(),
             line: PlyText::of(format),
             clocks: columns.clocks,
@@ -626,19 +626,17 @@ fn fix_result(tags: &mut Tags, marker: &mut Option<TerminationMarker>, end: &Pos
 }
 
 /// The main line's text as the line formats start it: the start position's line in
-/// [`Format::Fen`] and [`Format::Epd`], with room for the moves of most games in UCI and LAN
-/// (which then never make it grow); empty in the other formats.
+/// [`Format::Fen`] and [`Format::Epd`], with room for the moves of most games in UCI, LAN and
+/// SAN (which then never make it grow); empty in the other formats.
 fn line_start(format: Format, pos: &Position) -> String {
-    match format {
-        Format::Fen | Format::Epd => {
+    match PlyText::of(format) {
+        Some(PlyText::Position(format)) => {
             let mut text = String::with_capacity(MOVE_LINE_CAPACITY);
             push_position_line(&mut text, format, pos);
             text
         }
-        _ if format.wants_uci() || matches!(format, Format::Lan | Format::San) => {
-            String::with_capacity(MOVE_LINE_CAPACITY)
-        }
-        _ => String::new(),
+        Some(_) => String::with_capacity(MOVE_LINE_CAPACITY),
+        None => String::new(),
     }
 }
 
@@ -708,6 +706,11 @@ impl PlyText {
             _ if format.wants_uci() => Some(PlyText::Uci),
             _ => None,
         }
+    }
+
+    /// Whether it writes the move's canonical SAN, or LAN with its `+` or `#`.
+    const fn is_san(self) -> bool {
+        matches!(self, PlyText::Lan | PlyText::San)
     }
 }
 

@@ -62,7 +62,9 @@ use caissa_movegen::{Move, Position, attacks};
 
 #[cfg(doc)]
 use super::can_win;
-use super::{Budget, Steps, Winnability, can_win_in_steps, storm_line};
+use super::{
+    Budget, Steps, Winnability, backwards, can_win_in_steps, played, played_legally, storm_line,
+};
 
 /// The longest line a repair may produce, in plies: past it the position is analysed afresh
 /// (each tempo makes a line one ply longer).
@@ -190,12 +192,7 @@ impl Verdicts {
     pub(crate) fn before(&self, m: Move, earlier: &Position) -> Option<Verdicts> {
         self.alive().then(|| {
             Verdicts(ByColor::new_with(|color| match &self.0[color] {
-                Known::Line { line, .. } => {
-                    let mut longer = Vec::with_capacity(line.len() + 1);
-                    longer.push(m);
-                    longer.extend_from_slice(line);
-                    Known::line(longer, earlier)
-                }
+                Known::Line { line, .. } => Known::line(in_front(&[m], line), earlier),
                 _ => Known::Untried,
             }))
         })
@@ -286,17 +283,10 @@ fn meets_line(
     line: &[Move],
     plies: usize,
 ) -> bool {
-    let mut at = *pos;
-    for &m in prefix {
-        if !at.is_legal(m) {
-            return false;
-        }
-        at.play_unchecked(m);
-    }
-    let mut there = *from;
-    for &m in &line[..plies] {
-        there.play_unchecked(m);
-    }
+    let Some(at) = played_legally(pos, prefix) else {
+        return false;
+    };
+    let there = played(from, &line[..plies]);
     at.board() == there.board()
         && at.turn() == there.turn()
         && at.castling_rights() == there.castling_rights()
@@ -318,7 +308,7 @@ fn undone(
     if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
         return None;
     }
-    let back = Move::normal(m.to(), m.from());
+    let back = backwards(m);
     let board = pos.board();
     if board.role_at(m.to()) == Some(Role::Pawn) {
         return None;
@@ -341,7 +331,7 @@ fn undone(
             return None;
         }
         at.play_unchecked(back);
-        let t_back = Move::normal(t.to(), t.from());
+        let t_back = backwards(t);
         at.is_legal(t_back).then(|| {
             at.play_unchecked(t_back);
             (t, t_back, at)
@@ -360,9 +350,7 @@ fn undone(
         pos.find_legal_move_from(others, &mut try_take_back);
     }
     let (t, t_back, back_at) = found?;
-    let mut candidate = Vec::with_capacity(line.len() + 3);
-    candidate.extend_from_slice(&[t, back, t_back]);
-    candidate.extend_from_slice(line);
+    let candidate = in_front(&[t, back, t_back], line);
     if holds_after_take_back(&back_at, from, line) && candidate.len() <= MAX_CARRIED {
         return Some(candidate);
     }
@@ -385,29 +373,20 @@ fn both_taken_back(
     let [t, earlier, t_back, rest @ ..] = line else {
         return None;
     };
-    if *t_back != Move::normal(t.to(), t.from()) {
+    if *t_back != backwards(*t) {
         return None;
     }
-    let mut at = *pos;
-    if !at.is_legal(*earlier) {
-        return None;
-    }
-    at.play_unchecked(*earlier);
-    if !at.is_legal(back) {
-        return None;
-    }
-    at.play_unchecked(back);
-    let mut there = *from;
-    for &m in [t, earlier, t_back] {
-        there.play_unchecked(m);
-    }
-    if !holds_after_take_back(&at, &there, rest) {
-        return None;
-    }
-    let mut carried = Vec::with_capacity(rest.len() + 2);
-    carried.extend_from_slice(&[*earlier, back]);
-    carried.extend_from_slice(rest);
-    Some(carried)
+    let at = played_legally(pos, &[*earlier, back])?;
+    let there = played(from, &line[..3]);
+    holds_after_take_back(&at, &there, rest).then(|| in_front(&[*earlier, back], rest))
+}
+
+/// `front`, then `rest`.
+fn in_front(front: &[Move], rest: &[Move]) -> Vec<Move> {
+    let mut line = Vec::with_capacity(front.len() + rest.len());
+    line.extend_from_slice(front);
+    line.extend_from_slice(rest);
+    line
 }
 
 /// Whether `line`, a mating line checked from `from`, holds move for move from `back_at`, where

@@ -67,6 +67,7 @@ use caissa_board::{Bitboard, Color, File, Role, Square};
 use caissa_movegen::{Move, Position, attacks};
 
 use super::search::{gives_check, many_pieces, pawn_move_to, pieces, stuck};
+use super::{backwards, played};
 
 /// Which pushes the winner's pawns make in a [`storm`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,16 +143,13 @@ pub(super) fn storm(
                         // start: stalemates are rare, and keeping the position before every
                         // move of the winner's cost more.
                         if !at.is_check() && line.pop().is_some() {
-                            at = *pos;
-                            for &m in &line {
-                                at.play_unchecked(m);
-                            }
+                            at = played(pos, &line);
                         }
                         break;
                     }
                 },
             };
-            back = Some(Move::normal(m.to(), m.from()));
+            back = Some(backwards(m));
             (m, at.moving_role(m))
         };
         at.play_unchecked_by(m, role);
