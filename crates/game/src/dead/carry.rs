@@ -608,6 +608,15 @@ mod tests {
         for ((winner, line), (_, old)) in kept.iter().zip(&found) {
             assert_eq!(&line[..], &old[1..], "{winner:?}: the rest, unchanged");
         }
+        // A line carried from before the capture is replayed behind the recapture too.
+        let known = Verdicts::of(&before);
+        assert!(!lines(&known).is_empty());
+        let replayed = lines(&known.after(&after, &[capture]));
+        assert!(!replayed.is_empty());
+        for (winner, line) in &replayed {
+            assert_eq!(line[0], recapture, "{winner:?}: {line:?}");
+            assert!(mates(&after, line, *winner));
+        }
     }
 
     /// A position and White's mating line from it that pushes a pawn on the way: 1. Ke2 Kh8
