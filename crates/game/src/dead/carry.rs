@@ -374,10 +374,11 @@ fn undone(
     // After a capture, which no take-back undoes (the man taken does not come back), the line
     // is replayed behind the recapture, which the next move most likely is: 459.0 M
     // instructions a round of `outcome_times` against 466.6 M without it (459.3 M after
-    // `both_taken_back`, which a capture always fails; 460.0 M behind a take-back first). (Replayed from the position itself where that fails, 467.3 M; the same
-    // after a pawn's capture, 464.2 M; after a capture that nothing takes back, the line
-    // replayed without a take-back in front, which brings the taker back, 465.2 M; only the
-    // line's moves found from scratch, without the take-backs in front of them, 467.0 M.)
+    // `both_taken_back`, which a capture always fails; 460.0 M behind a take-back first).
+    // (Replayed from the position itself where that fails, 467.3 M; the same after a pawn's
+    // capture, 464.2 M; after a capture that nothing takes back, the line replayed without a
+    // take-back in front, which brings the taker back, 465.2 M; only the line's moves found
+    // from scratch, without the take-backs in front of them, 467.0 M.)
     if let Some((r, after)) = recapture(pos, m) {
         return replay(&after, line, winner).map(|rest| in_front(&[r], &rest));
     }
