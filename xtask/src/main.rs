@@ -14,9 +14,9 @@
 //!   warnings`. Before the tests, the `tools` step installs what they need from outside the Rust
 //!   toolchain ([`tools`]). `--locked` is dropped when there is no `Cargo.lock`. It prints the time
 //!   each step took at the end. `.ci/run` calls exactly this on a fresh clone.
-//! - `cargo xtask setup` ([`tools`]): only the `tools` step of `ci`: installs stockfish and
-//!   pgn-extract when missing and, when the Python crate exists, the Python venv; prints the
-//!   environment the tests get (`export PATH=…`, `export CAISSA_PYTHON=…`) on stdout.
+//! - `cargo xtask setup` ([`tools`]): only the `tools` step of `ci`: installs stockfish, GNU
+//!   Chess and pgn-extract when missing and, when the Python crate exists, the Python venv;
+//!   prints the environment the tests get (`export PATH=…`, `export CAISSA_PYTHON=…`) on stdout.
 //! - `cargo xtask perft [--depth N] [--suite FILE]...` ([`perft`]): runs the perft suites of
 //!   `data/perft/` (all of them by default) through the release CLI, `cargo run --release -p
 //!   caissa-cli -- perft --suite FILE [--depth N] [--chess960]`, to their full depth or at most
@@ -77,9 +77,9 @@ Commands:
               doc       cargo doc --workspace --no-deps  (RUSTDOCFLAGS=\"-D warnings\")
             then prints the time each step took.
 
-  setup     Installs what the tests need when it is missing, saying so: stockfish and
-            pgn-extract (`apt-get update && apt-get install -y stockfish pgn-extract` unless they
-            are on PATH or in /usr/games), and when crates/python exists a Python venv in
+  setup     Installs what the tests need when it is missing, saying so: stockfish, gnuchess
+            and pgn-extract (`apt-get update && apt-get install -y PACKAGE...` for those neither
+            on PATH nor in /usr/games), and when crates/python exists a Python venv in
             <target dir>/venv with maturin, pytest, chess, pyarrow, duckdb, polars, dask. Prints
             the tests' environment as `export NAME='VALUE'` lines on stdout.
 
