@@ -2,10 +2,12 @@
 //! maximum call time, the calls over 10, 20, 50 and 100 µs, the mean, and the slowest positions
 //! as FEN.
 //!
-//! `cargo run --release -p caissa-benches --example outcome_times [rounds]`
+//! `cargo run --release -p caissa-benches --example outcome_times [rounds] [games]`
 //!
-//! Each round replays every game; each call's fastest time over the rounds counts, which
-//! filters out interruptions on a busy machine.
+//! Each round replays every game (or the first `games`); each call's fastest time over the
+//! rounds counts, which filters out interruptions on a busy machine. Each round's plain mean
+//! is printed too: what a loop that times every call once sees, as `compare.py`'s per-call
+//! jobs do.
 
 use std::time::{Duration, Instant};
 
@@ -17,10 +19,18 @@ fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .map_or(3, |a| a.parse().expect("rounds"));
-    let games = sample_games();
+    let games: Vec<_> = match std::env::args().nth(2) {
+        Some(a) => sample_games()
+            .into_iter()
+            .take(a.parse().expect("games"))
+            .collect(),
+        None => sample_games(),
+    };
     let mut best: Vec<(Duration, String)> = Vec::new();
+    let mut round_means = Vec::new();
     for round in 0..rounds {
         let mut i = 0;
+        let mut total = Duration::ZERO;
         for sample in &games {
             let mut game = Game::new(sample.start);
             let mut plies = sample.moves.iter();
@@ -28,6 +38,7 @@ fn main() {
                 let begin = Instant::now();
                 std::hint::black_box(game.outcome());
                 let took = begin.elapsed();
+                total += took;
                 if round == 0 {
                     let fen = Fen::from_position(game.position(), EnPassantMode::Legal);
                     best.push((took, fen.to_string()));
@@ -39,6 +50,7 @@ fn main() {
                 game.play_unchecked(m);
             }
         }
+        round_means.push(total / u32::try_from(i.max(1)).unwrap_or(u32::MAX));
     }
     println!("{} games; fastest of {rounds} rounds per call", games.len());
     println!("{}", Summary::of(best.iter().map(|(t, _)| *t).collect()));
@@ -56,6 +68,7 @@ fn main() {
         best.iter().map(|(t, _)| *t).sum::<Duration>()
             / u32::try_from(best.len().max(1)).unwrap_or(u32::MAX)
     );
+    println!("mean of each round: {round_means:?}");
     best.sort_by_key(|b| std::cmp::Reverse(b.0));
     for (took, fen) in best.iter().take(15) {
         println!("{took:>12?}  {fen}");
