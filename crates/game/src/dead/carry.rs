@@ -221,7 +221,10 @@ fn exchange_storm(pos: &Position, played: &[Move], color: Color) -> Option<Vec<M
 
 /// The recapture after `m`, when `m` took a man or promoted (a new queen is as likely taken):
 /// the legal move of the side to move's least valuable man onto `m`'s square (a pawn
-/// promoting to a queen), and the position after it.
+/// promoting to a queen), and the position after it. Each side's repair and storm looks for
+/// it on its own: found once in `Verdicts::after` and passed down, eagerly or at the first
+/// need, a round of `outcome_times` cost the same (462.2 and 462.7 M instructions against
+/// 462.1 M), so the simpler calls stay.
 fn recapture(pos: &Position, m: Move) -> Option<(Move, Position)> {
     let to = m.to();
     let board = pos.board();
