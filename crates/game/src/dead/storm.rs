@@ -63,7 +63,7 @@
 //! pushes, the least advanced pawn first, or promotions left to the search all cost more (see
 //! docs/PERFORMANCE.md, "`Game::outcome` after every move").
 
-use caissa_board::{Bitboard, Color, File, Role, Square};
+use caissa_board::{Bitboard, Board, Color, File, Role, Square};
 use caissa_movegen::{Move, Position, attacks};
 
 use super::search::{gives_check, many_pieces, pawn_move_to, pieces, stuck};
@@ -307,17 +307,39 @@ fn king_step(pos: &Position, target: Square) -> Option<Move> {
 }
 
 /// A queen's or rook's move that mates at once, the winner to move.
+///
+/// A check is played and tested for mate only where the loser's king has no flight square
+/// (one next to it that holds none of its men, or the checker's own square) that is left
+/// uncovered by the checker on its new square and by the winner's other men as they attack
+/// with the checker's square empty and the king off its own. Those men attack no more squares
+/// than that once the checker stands on its new square, so every square left uncovered is a
+/// flight, and no mate is passed over.
 fn slider_mate(pos: &Position) -> Option<Move> {
     let board = pos.board();
-    let us = board.by_color(pos.turn());
+    let winner = pos.turn();
+    let us = board.by_color(winner);
     let occupied = board.occupied();
-    let king = pos.king(!pos.turn());
+    let king = pos.king(!winner);
+    let ring = attacks::king(king);
+    let open = ring - board.by_color(!winner);
+    let mut steppers = None;
     for (role, men) in [(Role::Queen, board.queens()), (Role::Rook, board.rooks())] {
         let checks = slides(role, king, occupied);
         for from in men & us {
-            for to in slides(role, from, occupied) & (checks - us) {
+            let targets = slides(role, from, occupied) & (checks - us);
+            if targets.is_empty() {
+                continue;
+            }
+            let empty_from = occupied.without(from).without(king);
+            let steppers = *steppers
+                .get_or_insert_with(|| covered_by_steppers(board, winner, pos.king(winner)));
+            let covered = steppers | covered_by_sliders(board, winner, from, empty_from);
+            for to in targets {
+                let flights = (open | (ring & Bitboard::from_square(to)))
+                    - covered
+                    - slides(role, to, empty_from.with(to));
                 let m = Move::normal(from, to);
-                if !flees_check(pos, role, from, to) && pos.is_legal(m) {
+                if flights.is_empty() && pos.is_legal(m) {
                     let mut at = *pos;
                     at.play_unchecked_by(m, role);
                     if at.is_checkmate() {
@@ -330,6 +352,37 @@ fn slider_mate(pos: &Position) -> Option<Move> {
     None
 }
 
+/// The squares that `color`'s pawns, knights and king (on `king`) attack.
+fn covered_by_steppers(board: &Board, color: Color, king: Square) -> Bitboard {
+    let men = board.by_color(color);
+    let covered = pawn_attacks((board.pawns() & men).forward(color)) | attacks::king(king);
+    (board.knights() & men)
+        .into_iter()
+        .fold(covered, |covered, sq| covered | attacks::knight(sq))
+}
+
+/// The squares that `color`'s bishops, rooks and queens other than the one on `skip` attack
+/// through `occupied`.
+fn covered_by_sliders(board: &Board, color: Color, skip: Square, occupied: Bitboard) -> Bitboard {
+    let men = board.by_color(color).without(skip);
+    let diagonal = (board.bishops() | board.queens()) & men;
+    let straight = (board.rooks() | board.queens()) & men;
+    let covered = diagonal.into_iter().fold(Bitboard::EMPTY, |covered, sq| {
+        covered | attacks::bishop(sq, occupied)
+    });
+    straight
+        .into_iter()
+        .fold(covered, |covered, sq| covered | attacks::rook(sq, occupied))
+}
+
+/// The squares diagonally in front of `ahead`, the squares in front of some pawns: where those
+/// pawns take.
+fn pawn_attacks(ahead: Bitboard) -> Bitboard {
+    let west = ahead - Bitboard::from_file(File::A);
+    let east = ahead - Bitboard::from_file(File::H);
+    Bitboard(west.0 >> 1) | Bitboard(east.0 << 1)
+}
+
 /// The squares a queen or a rook on `sq` attacks.
 #[inline]
 fn slides(role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
@@ -338,23 +391,6 @@ fn slides(role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
     } else {
         attacks::rook(sq, occupied)
     }
-}
-
-/// Whether the opponent's king could step out of the check of the side to move's queen or rook
-/// (`role`) played from `from` to `to`: to a square, empty or holding a man of the side to move
-/// (the moved piece too), that no man of the side to move attacks then. A cheap test that the
-/// check does not mate, made before playing it.
-fn flees_check(pos: &Position, role: Role, from: Square, to: Square) -> bool {
-    let board = pos.board();
-    let us = pos.turn();
-    let king = pos.king(!us);
-    let occupied = board.occupied().without(from).with(to).without(king);
-    let queen = slides(role, to, occupied);
-    (attacks::king(king) - (board.by_color(!us).without(to)))
-        .into_iter()
-        .any(|sq| {
-            !queen.contains(sq) && (pos.attackers_to(sq, us, occupied).without(from)).is_empty()
-        })
 }
 
 /// The winner's pawn move: its most advanced pawn that can move, pushed (two squares when it
@@ -472,9 +508,7 @@ fn king_steps(squares: Bitboard) -> Bitboard {
 fn lanes(pos: &Position, winner: Color) -> Bitboard {
     let board = pos.board();
     let ahead = (board.pawns() & board.by_color(winner)).forward(winner);
-    let west = ahead - Bitboard::from_file(File::A);
-    let east = ahead - Bitboard::from_file(File::H);
-    ahead | ahead.forward(winner) | Bitboard(west.0 >> 1) | Bitboard(east.0 << 1)
+    ahead | ahead.forward(winner) | pawn_attacks(ahead)
 }
 
 /// Whether the loser's move `m` (legal) leaves the storm alone: a piece's move to an empty
