@@ -711,6 +711,79 @@ mod tests {
         mating_line(&start);
     }
 
+    /// What [`slider_mate`] looks for, found the slow way: the first move, queens before rooks,
+    /// each from and to squares in order, by which a queen or rook gives check itself and
+    /// mates.
+    fn slider_mate_by_playing(pos: &Position) -> Option<Move> {
+        let board = pos.board();
+        let king = pos.king(!pos.turn());
+        let mut moves: Vec<(usize, Move)> = pos
+            .legal_moves()
+            .into_iter()
+            .filter_map(|m| {
+                let role = board.role_at(m.from())?;
+                let rank = [Role::Queen, Role::Rook].iter().position(|&r| r == role)?;
+                let checks = slides(role, m.to(), board.occupied().without(m.from()));
+                checks.contains(king).then_some((rank, m))
+            })
+            .collect();
+        moves.sort_by_key(|&(rank, m)| (rank, m.from(), m.to()));
+        moves.into_iter().map(|(_, m)| m).find(|&m| {
+            let mut at = *pos;
+            at.play_unchecked(m);
+            at.is_checkmate()
+        })
+    }
+
+    /// The flight-square test passes over no mate: the same answer as playing every check, on
+    /// positions whose mate turns on a flight square (below) and on every position of random
+    /// games (which also catch a flight covered through the checker's old square).
+    #[test]
+    fn slider_mate_finds_what_playing_every_check_finds() {
+        let fens = [
+            // Back rank: a mate, none with a flight open, a mate by taking on the mating square.
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "6k1/5pp1/7p/8/8/8/8/R5K1 w - - 0 1",
+            "r5k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            // A queen taking next to the king: a mate guarded by a bishop, none unguarded.
+            "6k1/5pp1/7p/8/8/8/1B6/6QK w - - 0 1",
+            "6k1/5pp1/7p/8/8/8/8/6QK w - - 0 1",
+            // The flight behind the king on the checker's line, covered through the king.
+            "3k4/R7/3K4/8/8/8/8/8 w - - 0 1",
+            // Flights covered by the other men: the king, a rook, both; and none.
+            "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+            "4k3/R7/8/4K3/8/8/8/7R w - - 0 1",
+            "3k4/8/3K4/8/8/8/8/Q2R4 w - - 0 1",
+            "7k/8/8/8/8/8/8/R5RK w - - 0 1",
+        ];
+        let mut mates = 0;
+        let mut compare = |pos: &Position| {
+            let found = slider_mate(pos);
+            assert_eq!(found, slider_mate_by_playing(pos), "{pos}");
+            mates += usize::from(found.is_some());
+        };
+        for fen in fens {
+            compare(&position(fen));
+        }
+        // Random games from the start, moves drawn by a fixed xorshift.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200 {
+            let mut pos = Position::standard();
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                compare(&pos);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(mates >= 5, "{mates} mates");
+    }
+
     /// The storm and the search from its end make a mating line, for either colour.
     #[test]
     fn a_storm_line_ends_in_a_mate() {
