@@ -32,16 +32,18 @@
 //!   that plays the whole line without coming to a mate goes on with a pawn storm from where it
 //!   ends (`storm_line`), whose pawns the replay has mostly pushed already: a capture or a move
 //!   played out of order rarely spoils the storm, only its last few moves. The result counts
-//!   only if it ends in a mate of the right side: a repaired line is checked move by move,
-//!   never assumed, so it is as good a proof as the analysis's own lines. (On the PGN samples
-//!   the take-back keeps about 15,900 lines a round, 2,100 of them replayed after a capture,
-//!   and the commuted move about 1,800. Of the replays, 46 % end in a mate, 25 % end without
-//!   one, where the storm from the end finds a mate in 97 %, and 29 % find no tempo. Replaying
-//!   the line after any other move, with its first moves dropped or whole, kept 14 and 10 % of
-//!   the lines it tried, where a replay costs about a fifth of a fresh analysis: dropped, it
-//!   took with it 6 % of the instructions of a round and 44 % of the calls over 10 µs; with
-//!   the storm from its end, after a pawn move of the line's winner, 0.15 % fewer instructions,
-//!   and after one of the other side's, 6 % more.)
+//!   only if it ends in a mate of the right side: a replayed line is checked move by move, and
+//!   a line kept as it was (behind a take-back, or commuted) only where the position it was
+//!   checked from is reached again, so it is as good a proof as the analysis's own lines.
+//!   (On the PGN samples the take-back keeps about 15,900 lines a round, 2,100 of them replayed
+//!   after a capture, and the commuted move about 1,800. Of the replays, 46 % end in a mate, 25 %
+//!   end without one, where the storm from the end finds a mate in 97 %, and 29 % find no tempo.
+//!   Replaying the line after any other move, with its first moves dropped or whole, kept 14 and
+//!   10 % of the lines it tried, where a replay costs about a fifth of a fresh analysis:
+//!   dropped, it took with it 6 % of the instructions of a round and 44 % of the calls over
+//!   10 µs; with the
+//!   storm from its end, after a pawn move of the line's winner, 0.15 % fewer instructions, and
+//!   after one of the other side's, 6 % more.)
 //! - **Both sides' lines are repaired** after every move, though one line is proof enough: when
 //!   the move that spoils one line leaves the other whole, no analysis is needed. (Keeping the
 //!   second line unrepaired for up to eight moves and repairing it only when the first failed,
@@ -231,7 +233,6 @@ fn recapture(pos: &Position, m: Move) -> Option<(Move, Position)> {
     // Only a pawn move or a capture sets the clock to nought, and a pawn that changed files
     // took a man.
     let took = pos.halfmoves() == 0
-        && !m.is_castle()
         && (board.role_at(to) != Some(Role::Pawn) || m.from().file() != to.file());
     if !took {
         return None;
@@ -304,7 +305,8 @@ fn carry(
 /// `line` from `pos`, reached from the line's start by `m`, a move that the line plays later
 /// for the same side: that later move is dropped, and the moves of the side that played `m`
 /// before it each come one turn later, after the other side's, which keeps the turn order.
-/// (A winner pushing a pawn that its line pushes later anyway; checked by replaying.)
+/// (A winner pushing a pawn that its line pushes later anyway; checked by [`meets_line`], else
+/// by replaying.)
 fn commuted(
     pos: &Position,
     line: &[Move],
@@ -366,7 +368,8 @@ fn undone(
     m: Move,
     winner: Color,
 ) -> Option<Vec<Move>> {
-    if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
+    // (En passant leaves a pawn on `m.to()`, which the test below turns away.)
+    if m.is_castle() || m.promotion_role().is_some() {
         return None;
     }
     let back = backwards(m);
@@ -383,7 +386,9 @@ fn undone(
     // take-back in front, which brings the taker back, 465.2 M; only the line's moves found
     // from scratch, without the take-backs in front of them, 467.0 M.)
     if let Some((r, after)) = recapture(pos, m) {
-        return replay(&after, line, winner).map(|rest| in_front(&[r], &rest));
+        return replay(&after, line, winner)
+            .filter(|rest| rest.len() < MAX_CARRIED)
+            .map(|rest| in_front(&[r], &rest));
     }
     if let Some(carried) = both_taken_back(pos, line, from, back) {
         #[cfg(debug_assertions)]
@@ -423,8 +428,9 @@ fn undone(
     }
     let (t, t_back, back_at) = found?;
     let candidate = in_front(&[t, back, t_back], line);
-    if holds_after_take_back(&back_at, from, line) && candidate.len() <= MAX_CARRIED {
-        return Some(candidate);
+    if holds_after_take_back(&back_at, from, line) {
+        // Every move holds: a replay would play them all, and end past the longest line.
+        return (candidate.len() <= MAX_CARRIED).then_some(candidate);
     }
     replay(pos, &candidate, winner)
 }
@@ -491,12 +497,10 @@ fn replay(pos: &Position, line: &[Move], winner: Color) -> Option<Vec<Move>> {
             continue;
         };
         if mover != at.turn() {
-            let tempo = tempo(&at, &line[i..])?;
-            at.play_unchecked(tempo);
-            played.push(tempo);
-            if at.is_checkmate() {
-                break;
-            }
+            // A spare move gives no check, so it mates nothing.
+            let spare = spare_move(&at, &line[i..])?;
+            at.play_unchecked(spare);
+            played.push(spare);
         }
         if at.is_legal(m) {
             at.play_unchecked(m);
@@ -514,10 +518,11 @@ fn replay(pos: &Position, line: &[Move], winner: Color) -> Option<Vec<Move>> {
     (played.len() <= MAX_CARRIED).then_some(played)
 }
 
-/// A quiet move for the side to move in `pos` that leaves `rest` (the moves still to come) as
-/// it was: no capture, check or promotion, no king move, and neither its man nor its target on
-/// a square that `rest` moves from, to or through, nor next to the other king.
-fn tempo(pos: &Position, rest: &[Move]) -> Option<Move> {
+/// A spare move for the side to move in `pos`, one that leaves `rest` (the moves still to come)
+/// as it was: a piece's move (no king's or pawn's), taking nothing and giving no check, with
+/// neither its man nor its target on a square that `rest` moves from, to or through, nor on or
+/// next to the other king's square.
+fn spare_move(pos: &Position, rest: &[Move]) -> Option<Move> {
     let board = pos.board();
     let mut used = Bitboard::EMPTY;
     for m in rest {
@@ -529,19 +534,13 @@ fn tempo(pos: &Position, rest: &[Move]) -> Option<Move> {
         used |= attacks::king(king).with(king);
     }
     let ours = board.by_color(pos.turn());
-    let movers = ours - board.kings() - used;
+    let movers = ours - board.kings() - board.pawns() - used;
     pos.find_legal_move_from(movers, |m| {
-        !m.is_castle()
-            && !m.is_en_passant()
-            && m.promotion_role().is_none()
-            && !board.occupied().contains(m.to())
-            && !used.contains(m.to())
-            && board.role_at(m.from()) != Some(Role::Pawn)
-            && {
-                let mut after = *pos;
-                after.play_unchecked(m);
-                !after.is_check()
-            }
+        !board.occupied().contains(m.to()) && !used.contains(m.to()) && {
+            let mut after = *pos;
+            after.play_unchecked(m);
+            !after.is_check()
+        }
     })
 }
 

@@ -19,10 +19,10 @@
 //!
 //! until the winner has no pawn move left, or until a queen or rook of the winner's mates, at its
 //! first turn after a promotion, where it can. Every move is legal where it is played (the winner's
-//! from [`Position::pawn_targets`], the loser's from the generator or checked by
-//! [`Position::is_legal`]); the storm proves nothing by itself, and counts only when a mate
-//! follows from where it ends (`storm_line` in the parent module), so the whole is a legal line
-//! into a mate like any other. That mate is looked for first by [`finish`]: the mate on the
+//! pawn moves from [`Position::pawn_targets`], its other moves and the loser's from the generator
+//! or checked by [`Position::is_legal`]); the storm proves nothing by itself, and counts only when
+//! a mate follows from where it ends (`storm_line` in the parent module), so the whole is a legal
+//! line into a mate like any other. That mate is looked for first by [`finish`]: the mate on the
 //! board, a mate in one by a queen or rook, or a queen's move near the loser's king (at most 16
 //! of them), the loser's tempo and a mate in one by a queen or rook; then by the quick search.
 //! On the PGN samples the finish decides 7,698 of the 9,852 storms' ends a round, at about 3,200
@@ -91,10 +91,10 @@ const MAX_DETOURS: usize = 12;
 const MAX_STORM: usize = 160;
 
 /// A pawn storm for `winner` from `pos`: the position it ends in (the winner to move without a
-/// pawn move, or before the move that would stalemate the loser; or the loser mated, by a queen
-/// or rook at the winner's first turn after a promotion where that mates) and its moves, all
-/// legal. `None` when the winner has no pawn move to make, at once or after the loser's first
-/// move.
+/// pawn move, or before the move that would stalemate the loser; the loser mated, by a queen or
+/// rook at the winner's first turn after a promotion where that mates; or either side to move
+/// after [`MAX_STORM`] plies) and its moves, all legal. `None` when the winner has made no pawn
+/// move in it: none to make, or none left once a stalemate took back the move that made it.
 pub(super) fn storm(
     pos: &Position,
     winner: Color,
@@ -103,9 +103,12 @@ pub(super) fn storm(
     let mut at = *pos;
     let mut line = Vec::with_capacity(128);
     let mut back: Option<Move> = None;
-    let mut pushed = false;
+    // The winner's pawn moves in `line`, and whether its last move was one.
+    let mut pushes_made = 0;
+    let mut last_pushed = false;
     // Whether the winner's last move promoted. (Looking for the mate at every turn after the
-    // first promotion cost 70 M instructions a round of `outcome_times`, nearly all in vain.)
+    // first promotion cost 70 M instructions a round of `outcome_times`, nearly all in vain;
+    // 18 M with the `slider_mate` of 79c1428.)
     let mut promoted = false;
     // The winner's moves other than its pawns' so far.
     let mut detours = 0;
@@ -117,7 +120,8 @@ pub(super) fn storm(
                 break;
             }
             if let Some(m) = pawn_move(&at, pushes) {
-                pushed = true;
+                pushes_made += 1;
+                last_pushed = true;
                 promoted = m.promotion_role().is_some();
                 (m, Role::Pawn)
             } else {
@@ -128,6 +132,7 @@ pub(super) fn storm(
                 else {
                     break;
                 };
+                last_pushed = false;
                 promoted = false;
                 (m, at.moving_role(m))
             }
@@ -143,6 +148,7 @@ pub(super) fn storm(
                         // start: stalemates are rare, and keeping the position before every
                         // move of the winner's cost more.
                         if !at.is_check() && line.pop().is_some() {
+                            pushes_made -= usize::from(last_pushed);
                             at = played(pos, &line);
                         }
                         break;
@@ -157,7 +163,7 @@ pub(super) fn storm(
     }
     // Without a pawn move of the winner's, the search from the storm's end would be the quick
     // search from `pos`, a move later.
-    pushed.then_some((at, line))
+    (pushes_made > 0).then_some((at, line))
 }
 
 /// Moves at most that [`finish`] plays first for the winner, each followed by a tempo of the
@@ -375,8 +381,8 @@ fn covered_by_sliders(board: &Board, color: Color, skip: Square, occupied: Bitbo
         .fold(covered, |covered, sq| covered | attacks::rook(sq, occupied))
 }
 
-/// The squares diagonally in front of `ahead`, the squares in front of some pawns: where those
-/// pawns take.
+/// The squares beside those of `ahead` (one file either way, on the same rank): where pawns
+/// standing just behind `ahead`, the squares in front of them, take.
 fn pawn_attacks(ahead: Bitboard) -> Bitboard {
     let west = ahead - Bitboard::from_file(File::A);
     let east = ahead - Bitboard::from_file(File::H);
@@ -473,11 +479,7 @@ fn route_step(pos: &Position, target: Square) -> Option<Move> {
     let us = pos.turn();
     let board = pos.board();
     let king = pos.king(us);
-    let guarded = (board.pawns() & board.by_color(!us))
-        .into_iter()
-        .fold(Bitboard::EMPTY, |guarded, sq| {
-            guarded | attacks::pawn(!us, sq)
-        });
+    let guarded = pawn_attacks((board.pawns() & board.by_color(!us)).forward(!us));
     let open = !board.occupied() - guarded;
     // Rings of squares around `target`, one king step further each, until one touches the king.
     let mut reached = Bitboard::from_square(target);
@@ -511,11 +513,12 @@ fn lanes(pos: &Position, winner: Color) -> Bitboard {
     ahead | ahead.forward(winner) | pawn_attacks(ahead)
 }
 
-/// Whether the loser's move `m` (legal) leaves the storm alone: a piece's move to an empty
-/// square off `lanes` that gives no check.
-fn quiet(pos: &Position, m: Move, lanes: Bitboard) -> bool {
+/// Whether the side to move's move `m` (legal) is quiet: a piece's move, not castling, to an
+/// empty square off `avoid` (the winner's lanes, for the loser's moves in a storm), that gives
+/// no check.
+fn quiet(pos: &Position, m: Move, avoid: Bitboard) -> bool {
     let board = pos.board();
-    if m.is_castle() || board.occupied().contains(m.to()) || lanes.contains(m.to()) {
+    if m.is_castle() || board.occupied().contains(m.to()) || avoid.contains(m.to()) {
         return false;
     }
     match board.role_at(m.from()) {
