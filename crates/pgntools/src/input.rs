@@ -1,11 +1,11 @@
 //! Input: plain or compressed PGN, told apart by its first bytes, never by a file name.
 //!
 //! [`decompress`] wraps any [`Read`] (a file, stdin, a socket) in the decoder its magic bytes
-//! call for: zstd (`28 b5 2f fd`), gzip (`1f 8b`) or bzip2 (`BZh`), and anything else is read as
-//! it is. Concatenated frames or members (as `cat a.gz b.gz` makes, or `pzstd` and `pbzip2`
+//! call for: zstd (`28 b5 2f fd`, or a skippable frame's `5? 2a 4d 18`, which `pzstd` writes
+//! first), gzip (`1f 8b`) or bzip2 (`BZh`), and anything else is read as it is. Concatenated frames or members (as `cat a.gz b.gz` makes, or `pzstd` and `pbzip2`
 //! write) are all read. The decoders are the well-kept `zstd`, `flate2` and `bzip2` crates; their
 //! memory is set by the format's window, not by the input's size (zstd refuses windows above
-//! 128 MiB unless told otherwise; bzip2 blocks are at most 900 kB; gzip's window is 32 KiB).
+//! 128 MiB; bzip2 blocks are at most 900 kB; gzip's window is 32 KiB).
 //!
 //! The module opens no file: the caller hands in what to read.
 
@@ -32,11 +32,14 @@ impl Compression {
     /// use caissa_pgntools::input::Compression;
     ///
     /// assert_eq!(Compression::detect(b"\x28\xb5\x2f\xfd\x04"), Compression::Zstd);
+    /// assert_eq!(Compression::detect(b"\x50\x2a\x4d\x18"), Compression::Zstd);
     /// assert_eq!(Compression::detect(b"[Event \"x\"]"), Compression::None);
     /// ```
     #[must_use]
     pub fn detect(start: &[u8]) -> Compression {
-        if start.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        // A frame, or a skippable frame (magic 0x184d2a50 to 0x184d2a5f, little-endian).
+        let skippable = matches!(start, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..]);
+        if start.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) || skippable {
             Compression::Zstd
         } else if start.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
@@ -152,6 +155,14 @@ mod tests {
         ] {
             assert_eq!(read_all(&bytes), (PGN.to_vec(), expected));
         }
+    }
+
+    /// `pzstd` writes a skippable frame (its own index) before the data.
+    #[test]
+    fn zstd_behind_a_skippable_frame_is_read() {
+        let mut bytes = vec![0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+        bytes.extend(zstd::encode_all(PGN, 3).expect("in memory"));
+        assert_eq!(read_all(&bytes), (PGN.to_vec(), Compression::Zstd));
     }
 
     #[test]
