@@ -190,11 +190,11 @@ pub(crate) fn run(args: &PgnArgs) -> Result<(), CliError> {
     }
 }
 
-/// `--threads`, or one thread per core.
-fn threads_or_all(threads: Option<NonZeroUsize>) -> usize {
+/// `--threads` (1 to 256, as clap checks it), or one thread per core.
+fn threads_or_all(threads: Option<u16>) -> usize {
     threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-        NonZeroUsize::get,
+        usize::from,
     )
 }
 

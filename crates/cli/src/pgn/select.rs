@@ -124,9 +124,9 @@ pub(crate) struct SelectArgs {
     /// Describe the broken games here, one JSON object per line.
     #[arg(long, value_name = "PATH")]
     report: Option<PathBuf>,
-    /// Threads replaying moves [default: one per core].
-    #[arg(long, value_name = "N")]
-    threads: Option<NonZeroUsize>,
+    /// Threads replaying moves, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// How the main line ends on the board: checkmate, stalemate, repetition, fifty,
     /// insufficient or dead.
     #[arg(long, value_name = "ENDING")]

@@ -5,7 +5,7 @@
 //! `FILE:LINE:COL: message` and written nowhere; the last stderr line is
 //! `games <N> written <W> files <F> errors <E>`, and the exit status is 1 when E > 0.
 
-use core::num::{NonZeroU64, NonZeroUsize};
+use core::num::NonZeroU64;
 use core::ops::ControlFlow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -46,9 +46,9 @@ pub(super) struct SplitArgs {
     /// The start of the files' names, a path [default: split].
     #[arg(short, long, value_name = "PREFIX", default_value = "split")]
     output: PathBuf,
-    /// Threads replaying moves [default: one per core].
-    #[arg(long, value_name = "N")]
-    threads: Option<NonZeroUsize>,
+    /// Threads replaying moves, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
 }
 
 /// The files written so far, by name part; with `--games` only the last one is open.

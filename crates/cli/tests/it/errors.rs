@@ -104,21 +104,23 @@ fn bad_input_of_every_subcommand_is_one_error_line_and_status_2() {
     }
 }
 
-/// Thread counts past what a machine can use are refused, not tried (they used to panic or
-/// spend memory on idle threads).
+/// Thread counts past what a machine can use are refused, not tried, by every command that
+/// takes them (they used to panic or spend memory on idle threads).
 #[test]
 fn pgn_check_refuses_absurd_thread_counts() {
     let file = TempFile::new("threads.pgn", "1. e4 e5 *\n\n[Event \"b\"]\n1. d4 *\n");
     let path = file.0.to_str().expect("a UTF-8 temp path");
-    for threads in ["0", "257", "30000", "18446744073709551615"] {
-        let run = caissa(&["pgn", "check", "--threads", threads, path]);
-        assert_eq!(run.code, 2, "{threads}");
-        assert!(
-            run.stderr.contains("--threads"),
-            "{threads}: {}",
-            run.stderr
-        );
-        assert_eq!(run.stdout, "");
+    for command in ["check", "select", "split"] {
+        for threads in ["0", "257", "30000", "18446744073709551615"] {
+            let run = caissa(&["pgn", command, "--threads", threads, path]);
+            assert_eq!(run.code, 2, "{command} {threads}");
+            assert!(
+                run.stderr.contains("--threads"),
+                "{command} {threads}: {}",
+                run.stderr
+            );
+            assert_eq!(run.stdout, "");
+        }
     }
     let run = caissa(&["pgn", "check", "--threads", "256", path]);
     assert_eq!(
