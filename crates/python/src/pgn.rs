@@ -16,8 +16,8 @@ use std::sync::{Mutex, PoisonError};
 
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{
-    Flow, GameTree, GameTreeBuilder, Location, Node, PgnError, RawTag, Reader, SEVEN_TAG_ROSTER,
-    Tolerated, TreeReplayError, Visitor,
+    Flow, GameTree, GameTreeBuilder, Location, MAX_THREADS, Node, PgnError, RawTag, Reader,
+    SEVEN_TAG_ROSTER, Tolerated, TreeReplayError, Visitor,
 };
 use caissa::notation::san::{San, SanPlus};
 use caissa_pgntools::filter::{Filter, ParseFilterError};
@@ -299,6 +299,10 @@ impl Source {
             match py.detach(|| read(reader)) {
                 None => return Ok(None),
                 Some(Ok(item)) => return Ok(Some(item)),
+                // The input failed: nothing more can be read, skipped or not.
+                Some(Err(ReadError::Text(e))) if e.is_io() => {
+                    return Err(pyo3::exceptions::PyOSError::new_err(e.to_string()));
+                }
                 Some(Err(_)) if self.skip_errors => {}
                 Some(Err(ReadError::Text(mut e))) => {
                     e.location = self.locate(py, e.location)?;
@@ -475,8 +479,8 @@ pub(crate) fn open_source(
 }
 
 /// The games of a PGN that pass the filters of `caissa pgn select`, written again as that
-/// command writes them, in Rust on `threads` threads (default: every core) with the GIL
-/// released.
+/// command writes them, in Rust on `threads` threads (1 to 256; default: every core) with
+/// the GIL released.
 ///
 /// `source` is a path, a `Shard` (see `shards`) or a file object, plain or compressed (zstd,
 /// gzip, bzip2: found from the first bytes); a shard's errors and warnings are placed in its
@@ -588,7 +592,7 @@ fn select(
         lenient,
         ..options
     };
-    let threads = threads_or_all(threads);
+    let threads = threads_or_all(threads)?;
     let limit = limit.unwrap_or(usize::MAX);
     let (source, mut place) = open_source(py, source)?;
     let (selected, broken, tolerated) = py.detach(move || -> io::Result<_> {
@@ -661,11 +665,22 @@ pub(crate) fn broken_error(py: Python<'_>, b: &BrokenGame) -> PyErr {
     )
 }
 
-/// `threads`, or one per core.
-pub(crate) fn threads_or_all(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
+/// `threads` as `select` and `to_arrow` take it: 1 to [`MAX_THREADS`], as `caissa pgn
+/// --threads` takes it; `None` for one a core.
+///
+/// # Errors
+///
+/// `ValueError` for 0 or more than [`MAX_THREADS`].
+pub(crate) fn threads_or_all(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(MAX_THREADS)),
+        Some(n @ 1..=MAX_THREADS) => Ok(n),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "threads must be 1 to {MAX_THREADS}, not {n}"
+        ))),
+    }
 }
 
 /// The games `select` and `to_arrow` take, as their arguments give them: tag filters, and

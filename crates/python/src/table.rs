@@ -7,11 +7,13 @@
 //! by [`to_arrow`] runs `caissa_pgntools::select` over the files, one after the other, each on
 //! every core, and sends each full batch over a channel of one; the stream's reader takes them
 //! in order. Memory stays bounded whatever the input: one batch being built, one waiting, and
-//! select's own bounded queues. When the stream is dropped unread, the thread stops at its
-//! next batch.
+//! select's own bounded queues. When the stream is dropped, read or not, the thread stops at
+//! its next game; a panic in it ends the stream with an error, never as if the input had ended.
 
-use std::sync::Mutex;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
@@ -32,21 +34,22 @@ use crate::shards::{Input, Place};
 /// record batches in the columns of `caissa pgn select --format parquet`.
 ///
 /// `paths` is a path or a list of paths, each plain or compressed (zstd, gzip, bzip2), read in
-/// order, each on `threads` threads (default: every core); a `Shard` (see `shards`) can stand
-/// for a path, and reads the games of its byte range. The columns are the Hugging Face
+/// order, each on `threads` threads (1 to 256; default: every core); a `Shard` (see `shards`) can
+/// stand for a path, and reads the games of its byte range. The columns are the Hugging Face
 /// `Lichess/standard-chess-games` dataset's (`Event`, `Site`, `White`, `Black`, `Result`,
 /// `WhiteTitle`, `BlackTitle`, `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff` as
-/// int16, `UTCDate` as date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`,
-/// `TimeControl`, `movetext`); `columns` adds per-ply lists: `'uci'`, `'clocks'` (`clock_ms`),
-/// `'evals'` (`eval_cp`, `eval_mate`). `filter`, `ending`, `contains`, `min_plies`,
-/// `max_plies`, `position`, `moves` and `limit` choose the games as in `select`; `openings`
+/// int16, `UTCDate` as date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`, `TimeControl`,
+/// `movetext`); `columns` adds per-ply lists: `'uci'`, `'clocks'` (`clock_ms`), `'evals'`
+/// (`eval_cp`, `eval_mate`). `filter`, `ending`, `contains`, `min_plies`, `max_plies`, `position`,
+/// `moves` and `limit` choose the games as in `select`; `openings`
 /// sets `ECO` and `Opening` from the opening table. A game that
 /// cannot be read or replayed is skipped, or with `skip_errors=False` ends the stream with an
 /// error naming its file, line and column (a shard's error, the file's line).
 ///
 /// Returns an `ArrowStream`, read once: `pyarrow.table(stream)`,
 /// `pyarrow.RecordBatchReader.from_stream(stream)` for a batch at a time, `polars.DataFrame
-/// (stream)`, or DuckDB's `FROM stream`. Reading runs in Rust while the stream is consumed.
+/// (stream)`, or DuckDB's `FROM stream`. Reading starts in Rust at once, on a thread of its
+/// own, a batch ahead of the reader of the stream; it stops when the stream is dropped.
 ///
 /// >>> import pathlib, tempfile, pyarrow
 /// >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.pgn"
@@ -97,7 +100,9 @@ fn to_arrow(
     };
     let options = choice.options(py, Format::Row(columns))?;
     let schema = TableBuilder::new(columns).schema();
+    let threads = threads_or_all(threads)?;
     let (batches, receiver) = sync_channel(1);
+    let dropped = Arc::new(AtomicBool::new(false));
     // A file that cannot be opened raises here; each is opened again when its turn comes, so
     // that many shards do not hold many files open.
     for input in &paths.0 {
@@ -107,16 +112,29 @@ fn to_arrow(
         files: paths.0,
         options,
         columns,
-        threads: threads_or_all(threads),
+        threads,
         limit: limit.unwrap_or(u64::MAX),
         skip_errors,
+        dropped: Arc::clone(&dropped),
     };
     std::thread::Builder::new()
         .name("caissa-to-arrow".into())
-        .spawn(move || producer.run(&batches))
+        .spawn(move || {
+            if catch_unwind(AssertUnwindSafe(|| producer.run(&batches))).is_err() {
+                // The stream may be gone already: nothing is left to tell.
+                let _ = batches.send(Err(ArrowError::ExternalError(
+                    "the thread reading the games failed (a bug in caissa)".into(),
+                )));
+            }
+        })
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
     Ok(ArrowStream {
-        reader: Mutex::new(Some(Batches { schema, receiver })),
+        schema: SchemaRef::clone(&schema),
+        reader: Mutex::new(Some(Batches {
+            schema,
+            receiver,
+            dropped,
+        })),
     })
 }
 
@@ -129,6 +147,8 @@ struct Producer {
     threads: usize,
     limit: u64,
     skip_errors: bool,
+    /// Set when the stream's reader is dropped: nothing more is wanted.
+    dropped: Arc<AtomicBool>,
 }
 
 /// Why a producer stopped before the end of its files.
@@ -159,6 +179,10 @@ impl Producer {
             });
             let read = read.and_then(|(plain, _)| {
                 caissa_pgntools::select(plain, &self.options, self.threads, |game| {
+                    if self.dropped.load(Ordering::Relaxed) {
+                        stop = Some(Stop::Done);
+                        return ControlFlow::Break(());
+                    }
                     match game.selection {
                         Selection::Row(row) => {
                             table.push(&row);
@@ -195,7 +219,11 @@ impl Producer {
                     let at = b.error.location;
                     let message = match place.locate(at) {
                         Ok(at) => format!("{}:{at}: {}", path.display(), b.error.kind),
-                        Err(e) => format!("{}: {e}", path.display()),
+                        Err(e) => format!(
+                            "{}: {} (the error's place in the file not found: {e})",
+                            path.display(),
+                            b.error.kind
+                        ),
                     };
                     failure = Some(ArrowError::ParseError(message));
                     break;
@@ -219,6 +247,14 @@ impl Producer {
 struct Batches {
     schema: SchemaRef,
     receiver: Receiver<Result<RecordBatch, ArrowError>>,
+    /// Tells the producer, when this is dropped, to stop.
+    dropped: Arc<AtomicBool>,
+}
+
+impl Drop for Batches {
+    fn drop(&mut self) {
+        self.dropped.store(true, Ordering::Relaxed);
+    }
 }
 
 impl Iterator for Batches {
@@ -241,6 +277,7 @@ impl RecordBatchReader for Batches {
 /// time (`__arrow_c_schema__`, `pyarrow.schema(stream)`).
 #[pyclass(module = "caissa.pgn", frozen)]
 pub(crate) struct ArrowStream {
+    schema: SchemaRef,
     reader: Mutex<Option<Batches>>,
 }
 
@@ -248,14 +285,7 @@ pub(crate) struct ArrowStream {
 impl ArrowStream {
     /// The schema, as an `arrow_schema` PyCapsule.
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        let guard = self
-            .reader
-            .lock()
-            .map_err(|_| PyOSError::new_err("the stream broke"))?;
-        let reader = guard
-            .as_ref()
-            .ok_or_else(|| PyOSError::new_err("the stream has been read"))?;
-        let schema = FFI_ArrowSchema::try_from(reader.schema.as_ref())
+        let schema = FFI_ArrowSchema::try_from(self.schema.as_ref())
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         PyCapsule::new_with_value(py, schema, c"arrow_schema")
     }

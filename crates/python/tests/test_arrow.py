@@ -134,3 +134,31 @@ def test_errors():
     assert pyarrow.table(caissa.pgn.to_arrow(path)).num_rows == 2
     with pytest.raises(pyarrow.ArrowInvalid, match="broken.pgn:3:"):
         pyarrow.table(caissa.pgn.to_arrow(path, skip_errors=False))
+
+
+def test_the_schema_can_be_read_after_the_stream():
+    stream = caissa.pgn.to_arrow(LICHESS)
+    table = pyarrow.table(stream)
+    assert pyarrow.schema(stream) == table.schema
+    with pytest.raises(OSError, match="has been read"):
+        pyarrow.table(stream)
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc/self/task").is_dir(), reason="needs /proc")
+def test_a_dropped_stream_stops_its_thread():
+    import time
+
+    def threads():
+        return len(list(pathlib.Path("/proc/self/task").iterdir()))
+
+    before = threads()
+    # A filter that no game passes fills no batch: the reading thread must notice the drop
+    # between games, not at its next batch, or it would read all 2,000 files (seconds).
+    stream = caissa.pgn.to_arrow([LICHESS] * 2000, "WhiteElo > 9999", threads=1)
+    time.sleep(0.05)
+    assert threads() > before
+    del stream
+    deadline = time.perf_counter() + 1
+    while threads() > before and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    assert threads() == before

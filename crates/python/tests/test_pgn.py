@@ -464,3 +464,70 @@ def test_from_board_with_headers_is_read_back_by_python_chess():
         ours.push(caissa.Move.from_uci(move.uci()))
         peer.push(move)
         assert str(caissa.pgn.Game.from_board(ours)) == str(chess.pgn.Game.from_board(peer))
+
+
+class _Pipe:
+    """A file object that cannot tell where it is (as a pipe or `sys.stdin` cannot), handing
+    out at most `block` characters a read."""
+
+    def __init__(self, text, block=7):
+        self._text, self._at, self._block = text, 0, block
+
+    def read(self, size=-1):
+        size = self._block if size < 0 else min(size, self._block)
+        chunk = self._text[self._at:self._at + size]
+        self._at += len(chunk)
+        return chunk
+
+    def tell(self):
+        raise OSError("not seekable")
+
+
+def test_read_game_on_a_file_that_cannot_tell_loses_no_game():
+    pipe = _Pipe("1. e4 *\n\n1. d4 *\n\n1. c4 *\n")
+    firsts = []
+    while (game := caissa.pgn.read_game(pipe)) is not None:
+        firsts.append(game.moves[0].uci())
+    assert firsts == ["e2e4", "d2d4", "c2c4"]
+
+
+def test_read_game_keeps_no_file_alive():
+    import gc
+    import weakref
+
+    f = io.StringIO("1. e4 *\n\n1. d4 *\n")
+    assert caissa.pgn.read_game(f) is not None
+    caissa.pgn.read_headers(f)
+    gone = weakref.ref(f)
+    del f
+    gc.collect()
+    assert gone() is None
+
+
+class _Failing:
+    """A file object whose reads fail once `text` has been read."""
+
+    def __init__(self, text):
+        self._text = text
+
+    def read(self, size=-1):
+        if not self._text:
+            raise OSError("the disk went away")
+        chunk, self._text = self._text, ""
+        return chunk
+
+
+@pytest.mark.parametrize("skip_errors", [False, True])
+def test_a_failing_input_raises_oserror_even_when_skipping_errors(skip_errors):
+    # (The reader reads ahead: the failure may come before the first game is given.)
+    games = caissa.pgn.read_games(_Failing("1. e4 *\n\n1. d4 "), skip_errors=skip_errors)
+    with pytest.raises(OSError, match="the disk went away"):
+        list(games)
+
+
+@pytest.mark.parametrize("threads", [0, 257, 10**9])
+def test_select_takes_1_to_256_threads(threads):
+    with pytest.raises(ValueError, match="threads must be 1 to 256"):
+        caissa.pgn.select(LICHESS, threads=threads)
+    with pytest.raises(ValueError, match="threads must be 1 to 256"):
+        caissa.pgn.to_arrow(LICHESS, threads=threads)

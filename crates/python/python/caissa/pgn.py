@@ -757,11 +757,26 @@ def shards(path: Union[str, "os.PathLike[str]"], size: int = 64 * 2**20) -> List
 # The readers `read_game` and `read_headers` keep for each file object (by kind: games or
 # headers), and where the file stood after each one's last read: the readers read ahead in
 # blocks, so a later call goes on with the same reader while the file has not been moved. Weak
-# keys where the file object allows them, so a closed and dropped file takes its readers with it.
+# keys, and readers that reach the file only through a weak reference (`_WeakFile`), so a
+# dropped file takes its readers with it. A file object that allows no weak reference (rare:
+# a class with `__slots__` and no `__weakref__`) is kept, with its readers, for the process's
+# life.
 _READERS: "weakref.WeakKeyDictionary[Any, Dict[str, Tuple[Any, Optional[int]]]]" = (
     weakref.WeakKeyDictionary()
 )
 _READERS_BY_ID: Dict[int, Tuple[Any, Dict[str, Tuple[Any, Optional[int]]]]] = {}
+
+
+class _WeakFile:
+    """A file object's `read`, through a weak reference: what a kept reader reads from, so
+    that it does not keep the file alive. A file gone reads as its end."""
+
+    def __init__(self, handle: Any) -> None:
+        self._handle = weakref.ref(handle)
+
+    def read(self, size: int = -1) -> Any:
+        handle = self._handle()
+        return b"" if handle is None else handle.read(size)
 
 
 def _tell(handle: Any) -> Optional[int]:
@@ -773,15 +788,18 @@ def _tell(handle: Any) -> Optional[int]:
 
 def _next_of(handle: Any, kind: str, open_reader: Any) -> Any:
     """The next item of the reader of `kind` that `open_reader(handle)` makes for `handle`,
-    kept between calls while the file stays where the last call left it."""
+    kept between calls while the file stays where the last call left it (and always for a
+    file that cannot tell where it is, such as a pipe: its reader has read ahead of it)."""
     try:
         readers = _READERS.setdefault(handle, {})
+        source = _WeakFile(handle)
     except TypeError:
         readers = _READERS_BY_ID.setdefault(id(handle), (handle, {}))[1]
+        source = handle
     position = _tell(handle)
     reader, last = readers.get(kind, (None, None))
-    if reader is None or position is None or position != last:
-        reader = open_reader(handle)
+    if reader is None or position != last:
+        reader = open_reader(source)
     try:
         return next(reader, None)
     finally:
