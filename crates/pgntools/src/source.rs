@@ -231,9 +231,10 @@ impl<R: Read> Read for Tee<R> {
     }
 }
 
-/// A visitor that only learns where each game starts; the reader skips the rest.
-#[derive(Debug)]
-struct Starts;
+/// A visitor that only learns where each game starts; the reader skips the rest. It keeps the
+/// start it was last given, which a failing input's error does not carry.
+#[derive(Debug, Default)]
+struct Starts(Option<Location>);
 
 impl Visitor for Starts {
     type Tags = ();
@@ -242,6 +243,7 @@ impl Visitor for Starts {
     type Error = PgnError;
 
     fn begin_game(&mut self, at: Location) -> Flow<Self, ()> {
+        self.0 = Some(at);
         ControlFlow::Break(Ok(at))
     }
 
@@ -516,20 +518,30 @@ impl<R: Read> Iterator for GameStarts<R> {
             return Some(Err(error));
         }
         while !self.done {
-            match self.reader.read_game(&mut Starts) {
+            let mut starts = Starts::default();
+            match self.reader.read_game(&mut starts) {
                 None => {
                     self.done = true;
                     let end = lock(&self.window).bytes.len();
                     return self.take(end).map(Ok);
                 }
                 Some(Err(error)) => {
+                    // The game being read is not whole: give the ones before it (each read to
+                    // its end when its start was given), then the error. They end where the
+                    // failing game began, or where the reader stopped if it failed before one
+                    // began.
+                    let end = {
+                        let window = lock(&self.window);
+                        let failed_at = starts.0.unwrap_or(error.location);
+                        self.cursor
+                            .offset_of(&window.bytes, failed_at)
+                            .max(self.last)
+                    };
                     let error = match error.kind {
                         PgnErrorKind::Io(failure) => io::Error::from(failure),
                         kind => io::Error::other(kind.to_string()),
                     };
-                    // The game being read is not whole: give the ones before it, then the error.
-                    let last = self.last;
-                    match self.take(last).filter(|chunk| !chunk.bytes.is_empty()) {
+                    match self.take(end).filter(|chunk| !chunk.bytes.is_empty()) {
                         Some(chunk) => {
                             self.error = Some(error);
                             return Some(Ok(chunk));
@@ -705,13 +717,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_input_error_gives_the_whole_games_then_the_error() {
-        let mut input = b"1. e4 *\n\n".repeat(30_000);
-        let whole = input.len();
-        input.extend_from_slice(b"1. c4");
+    /// The bytes of the chunks of `input` up to their error, and how many whole games a reader
+    /// of the same input gives before the error.
+    fn read_until_failure(input: &[u8]) -> (Vec<u8>, usize) {
         let mut read = Vec::new();
-        let mut chunks = Chunks::new(Failing(&input));
+        let mut chunks = Chunks::new(Failing(input));
         let error = loop {
             match chunks.next().expect("chunks, then the error") {
                 Ok(chunk) => read.extend(chunk.bytes),
@@ -720,9 +730,29 @@ mod tests {
         };
         assert!(error.to_string().contains("disk on fire"), "{error}");
         assert!(chunks.next().is_none());
-        // Whole games only, up to some game's start.
-        assert!(!read.is_empty() && read.len() <= whole);
-        assert_eq!(read, input[..read.len()]);
-        assert!(input[read.len()..].starts_with(b"1. "));
+        let mut reader = Reader::new(Failing(input));
+        let mut whole = 0;
+        while let Some(Ok(_)) = reader.read_game(&mut Starts::default()) {
+            whole += 1;
+        }
+        (read, whole)
+    }
+
+    /// Every game a reader gives whole before the input fails is in the chunks, up to the
+    /// start of the one it failed in (the reader fails where it wants bytes the input cannot
+    /// give, a little ahead of the game it reads).
+    #[test]
+    fn an_input_error_gives_the_whole_games_then_the_error() {
+        let game = b"1. e4 *\n\n";
+        let mut input = game.repeat(30_000);
+        input.extend_from_slice(b"1. c4");
+        let (read, whole) = read_until_failure(&input);
+        assert!(whole > 29_000, "{whole}");
+        assert_eq!(read, input[..whole * game.len()]);
+        let game = b"[Event \"a\"]\n\n1. e4 *\n\n";
+        let input = game.repeat(9_000);
+        let (read, whole) = read_until_failure(&input);
+        assert!(whole > 8_000, "{whole}");
+        assert_eq!(read, input[..whole * game.len()]);
     }
 }
