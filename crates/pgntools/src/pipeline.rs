@@ -11,8 +11,10 @@
 //!
 //! An input of one chunk (a small file) is read on the calling thread, with no thread started.
 //! [`select_skipping`] hands each chunk, before a worker gets it, the games the caller names by
-//! where they start; the worker's selector reads them to their end without replaying or
-//! writing anything ([`Selected::Skipped`]), so that each ends exactly where it would.
+//! where they start: a game whose start and end are both boundaries ([`is_boundary`]) is cut
+//! out of the chunk unread, and any other is read to its end by the worker's selector without
+//! being replayed or written, so that each ends exactly where it would; both are
+//! [`Selected::Skipped`].
 
 use core::ops::{ControlFlow, Range};
 use std::io::{self, Read};

@@ -400,8 +400,8 @@ pub enum Selection {
     Row(Box<Row>),
     /// Selected, as its key ([`Format::Key`]).
     Key(GameKey),
-    /// Skipped, as asked ([`select_skipping`](crate::select_skipping)): read to its end, but
-    /// neither replayed nor written.
+    /// Skipped, as asked ([`select_skipping`](crate::select_skipping)): cut out unread, or read
+    /// to its end, but neither replayed nor written.
     Skipped,
     /// It cannot be read or replayed.
     Broken(BrokenGame),

@@ -5,7 +5,7 @@
 //!
 //! [`read_games`] opens a path or a shard (read in Rust) or wraps a Python file object (binary
 //! or text, read in chunks through its `read` method) and returns a [`GameReader`], an iterator of
-//! [`PgnGame`]s. Each game is read into a `GameTree` and its main line replayed before it is
+//! [`PgnGame`]s. Each game is read into a `GameTree` and every line of it replayed before it is
 //! handed over; what Python sees of it (headers, moves, SAN, comments, clocks, evaluations,
 //! boards) is made when asked for.
 

@@ -1,11 +1,12 @@
 """PGN for Python on caissa's streaming reader: ``read_games(path_or_file)`` yields ``Game``
 objects (headers, main line moves and SAN, comments, clocks, evaluations, boards), each read
 and replayed in Rust with the GIL released; ``select(path_or_file, filter, ...)`` is ``caissa pgn
-select`` (tag filters, PGN or UCI export) on every core; ``to_arrow(paths, ...)`` streams the
-selected games as Arrow record batches in the Hugging Face Lichess columns, for pyarrow, polars
-and DuckDB through the Arrow PyCapsule interface.
+select`` (tag filters; PGN, UCI, LAN, SAN, FEN or EPD out) on every core; ``to_arrow(paths,
+...)`` streams the selected games as Arrow record batches in the Hugging Face Lichess columns,
+for pyarrow, polars and DuckDB through the Arrow PyCapsule interface.
 ``shards(path, size)`` cuts a file into byte ranges at game boundaries, for Dask or Spark tasks
-that each read one; the three readers take a ``Shard`` wherever they take a path.
+that each read one; ``read_games``, ``read_headers_all``, ``select`` and ``to_arrow`` take a
+``Shard`` wherever they take a path.
 
 >>> import io, caissa.pgn
 >>> game = next(caissa.pgn.read_games(io.StringIO("1. e4 { [%eval 0.3] } e5 *")))
