@@ -491,7 +491,9 @@ pub(crate) fn open_source(
 /// `'repetition'`, `'fifty'`, `'insufficient'`, `'dead'`: how it ends on the board), `contains`
 /// (all of `'underpromotion'`, `'castling'`, `'kingside-castling'`, `'queenside-castling'`,
 /// `'en-passant'`), `min_plies` / `max_plies`, `position` (a `Board` or FEN the main line
-/// reaches, compared as the Laws' "same position") and `moves` (the SAN moves it starts with).
+/// reaches, compared as the Laws' "same position") and `moves` (the SAN moves it starts with,
+/// as a list or one string, `'e4 e5 Nf3'`). `contains`, `moves`, `strip` (and `to_arrow`'s
+/// `columns`) take one string where they take a list of them.
 ///
 /// `format` is `'pgn'` (export format, canonical SAN), `'uci'`, `'lan'` or `'san'` (the main
 /// line's moves in UCI, long algebraic notation or canonical SAN without numbers or result, one
@@ -518,9 +520,10 @@ pub(crate) fn open_source(
 /// >>> caissa.pgn.select(io.BytesIO(pgn), moves=["d4"], format="uci")
 /// ['d2d4\n']
 #[pyfunction]
-#[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None, contains = Vec::new(),
-                    min_plies = None, max_plies = None, position = None, moves = Vec::new(),
-                    openings = false, format = "pgn", strip = Vec::new(), ply_count = false,
+#[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None,
+                    contains = OneOrMany::default(), min_plies = None, max_plies = None,
+                    position = None, moves = OneOrMany::default(), openings = false,
+                    format = "pgn", strip = OneOrMany::default(), ply_count = false,
                     fen_comments = false, fix_result = false, lenient = false, limit = None,
                     skip_errors = true,
                     threads = None))]
@@ -530,14 +533,14 @@ fn select(
     source: Bound<'_, PyAny>,
     filter: OneOrMany<String>,
     ending: Option<&str>,
-    contains: Vec<String>,
+    contains: OneOrMany<String>,
     min_plies: Option<u64>,
     max_plies: Option<u64>,
     position: Option<Bound<'_, PyAny>>,
-    moves: Vec<String>,
+    moves: OneOrMany<String>,
     openings: bool,
     format: &str,
-    strip: Vec<String>,
+    strip: OneOrMany<String>,
     ply_count: bool,
     fen_comments: bool,
     fix_result: bool,
@@ -560,7 +563,7 @@ fn select(
         }
     };
     let mut stripped = Strip::default();
-    for part in &strip {
+    for part in &strip.0 {
         match part.as_str() {
             "comments" => stripped.comments = true,
             "nags" => stripped.nags = true,
@@ -689,11 +692,12 @@ pub(crate) struct Choice<'py> {
     /// The tag filters, all of which must hold.
     pub(crate) filter: OneOrMany<String>,
     pub(crate) ending: Option<&'py str>,
-    pub(crate) contains: Vec<String>,
+    pub(crate) contains: OneOrMany<String>,
     pub(crate) min_plies: Option<u64>,
     pub(crate) max_plies: Option<u64>,
     pub(crate) position: Option<Bound<'py, PyAny>>,
-    pub(crate) moves: Vec<String>,
+    /// The SAN moves the main line starts with; each text may hold several, split by spaces.
+    pub(crate) moves: OneOrMany<String>,
     /// Whether to set `ECO` and `Opening` from the opening table, by position.
     pub(crate) openings: bool,
 }
@@ -727,7 +731,9 @@ impl Choice<'_> {
         };
         let moves = self
             .moves
+            .0
             .iter()
+            .flat_map(|texts| texts.split_whitespace())
             .map(|text| {
                 text.parse::<SanPlus>()
                     .map(|san| san.san)
@@ -746,6 +752,7 @@ impl Choice<'_> {
                     .map_err(named)?,
                 contains: self
                     .contains
+                    .0
                     .iter()
                     .map(|name| name.parse::<Feature>())
                     .collect::<Result<_, _>>()

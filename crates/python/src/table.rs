@@ -59,31 +59,33 @@ use crate::shards::{Input, Place};
 /// >>> table.num_rows, table["WhiteElo"].to_pylist(), table["uci"].to_pylist()
 /// (1, [2500], [['e2e4', 'e7e5']])
 #[pyfunction]
-#[pyo3(signature = (paths, filter = OneOrMany::default(), *, columns = Vec::new(), ending = None,
-                    contains = Vec::new(), min_plies = None, max_plies = None, position = None,
-                    moves = Vec::new(), openings = false, limit = None, skip_errors = true,
+#[pyo3(signature = (paths, filter = OneOrMany::default(), *, columns = OneOrMany::default(),
+                    ending = None, contains = OneOrMany::default(), min_plies = None,
+                    max_plies = None, position = None, moves = OneOrMany::default(),
+                    openings = false, limit = None, skip_errors = true,
                     threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn to_arrow(
     py: Python<'_>,
     paths: OneOrMany<Input>,
     filter: OneOrMany<String>,
-    columns: Vec<String>,
+    columns: OneOrMany<String>,
     ending: Option<&str>,
-    contains: Vec<String>,
+    contains: OneOrMany<String>,
     min_plies: Option<u64>,
     max_plies: Option<u64>,
     position: Option<Bound<'_, PyAny>>,
-    moves: Vec<String>,
+    moves: OneOrMany<String>,
     openings: bool,
     limit: Option<u64>,
     skip_errors: bool,
     threads: Option<usize>,
 ) -> PyResult<ArrowStream> {
-    let columns = if columns.is_empty() {
+    let columns = if columns.0.is_empty() {
         Columns::default()
     } else {
         columns
+            .0
             .join(",")
             .parse::<Columns>()
             .map_err(|e| PyValueError::new_err(e.to_string()))?

@@ -531,3 +531,16 @@ def test_select_takes_1_to_256_threads(threads):
         caissa.pgn.select(LICHESS, threads=threads)
     with pytest.raises(ValueError, match="threads must be 1 to 256"):
         caissa.pgn.to_arrow(LICHESS, threads=threads)
+
+
+def test_select_takes_one_string_where_it_takes_a_list():
+    listed = caissa.pgn.select(LICHESS, moves=["e4", "e5"], contains=["castling"],
+                               strip=["comments"], format="uci")
+    assert listed
+    assert caissa.pgn.select(LICHESS, moves="e4 e5", contains="castling", strip="comments",
+                             format="uci") == listed
+    import pyarrow
+
+    table = pyarrow.table(caissa.pgn.to_arrow(LICHESS, columns="uci", moves="e4 e5"))
+    assert "uci" in table.column_names
+    assert all(uci[:2] == ["e2e4", "e7e5"] for uci in table["uci"].to_pylist())
