@@ -49,8 +49,10 @@ create_exception!(
     PyValueError,
     "A game of a PGN that cannot be read or replayed. Attributes: `line` and `column` (from 1)
      of the problem in the text, or `ply` (the moves before it on its line, from the start)
-     for a move that does not fit the position; the others are `None`. From `select`, all three are set,
-     and `byte`, the problem's offset in the (decompressed) input; `None` from `read_games`."
+     for a move that does not fit the position; the others are `None`. From `select`, all
+     three are set (`ply` there counts the moves replayed before the problem in all lines,
+     variations too), and `byte`, the problem's offset in the (decompressed) input; `None`
+     from `read_games`."
 );
 
 fn pgn_error(py: Python<'_>, e: &PgnError) -> PyErr {
