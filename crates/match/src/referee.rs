@@ -28,7 +28,7 @@ use caissa_notation::pgn::{self, GameTree};
 use caissa_notation::san::SanPlus;
 use caissa_notation::uci::UciMove;
 use caissa_uci::clock::go_from_clock;
-use caissa_uci::protocol::{Go, Info, ScoreValue};
+use caissa_uci::protocol::{Go, Info, ScoreBound, ScoreValue};
 
 use crate::openings::Opening;
 
@@ -405,7 +405,13 @@ impl Referee {
             self.game.play_unchecked(m);
             let eval = info.and_then(|i| {
                 let score = i.score?;
-                let white = |v: i32| if mover == Color::White { v } else { -v };
+                let white = |v: i32| {
+                    if mover == Color::White {
+                        v
+                    } else {
+                        v.saturating_neg()
+                    }
+                };
                 let score = match score.value {
                     ScoreValue::Centipawns(cp) => PgnScore::Centipawns(white(cp)),
                     ScoreValue::Mate(n) => PgnScore::Mate(white(n)),
@@ -480,25 +486,31 @@ impl Referee {
 
     /// Score adjudication after `mover`'s move.
     fn adjudicate(&mut self, mover: Color, info: Option<&Info>) {
-        let cp = info.and_then(|i| i.score).map(|s| match s.value {
+        // Only an exact score counts: a bound (a fail-low or fail-high line) says less.
+        let exact = info
+            .and_then(|i| i.score)
+            .filter(|s| s.bound == ScoreBound::Exact);
+        let cp = exact.map(|s| match s.value {
             ScoreValue::Centipawns(cp) => cp,
             ScoreValue::Mate(n) if n < 0 => -100_000,
             ScoreValue::Mate(_) => 100_000,
         });
         if let Some(rule) = self.settings.draw {
             match cp {
-                Some(cp) if cp.abs() <= rule.score => self.quiet += 1,
+                Some(cp) if cp.saturating_abs() <= rule.score => self.quiet += 1,
                 _ => self.quiet = 0,
             }
             let move_number = self.game.ply() / 2 + 1;
-            if move_number >= rule.move_number as usize && self.quiet >= 2 * rule.move_count {
+            if move_number >= rule.move_number as usize
+                && self.quiet >= rule.move_count.saturating_mul(2)
+            {
                 self.ending = Some(Termination::Adjudication(Adjudication::Draw));
             }
         }
         if let Some(rule) = self.settings.resign {
             let side = usize::from(mover == Color::Black);
             match cp {
-                Some(cp) if cp <= -rule.score => self.lost[side] += 1,
+                Some(cp) if cp <= rule.score.saturating_neg() => self.lost[side] += 1,
                 _ => self.lost[side] = 0,
             }
             if self.lost[side] >= rule.move_count {

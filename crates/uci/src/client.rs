@@ -8,12 +8,15 @@
 //! (`position`, `go`, the `info` lines, `bestmove`) each fail with a typed [`ClientError`]: an
 //! engine that exits, hangs or prints nonsense cannot hang or crash its caller. Lines that are
 //! not messages are skipped, as the protocol asks, up to [`Client::MAX_SKIPPED_LINES`] per wait.
+//! Each wait has one deadline and one count of lines skipped, however many messages come
+//! before the one it waits for.
 //!
 //! An engine prints many `info` lines per search, and the client keeps only the last one with
-//! a score ([`SearchResult::info`]). So the reader thread hands over no `info` line: it keeps
-//! the bytes of the last one whose words have `score` (before any `string`), and hands that
-//! over with the next other line, where it is parsed. A search costs the client one line
-//! parsed and one wake-up for its `info` lines, however many the engine prints. `info` lines
+//! a score of each `multipv` number ([`SearchResult::lines`]). So the reader thread hands over
+//! no `info` line: it keeps the bytes of the last one whose words have `score` (before any
+//! `string`) for each `multipv` number (at most 256 of them), and hands those over with the
+//! next other line, where they are parsed. A search costs the client a line parsed per
+//! `multipv` line and one wake-up for its `info` lines, however many the engine prints. `info` lines
 //! are not counted among the skipped lines, and when the last scored one does not read, the
 //! search has no `info`.
 //!
@@ -225,6 +228,14 @@ struct Message {
     scored_info: Vec<Info>,
 }
 
+/// One wait of a [`Client`] for a message: its deadline and the lines skipped so far.
+struct Wait {
+    start_us: u64,
+    timeout_us: u64,
+    waiting_for: &'static str,
+    skipped: usize,
+}
+
 /// A running engine process.
 pub struct Client {
     child: Child,
@@ -254,6 +265,9 @@ impl Client {
 
     /// Lines that are not messages skipped per wait before the engine is said to print garbage.
     pub const MAX_SKIPPED_LINES: usize = 1000;
+    /// The most `option` lines a handshake keeps; more count as lines skipped. (Stockfish
+    /// has about 20, the engines with the most a few hundred.)
+    pub const MAX_OPTIONS: usize = 1000;
 
     /// Starts `command` (stderr is discarded).
     ///
@@ -332,25 +346,29 @@ impl Client {
         Stopper(self.stdin.clone())
     }
 
-    /// Waits up to `timeout` for the next message, skipping lines that are not messages.
-    fn next_message(
-        &mut self,
-        timeout: Duration,
-        waiting_for: &'static str,
-    ) -> Result<Message, ClientError> {
-        let mut skipped = 0;
-        let start = (self.stamp)();
-        let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
-        let timeout_ms = timeout_us / 1000;
+    /// A wait of `timeout` for `waiting_for`, from now: what [`Client::next_message`] counts
+    /// against, however many messages come before the one waited for.
+    fn wait(&self, timeout: Duration, waiting_for: &'static str) -> Wait {
+        Wait {
+            start_us: (self.stamp)(),
+            timeout_us: u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX),
+            waiting_for,
+            skipped: 0,
+        }
+    }
+
+    /// The next message within `wait`, skipping lines that are not messages.
+    fn next_message(&mut self, wait: &mut Wait) -> Result<Message, ClientError> {
+        let waiting_for = wait.waiting_for;
         loop {
-            let waited = (self.stamp)().saturating_sub(start);
-            let left = Duration::from_micros(timeout_us.saturating_sub(waited));
+            let waited = (self.stamp)().saturating_sub(wait.start_us);
+            let left = Duration::from_micros(wait.timeout_us.saturating_sub(waited));
             let received = match self.lines.recv_timeout(left) {
                 Ok(received) => received,
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(ClientError::Timeout {
                         waiting_for,
-                        timeout_ms,
+                        timeout_ms: wait.timeout_us / 1000,
                     });
                 }
                 Err(RecvTimeoutError::Disconnected) => Received::End,
@@ -360,7 +378,7 @@ impl Client {
                     self.closed = true;
                     return Err(ClientError::Exited { waiting_for });
                 }
-                Received::TooLong => skipped += 1,
+                Received::TooLong => wait.skipped += 1,
                 Received::Line {
                     line,
                     at,
@@ -380,15 +398,20 @@ impl Client {
                             scored_info,
                         });
                     }
-                    Err(error) if waiting_for == "bestmove" && line.contains("bestmove") => {
+                    // A line led by `bestmove` that does not read forfeits; one that only
+                    // mentions it (`log: no bestmove yet`) is skipped like any other.
+                    Err(error)
+                        if waiting_for == "bestmove"
+                            && line.split_ascii_whitespace().next() == Some("bestmove") =>
+                    {
                         return Err(ClientError::Malformed { line, error });
                     }
-                    Err(_) => skipped += 1,
+                    Err(_) => wait.skipped += 1,
                 },
             }
-            if skipped > Self::MAX_SKIPPED_LINES {
+            if wait.skipped > Self::MAX_SKIPPED_LINES {
                 return Err(ClientError::Garbage {
-                    lines: skipped,
+                    lines: wait.skipped,
                     waiting_for,
                 });
             }
@@ -403,11 +426,16 @@ impl Client {
     pub fn handshake(&mut self, timeout: Duration) -> Result<EngineId, ClientError> {
         self.send(&GuiCommand::Uci)?;
         let mut id = EngineId::default();
+        let mut wait = self.wait(timeout, "uciok");
         loop {
-            match self.next_message(timeout, "uciok")?.message {
+            match self.next_message(&mut wait)?.message {
                 EngineMessage::UciOk => return Ok(id),
                 EngineMessage::IdName(name) => id.name = Some(name),
                 EngineMessage::IdAuthor(author) => id.author = Some(author),
+                // Past the most options an engine has, the rest count as lines skipped.
+                EngineMessage::Option(_) if id.options.len() >= Self::MAX_OPTIONS => {
+                    wait.skipped += 1;
+                }
                 EngineMessage::Option(option) => id.options.push(option),
                 _ => {}
             }
@@ -433,7 +461,8 @@ impl Client {
     /// A [`ClientError`] if `readyok` does not come within `timeout`.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
         self.send(&GuiCommand::IsReady)?;
-        while self.next_message(timeout, "readyok")?.message != EngineMessage::ReadyOk {}
+        let mut wait = self.wait(timeout, "readyok");
+        while self.next_message(&mut wait)?.message != EngineMessage::ReadyOk {}
         Ok(())
     }
 
@@ -464,8 +493,9 @@ impl Client {
                 lines[index] = Some(scored);
             }
         };
+        let mut wait = self.wait(timeout, "bestmove");
         loop {
-            let next = self.next_message(timeout, "bestmove")?;
+            let next = self.next_message(&mut wait)?;
             for scored in next.scored_info.into_iter().filter(|i| i.score.is_some()) {
                 keep(scored);
             }
@@ -509,10 +539,11 @@ impl Client {
     /// A [`ClientError`] if nothing comes within `timeout`, or the engine exits or prints a
     /// `bestmove` that does not read.
     pub fn next_search_event(&mut self, timeout: Duration) -> Result<SearchEvent, ClientError> {
+        let mut wait = self.wait(timeout, "bestmove");
         loop {
             // (`info` lines kept before the reader thread began handing them over belong to no
             // search of this one's: every search ends with its `bestmove`.)
-            match self.next_message(timeout, "bestmove")?.message {
+            match self.next_message(&mut wait)?.message {
                 EngineMessage::Info(info) => return Ok(SearchEvent::Info(info)),
                 EngineMessage::BestMove { best, ponder } => {
                     self.stream_info.store(false, Ordering::Release);

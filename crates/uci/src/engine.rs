@@ -126,7 +126,9 @@ impl TimeBudget {
             .movestogo
             .map_or(Self::DEFAULT_MOVES_TO_GO, |m| u64::from(m).max(1));
         let usable = time.saturating_sub(Self::RESERVE_MS.min(time / 10));
-        let target = (time / moves + inc * 3 / 4).min(usable);
+        let target = (time / moves)
+            .saturating_add(inc.saturating_mul(3) / 4)
+            .min(usable);
         Some(TimeBudget {
             target_ms: target,
             limit_ms: target.saturating_mul(3).min(usable),
@@ -287,6 +289,11 @@ mod tests {
         assert_eq!(
             budget("go wtime 5 btime 1 movestogo 0", White),
             Some((5, 5))
+        );
+        // An increment past what any clock holds is no overflow: the time left bounds it.
+        assert_eq!(
+            budget("go wtime 1000 btime 1 winc 9223372036854775807", White),
+            Some((970, 970))
         );
     }
 

@@ -200,6 +200,31 @@ fn flags_forfeits_and_adjudication() {
         r.ending(),
         Some(&Termination::Adjudication(Adjudication::Draw))
     );
+    // Bounds and scores at the ends of the range count for no draw (a bound says less than a
+    // score; -2147483648, which some engines print for "lost", once panicked), and a huge move
+    // count no longer wraps to an adjudication after the first move.
+    for (line, move_count) in [
+        ("info score cp 5 upperbound", 2),
+        ("info score cp -2147483648", 2),
+        ("info score mate -2147483648", 2),
+        ("info score cp 5", u32::MAX),
+    ] {
+        let settings = Settings {
+            draw: Some(DrawRule {
+                move_number: 1,
+                move_count,
+                score: 10,
+            }),
+            ..Settings::default()
+        };
+        let mut r = Referee::new(&Opening::standard(), &settings, ["A", "B"]).unwrap();
+        for text in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+            let m = uci(&r, text);
+            r.play(m, 1, Some(&info(line)));
+        }
+        assert_eq!(r.ending(), None, "{line} {move_count}");
+        assert!(r.pgn("test", 3, ["A", "B"]).contains("[%eval"), "{line}");
+    }
     let settings = Settings {
         resign: Some(ResignRule {
             move_count: 2,

@@ -239,15 +239,21 @@ fn parse_bestmove(c: &mut Cursor<'_>) -> Result<EngineMessage, ParseUciLineError
     } else {
         Some(parse_move(c, "a move")?)
     };
+    // Pondering is optional: a `ponder` with no move, `(none)` (some engines write it) or
+    // anything else that is no move is ignored, and the best move stands.
     let ponder = match c.peek() {
         Some("ponder") => {
             c.advance();
-            // Some engines write `ponder (none)`.
-            if c.peek() == Some("(none)") {
-                c.ignore();
-                None
-            } else {
-                Some(parse_move(c, "a move to ponder")?)
+            match c.peek().map(|token| UciMove::from_ascii(token.as_bytes())) {
+                Some(Ok(m)) => {
+                    c.advance();
+                    Some(m)
+                }
+                Some(Err(_)) => {
+                    c.ignore();
+                    None
+                }
+                None => None,
             }
         }
         _ => None,

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use caissa_board::Square;
 use caissa_game::Game;
-use caissa_movegen::CastlingMode;
+use caissa_movegen::{CastlingMode, Move};
 use caissa_uci::client::position_of;
 use caissa_uci::client::{Client, ClientError, EngineCommand, SearchEvent, Stamp};
 use caissa_uci::protocol::{Go, SetPosition};
@@ -108,7 +109,7 @@ type Expect = fn(&ClientError) -> bool;
 #[test]
 fn misbehaving_engines_are_typed_errors() {
     let ready = "read l; echo uciok; read l; echo readyok;";
-    let cases: [(String, Expect); 7] = [
+    let cases: [(String, Expect); 8] = [
         ("exit 0".into(), |e| matches!(e, ClientError::Exited { .. })),
         ("sleep 5".into(), |e| {
             matches!(
@@ -143,6 +144,19 @@ fn misbehaving_engines_are_typed_errors() {
         (format!("{ready} while :; do echo '%%%'; done"), |e| {
             matches!(e, ClientError::Garbage { .. })
         }),
+        // Messages that are not the one waited for do not put the deadline off.
+        (
+            format!("{ready} read l; read l; while :; do echo readyok; sleep 0.05; done"),
+            |e| {
+                matches!(
+                    e,
+                    ClientError::Timeout {
+                        waiting_for: "bestmove",
+                        ..
+                    }
+                )
+            },
+        ),
     ];
     for (text, expected) in cases {
         let mut engine = Client::spawn(&script(&text), stamp()).unwrap();
@@ -171,6 +185,23 @@ fn misbehaving_engines_are_typed_errors() {
         Client::spawn(&missing, stamp()),
         Err(ClientError::Spawn(_))
     ));
+}
+
+/// A line that only mentions `bestmove`, and a `ponder` that is no move, forfeit nothing.
+#[test]
+fn a_bestmove_stands_beside_lines_that_do_not_read() {
+    let ready = "read l; echo uciok; read l; echo readyok;";
+    for last in ["bestmove e2e4 ponder xyz", "bestmove e2e4 ponder"] {
+        let text = format!("{ready} read l; read l; echo 'log: no bestmove found'; echo '{last}'");
+        let mut engine = Client::spawn(&script(&text), stamp()).unwrap();
+        engine.handshake(SHORT).unwrap();
+        engine.sync(SHORT).unwrap();
+        let (played, result) = engine
+            .play(&Game::standard(), CastlingMode::Standard, &nodes(1), SHORT)
+            .expect(&text);
+        assert_eq!(played, Move::normal(Square::E2, Square::E4), "{text}");
+        assert_eq!(result.ponder, None, "{text}");
+    }
 }
 
 #[test]
