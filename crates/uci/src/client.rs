@@ -11,14 +11,14 @@
 //! Each wait has one deadline and one count of lines skipped, however many messages come
 //! before the one it waits for.
 //!
-//! An engine prints many `info` lines per search, and the client keeps only the last one with
-//! a score of each `multipv` number ([`SearchResult::lines`]). So the reader thread hands over
-//! no `info` line: it keeps the bytes of the last one whose words have `score` (before any
-//! `string`) for each `multipv` number (at most 256 of them), and hands those over with the
-//! next other line, where they are parsed. A search costs the client a line parsed per
-//! `multipv` line and one wake-up for its `info` lines, however many the engine prints. `info` lines
-//! are not counted among the skipped lines, and when the last scored one does not read, the
-//! search has no `info`.
+//! An engine prints many `info` lines per search, and the client keeps only the last one with a
+//! score of each `multipv` number ([`SearchResult::lines`]). So the reader thread hands over no
+//! `info` line: it keeps the bytes of the last one whose words have `score` (before any `string`)
+//! for each `multipv` number (at most 256 of them, 256 KiB in all), and hands those over with the
+//! next other line, where they are parsed. A search costs the client a line parsed per `multipv`
+//! line and one wake-up for its `info` lines, however many the engine prints. `info` lines are not
+//! counted among the skipped lines, and when the last scored one does not read, the search has no
+//! `info`.
 //!
 //! A search can also be followed as it goes ([`Client::start_search`], then
 //! [`Client::next_search_event`] until its `bestmove`, [`Client::stop`] to end it early, or a
@@ -50,6 +50,46 @@ use crate::protocol::{
 
 /// The most `MultiPV` lines a search keeps.
 const MAX_LINES: usize = 256;
+
+/// The most bytes of scored `info` lines the reader thread keeps between two lines it hands
+/// over (a search's 256 `MultiPV` lines with long PVs need about a tenth of it): with at most
+/// [`Client::QUEUE_LINES`] lines waiting, an engine's output waiting costs at most about
+/// 1,024 times (64 KiB + 256 KiB), whatever it prints.
+const SCORED_BYTES: usize = 256 << 10;
+
+/// The last scored `info` line of each `multipv` number since the last line handed over, each
+/// buffer reused from one line of its number to the next, within [`MAX_LINES`] numbers and
+/// [`SCORED_BYTES`] bytes (a line past them is dropped, and the one it would replace kept).
+#[derive(Debug, Default)]
+struct Scored {
+    lines: Vec<(u32, Vec<u8>)>,
+    bytes: usize,
+}
+
+impl Scored {
+    fn keep(&mut self, number: u32, line: &[u8]) {
+        if let Some((_, kept)) = self.lines.iter_mut().find(|(n, _)| *n == number) {
+            if self.bytes - kept.len() + line.len() <= SCORED_BYTES {
+                self.bytes = self.bytes - kept.len() + line.len();
+                kept.clear();
+                kept.extend_from_slice(line);
+            }
+        } else if self.lines.len() < MAX_LINES && self.bytes + line.len() <= SCORED_BYTES {
+            self.bytes += line.len();
+            self.lines.push((number, line.to_vec()));
+        }
+    }
+
+    /// The lines kept, by `multipv` number, as text; none are kept after.
+    fn take(&mut self) -> Vec<String> {
+        self.lines.sort_unstable_by_key(|&(n, _)| n);
+        self.bytes = 0;
+        self.lines
+            .drain(..)
+            .map(|(_, info)| String::from_utf8_lossy(&info).into_owned())
+            .collect()
+    }
+}
 
 /// A clock in microseconds from any fixed origin, never decreasing, given by the caller.
 pub type Stamp = Arc<dyn Fn() -> u64 + Send + Sync>;
@@ -673,9 +713,7 @@ fn read_lines(
     stream_info: &AtomicBool,
 ) {
     let mut line = Vec::new();
-    // The last scored `info` line of each `multipv` number since the last message handed over,
-    // each buffer reused from one line of its number to the next.
-    let mut scored: Vec<(u32, Vec<u8>)> = Vec::new();
+    let mut scored = Scored::default();
     loop {
         let read = read_line(&mut input, &mut line, MAX_LINE_BYTES, Overlong::SkipRest);
         let streaming = || stream_info.load(Ordering::Acquire);
@@ -687,12 +725,7 @@ fn read_lines(
                     scored_info: Vec::new(),
                 },
                 Some(true) => {
-                    let number = multipv_of(&line);
-                    if let Some(i) = scored.iter().position(|(n, _)| *n == number) {
-                        scored[i].1.clone_from(&line);
-                    } else if scored.len() < MAX_LINES {
-                        scored.push((number, line.clone()));
-                    }
+                    scored.keep(multipv_of(&line), &line);
                     continue;
                 }
                 Some(false) => continue,
@@ -700,13 +733,7 @@ fn read_lines(
                     // Stamped first: the time the line came.
                     at: stamp(),
                     line: String::from_utf8_lossy(&line).into_owned(),
-                    scored_info: {
-                        scored.sort_unstable_by_key(|&(n, _)| n);
-                        scored
-                            .drain(..)
-                            .map(|(_, info)| String::from_utf8_lossy(&info).into_owned())
-                            .collect()
-                    },
+                    scored_info: scored.take(),
                 },
             },
             Ok(LineRead::TooLong) => Received::TooLong,
@@ -723,7 +750,36 @@ fn read_lines(
 
 #[cfg(test)]
 mod tests {
-    use super::{info_line, multipv_of};
+    use super::{MAX_LINES, SCORED_BYTES, Scored, info_line, multipv_of};
+
+    /// The scored lines kept between two lines handed over stay within their byte budget and
+    /// their count, the last of each number winning while it fits.
+    #[test]
+    fn scored_lines_are_bounded() {
+        let mut scored = Scored::default();
+        scored.keep(2, b"info multipv 2 score cp 1");
+        scored.keep(1, b"info score cp 5");
+        scored.keep(1, b"info score cp 7");
+        assert_eq!(
+            scored.take(),
+            ["info score cp 7", "info multipv 2 score cp 1"]
+        );
+        assert!(scored.take().is_empty());
+        let long = vec![b'x'; 64 << 10];
+        for n in 0..1_000 {
+            scored.keep(n, &long);
+            scored.keep(n, &long);
+        }
+        assert_eq!(scored.lines.len(), SCORED_BYTES / long.len());
+        assert!(scored.bytes <= SCORED_BYTES);
+        // A line too long to replace the one of its number leaves it.
+        scored.keep(0, &vec![b'y'; (64 << 10) + 1]);
+        assert_eq!(scored.take()[0].as_bytes()[0], b'x');
+        for n in 0..1_000 {
+            scored.keep(n, b"info score cp 1");
+        }
+        assert_eq!(scored.take().len(), MAX_LINES);
+    }
 
     #[test]
     fn multipv_numbers_are_read_before_any_string() {
