@@ -836,7 +836,8 @@ def read_game(handle: Any, *, Visitor: Any = None, lenient: bool = False) -> Any
 
     The file is read ahead in blocks by ``read_games``' reader, which later calls on the same
     file object go on with as long as the file has not been moved (its ``tell()`` is where the
-    last call left it); after a ``seek`` the next call reads from the new place. Unlike
+    last call left it; always for a file that cannot tell, such as a pipe or ``sys.stdin``);
+    after a ``seek`` the next call reads from the new place. Unlike
     python-chess, which logs a broken game's errors and returns what it could read, a game that
     cannot be read or replayed raises ``PgnParseError`` (with ``line`` and ``column``), and the
     next call goes on with the next game; ``lenient=True`` reads past what python-chess reads
