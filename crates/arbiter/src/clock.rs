@@ -78,7 +78,15 @@ enum ClockStateError {
     AfterLastOperation,
     #[error("more periods completed than moves made")]
     TooManyPeriods,
+    #[error("more than {MAX_CLOCK_MOVES} moves, past the longest game the Laws allow")]
+    TooManyMoves,
 }
+
+/// The most moves of a side a clock read from its serde form may have made: far past the
+/// longest game the Laws allow (8,849 moves, with the seventy-five-move rule), and low enough
+/// that the periods completed are counted, and their times summed, without overflow.
+#[cfg(feature = "serde")]
+const MAX_CLOCK_MOVES: u32 = 100_000;
 
 #[cfg(feature = "serde")]
 impl TryFrom<ClockFields> for Clock {
@@ -92,6 +100,9 @@ impl TryFrom<ClockFields> for Clock {
         for color in Color::ALL {
             if f.remaining[color] > 1_000 * MAX_TIME_MS {
                 return Err(ClockStateError::TimeTooLarge);
+            }
+            if f.moves[color] > MAX_CLOCK_MOVES {
+                return Err(ClockStateError::TooManyMoves);
             }
             if f.in_move[color] > last_t || f.flag_fell[color].is_some_and(|t| t > 2 * MAX_TIME_MS)
             {
@@ -239,7 +250,7 @@ impl Clock {
     /// The bonus that applies to `color`'s next move.
     fn bonus_for_next_move(&self, color: Color, periods_done: usize) -> Bonus {
         let period = self.controls[color].period(periods_done);
-        if self.moves[color] + 1 >= period.bonus_from_move {
+        if self.moves[color].saturating_add(1) >= period.bonus_from_move {
             period.bonus
         } else {
             Bonus::None
@@ -260,13 +271,14 @@ impl Clock {
         let control = &self.controls[color];
         if control.trigger == PeriodTrigger::OnFlag {
             while let Some(due) = self.quota_end(color, periods_done) {
-                if self.moves[color] < due {
+                // (A sum of quotas past `u32::MAX` moves is no game's: it stops the count.)
+                if self.moves[color] < due || due == u32::MAX {
                     break;
                 }
                 periods_done += 1;
                 let base = control.period(periods_done).base_ms;
-                allowance.until_flag += base;
-                allowance.time_added += base;
+                allowance.until_flag = allowance.until_flag.saturating_add(base);
+                allowance.time_added = allowance.time_added.saturating_add(base);
                 allowance.periods_added += 1;
             }
         }
@@ -354,7 +366,7 @@ impl Clock {
     fn complete_move(&mut self, color: Color, used: u64) -> Option<u64> {
         let allowance = self.allowance(color);
         let bonus = self.bonus_for_next_move(color, self.periods_done[color]);
-        self.moves[color] += 1;
+        self.moves[color] = self.moves[color].saturating_add(1);
         let (hourglass, trigger) = (self.controls[color].hourglass, self.controls[color].trigger);
         if hourglass {
             self.remaining[!color] += used.min(self.remaining[color]);

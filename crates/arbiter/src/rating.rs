@@ -114,7 +114,8 @@ pub fn k_factor(player: KFactorInputs, games_in_period: u32) -> u32 {
     } else {
         20
     };
-    if games_in_period > 0 && k * games_in_period > 700 {
+    // (Compared without multiplying: `k * games` overflows past 107 million games.)
+    if games_in_period > 0 && games_in_period > 700 / k {
         700 / games_in_period
     } else {
         k
@@ -246,7 +247,8 @@ pub fn performance_rating(games: &[(u32, GameScore)]) -> Option<i64> {
 /// rating ever published.
 pub const MAX_RATING: u32 = 4000;
 
-/// The highest K-factor [`elo_report`] accepts: K × games ≤ 700 (8.3.3) bounds every K.
+/// The highest K-factor [`elo_report`] accepts: K × games ≤ 700 (8.3.3) bounds every K the
+/// regulations give (a K given as it is, rather than found by [`k_factor`], is not lowered).
 pub const MAX_K: u32 = 700;
 
 /// Inputs [`elo_report`] does not rate.
@@ -769,6 +771,9 @@ mod tests {
         };
         assert_eq!(k_factor(new_player, 20), 35);
         assert_eq!(k_factor(new_player, 5), 40);
+        // No overflow however many games: past 700 of them K is 0.
+        assert_eq!(k_factor(new_player, u32::MAX), 0);
+        assert_eq!(k_factor(new_player, 700), 1);
         let adult = KFactorInputs {
             rating: 2100,
             games_played: 300,

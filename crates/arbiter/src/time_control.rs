@@ -244,6 +244,27 @@ pub struct ParseTimeControlError {
     pub kind: ParseTimeControlErrorKind,
 }
 
+impl ParseTimeControlError {
+    /// The same error in a text with `lead` more bytes in front.
+    fn after(self, lead: usize) -> ParseTimeControlError {
+        ParseTimeControlError {
+            byte: self.byte + lead,
+            ..self
+        }
+    }
+}
+
+/// An hourglass of `ms`, read at `byte`, if within [`MAX_TIME_MS`](crate::MAX_TIME_MS).
+fn hourglass_within_limit(ms: u64, byte: usize) -> Result<TimeControl, ParseTimeControlError> {
+    if ms > crate::MAX_TIME_MS {
+        return Err(ParseTimeControlError {
+            byte,
+            kind: ParseTimeControlErrorKind::Invalid(TimeControlError::TimeTooLarge(1)),
+        });
+    }
+    Ok(TimeControl::hourglass(ms))
+}
+
 /// What is wrong with a time control's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -399,7 +420,12 @@ impl TimeControl {
     ///
     /// [`ParseTimeControlError`] with the byte where the text stops making sense.
     pub fn from_pgn(text: &str) -> Result<PgnTimeControl, ParseTimeControlError> {
-        let text = text.trim();
+        let lead = text.len() - text.trim_start().len();
+        TimeControl::from_trimmed_pgn(text.trim()).map_err(|e| e.after(lead))
+    }
+
+    /// [`TimeControl::from_pgn`] for a text with no blanks around it.
+    fn from_trimmed_pgn(text: &str) -> Result<PgnTimeControl, ParseTimeControlError> {
         match text {
             "?" => return Ok(PgnTimeControl::Unknown),
             "-" => return Ok(PgnTimeControl::None),
@@ -408,7 +434,7 @@ impl TimeControl {
         let err = |byte, kind| ParseTimeControlError { byte, kind };
         if let Some(rest) = text.strip_prefix('*') {
             let ms = parse_seconds(rest, 1)?;
-            return Ok(PgnTimeControl::Control(TimeControl::hourglass(ms)));
+            return hourglass_within_limit(ms, 1).map(PgnTimeControl::Control);
         }
         let mut periods = Vec::new();
         let mut offset = 0;
@@ -721,10 +747,17 @@ impl TimeControl {
     ///
     /// [`ParseTimeControlError`] with the byte where the text stops making sense.
     pub fn from_readable(s: &str) -> Result<TimeControl, ParseTimeControlError> {
-        let text = s.trim();
+        let lead = s.len() - s.trim_start().len();
+        TimeControl::from_trimmed_readable(s.trim()).map_err(|e| e.after(lead))
+    }
+
+    /// [`TimeControl::from_readable`] for a text with no blanks around it.
+    fn from_trimmed_readable(text: &str) -> Result<TimeControl, ParseTimeControlError> {
         if let Some(rest) = text.strip_prefix("hourglass ") {
-            let (ms, _) = parse_units(rest.trim(), s.len() - rest.len())?;
-            return Ok(TimeControl::hourglass(ms));
+            let body = rest.trim_start();
+            let at = text.len() - body.len();
+            let (ms, _) = parse_units(body, at)?;
+            return hourglass_within_limit(ms, at);
         }
         let mut periods = Vec::new();
         let mut bonus = (Bonus::None, 1);
@@ -866,10 +899,25 @@ mod tests {
             ("1.2345", 2),
             ("300+2@0", 6),
             ("0/300", 0),
+            // Counted in the text as given, blanks in front included.
+            ("  300+x", 6),
+            // An hourglass past the longest time a clock holds.
+            ("*18446744073709551", 1),
         ] {
             let e = TimeControl::from_pgn(text).unwrap_err();
             assert_eq!(e.byte, byte, "{text}: {e}");
         }
+        for (text, byte) in [
+            (" 3m+x", 5),
+            ("hourglass xx  ", 12),
+            ("  hourglass  xx", 15),
+            ("hourglass 99999999999999h", 10),
+        ] {
+            let e = TimeControl::from_readable(text).unwrap_err();
+            assert_eq!(e.byte, byte, "{text}: {e}");
+        }
+        assert!(TimeControl::from_readable("hourglass 5m").is_ok());
+        assert!(TimeControl::from_pgn(" *300 ").is_ok());
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! `--games` lists `opponent:score` pairs (score `1`, `0.5` or `=` or `½`, `0`), separated by
-//! spaces or commas. K is `--k`, or follows the regulations from `--played` (rated games before
-//! this period), `--junior` and `--reached-2400`, lowered so that K × games ≤ 700. Output, one
+//! spaces or commas. K is `--k` (taken as it is), or follows the regulations from `--played`
+//! (rated games before this period), `--junior` and `--reached-2400`, lowered so that K × games
+//! ≤ 700. Output, one
 //! `key: value` per line: `rating`, `k`, `games`, `score`, `expected` (the sum of the expected
 //! scores from table 8.1.2), `change` (signed, rounded once: the sum of the games' changes),
 //! `new_rating`, `performance`; and for each game `game: opponent score expected change` (the

@@ -264,6 +264,12 @@ fn what_servers_store_reads_back() {
         serde_json::from_str::<Clock>(&running_later).is_err(),
         "{running_later}"
     );
+    // A move count no game reaches is refused (counting its periods never ended).
+    let mut huge: serde_json::Value = serde_json::from_str(&json).unwrap();
+    huge["moves"]["white"] = u32::MAX.into();
+    let huge = huge.to_string();
+    let error = serde_json::from_str::<Clock>(&huge).unwrap_err();
+    assert!(error.to_string().contains("moves"), "{error}");
     let outcome = Outcome::new(GameResult::BlackWins, Reason::TimeForfeit);
     let json = serde_json::to_string(&outcome).unwrap();
     assert_eq!(
