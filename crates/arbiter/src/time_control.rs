@@ -309,6 +309,9 @@ pub enum TimeControlError {
     /// A period has a quota of zero moves.
     #[error("period {0} has a quota of zero moves")]
     ZeroMoves(usize),
+    /// A period's bonus starts at move 0: moves count from 1.
+    #[error("period {0} has its bonus from move 0; moves count from 1")]
+    BonusFromMoveZero(usize),
     /// A period's time or bonus is beyond [`MAX_TIME_MS`](crate::MAX_TIME_MS).
     #[error("period {0} has a time beyond the limit of {max} ms", max = crate::MAX_TIME_MS)]
     TimeTooLarge(usize),
@@ -323,7 +326,8 @@ impl TimeControl {
     /// # Errors
     ///
     /// [`TimeControlError`] if there are no periods, a period other than the last is for the rest
-    /// of the game, a quota is zero, or a time is beyond [`MAX_TIME_MS`](crate::MAX_TIME_MS).
+    /// of the game, a quota is zero, a bonus starts at move 0, or a time is beyond
+    /// [`MAX_TIME_MS`](crate::MAX_TIME_MS).
     pub fn new(
         periods: Vec<Period>,
         trigger: PeriodTrigger,
@@ -334,6 +338,9 @@ impl TimeControl {
         for (i, p) in periods.iter().enumerate() {
             if p.base_ms.max(p.bonus.millis()) > crate::MAX_TIME_MS {
                 return Err(TimeControlError::TimeTooLarge(i + 1));
+            }
+            if p.bonus_from_move == 0 {
+                return Err(TimeControlError::BonusFromMoveZero(i + 1));
             }
             match p.moves {
                 Some(0) => return Err(TimeControlError::ZeroMoves(i + 1)),
@@ -1020,6 +1027,14 @@ mod tests {
                 PeriodTrigger::OnFlag
             ),
             Err(TimeControlError::ZeroMoves(1))
+        );
+        let from_zero = Period {
+            bonus_from_move: 0,
+            ..Period::new(Some(40), 1000, Bonus::Fischer(1000))
+        };
+        assert_eq!(
+            TimeControl::new(vec![from_zero, rest], PeriodTrigger::OnMoveCount),
+            Err(TimeControlError::BonusFromMoveZero(1))
         );
     }
 }
