@@ -446,22 +446,33 @@ impl Clock {
                 .is_some_and(|(c, at)| c == color && at <= t_ms)
     }
 
-    /// Adds `ms` to `color`'s time (an arbiter's award, e.g. two minutes under 7.5.5 or 9.5);
-    /// nothing once that flag has fallen. Returns `false`, changing nothing, when the time would
-    /// then be more than [`MAX_TIME_MS`]: however many awards, a clock never shows more.
+    /// Adds `ms` to `color`'s time (an arbiter's award, e.g. two minutes under 7.5.5 or 9.5),
+    /// and says whether it did: nothing is added once that flag has fallen, nor when the time
+    /// would then be more than [`MAX_TIME_MS`] (however many awards, a clock never shows more).
     #[must_use]
-    pub fn add_time(&mut self, color: Color, ms: u64) -> bool {
+    pub fn add_time(&mut self, color: Color, ms: u64) -> TimeAward {
         if self.flag_fell[color].is_some() {
-            return true;
+            return TimeAward::FlagFell;
         }
         match self.remaining[color].checked_add(ms) {
             Some(total) if total <= MAX_TIME_MS => {
                 self.remaining[color] = total;
-                true
+                TimeAward::Added
             }
-            _ => false,
+            _ => TimeAward::PastLimit,
         }
     }
+}
+
+/// What [`Clock::add_time`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeAward {
+    /// The time was added.
+    Added,
+    /// Nothing: the flag had fallen.
+    FlagFell,
+    /// Nothing: the clock would have shown more than [`MAX_TIME_MS`].
+    PastLimit,
 }
 
 #[cfg(test)]
@@ -504,6 +515,9 @@ mod tests {
         assert_eq!(press.flag_fell_at, Some(4_000));
         assert_eq!(clock.remaining(Color::White, 5_000), 0);
         assert_eq!(clock.first_flag(), Some(Color::White));
+        // An award after the flag fell adds nothing, and says so.
+        assert_eq!(clock.add_time(Color::White, 60_000), TimeAward::FlagFell);
+        assert_eq!(clock.remaining(Color::White, 5_000), 0);
     }
 
     #[test]
@@ -617,11 +631,14 @@ mod tests {
         clock.press(10_000).unwrap();
         assert_eq!(clock.remaining(Color::White, 10_000), 293_000);
         clock.stop(10_000).unwrap();
-        assert!(clock.add_time(Color::Black, 120_000));
+        assert_eq!(clock.add_time(Color::Black, 120_000), TimeAward::Added);
         assert_eq!(clock.remaining(Color::Black, 9_000), 420_000);
         // Two awards cannot together take a clock past the limit that one cannot pass.
-        assert!(clock.add_time(Color::Black, MAX_TIME_MS - 420_000));
-        assert!(!clock.add_time(Color::Black, 1));
+        assert_eq!(
+            clock.add_time(Color::Black, MAX_TIME_MS - 420_000),
+            TimeAward::Added
+        );
+        assert_eq!(clock.add_time(Color::Black, 1), TimeAward::PastLimit);
         assert_eq!(clock.remaining(Color::Black, 9_000), MAX_TIME_MS);
         assert_eq!(
             clock.start(Color::Black, 4_000),

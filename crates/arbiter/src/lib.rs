@@ -109,7 +109,7 @@ pub use caissa_notation::san::{San, SanPlus};
 pub use caissa_notation::uci::UciMove;
 
 pub use arbiter::{Arbiter, EventError, ReplayError, replay};
-pub use clock::{Clock, Press, TimeWentBackwards};
+pub use clock::{Clock, Press, TimeAward, TimeWentBackwards};
 pub use events::{
     ArbiterAction, ClaimKind, Event, EventKind, MoveText, ParseMoveTextError, Presses, Start,
 };

@@ -57,7 +57,7 @@ use caissa_notation::san::SanPlus;
 
 use crate::MAX_TIME_MS;
 use crate::articles;
-use crate::clock::Clock;
+use crate::clock::{Clock, TimeAward};
 use crate::events::{ArbiterAction, ClaimKind, Event, EventKind, MoveText, Presses, Start};
 use crate::illegal::{self, IllegalMove, Written};
 use crate::offers::{Offered, Offers};
@@ -575,12 +575,22 @@ impl Arbiter {
         let Some(clock) = &mut self.clock else {
             return;
         };
-        if !clock.add_time(!offender, ms) {
-            self.note(format!(
-                "no penalty time for {}: the clock would show more than {MAX_TIME_MS} ms",
-                (!offender).name()
-            ));
-            return;
+        match clock.add_time(!offender, ms) {
+            TimeAward::Added => {}
+            TimeAward::FlagFell => {
+                self.note(format!(
+                    "no penalty time for {}: the flag has fallen",
+                    (!offender).name()
+                ));
+                return;
+            }
+            TimeAward::PastLimit => {
+                self.note(format!(
+                    "no penalty time for {}: the clock would show more than {MAX_TIME_MS} ms",
+                    (!offender).name()
+                ));
+                return;
+            }
         }
         self.penalties.push(Penalty {
             event: self.index,

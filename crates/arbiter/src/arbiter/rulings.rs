@@ -17,10 +17,13 @@ impl Arbiter {
         match *action {
             ArbiterAction::AddTime { player, ms } => {
                 match self.clock.as_mut().map(|clock| clock.add_time(player, ms)) {
-                    Some(true) => {
+                    Some(TimeAward::Added) => {
                         self.decide(Some(player), Ruling::TimeAdded { ms }, articles::TIME_ADDED);
                     }
-                    Some(false) => self.note(format!(
+                    Some(TimeAward::FlagFell) => {
+                        self.note("time added after the flag fell: no effect");
+                    }
+                    Some(TimeAward::PastLimit) => self.note(format!(
                         "time added beyond the limit of {MAX_TIME_MS} ms on the clock: no effect"
                     )),
                     None => self.note("time added without a clock: no effect"),
