@@ -66,6 +66,10 @@ use crate::rules::{FlagPolicy, IllegalMoves, Rules, TouchMove};
 use crate::touch::{Obligation, Touches};
 use crate::verdict::{Decision, Note, Penalty, Ruling, Verdict};
 
+/// The most notes an arbiter keeps (events without effect, such as the events after the end of
+/// the game): a log of millions of them makes a verdict no larger; the rest are counted.
+const MAX_NOTES: usize = 10_000;
+
 mod draws;
 mod flags;
 mod moves;
@@ -200,6 +204,8 @@ pub struct Arbiter {
     decisions: Vec<Decision>,
     penalties: Vec<Penalty>,
     notes: Vec<Note>,
+    /// Notes past [`MAX_NOTES`], counted but not kept.
+    notes_left_out: u64,
     outcome: Option<Outcome>,
     ended_at: Option<u64>,
     now: u64,
@@ -266,6 +272,7 @@ impl Arbiter {
             decisions: Vec::new(),
             penalties: Vec::new(),
             notes: Vec::new(),
+            notes_left_out: 0,
             outcome: None,
             ended_at: None,
             now: t_ms,
@@ -339,7 +346,20 @@ impl Arbiter {
             ended_at_ms: self.ended_at,
             decisions: self.decisions.clone(),
             penalties: self.penalties.clone(),
-            notes: self.notes.clone(),
+            notes: {
+                let mut notes = self.notes.clone();
+                if self.notes_left_out > 0 {
+                    notes.push(Note {
+                        event: self.index,
+                        t_ms: self.now,
+                        text: format!(
+                            "{} more notes left out (at most {MAX_NOTES} are kept)",
+                            self.notes_left_out
+                        ),
+                    });
+                }
+                notes
+            },
             illegal_moves: self.illegal_count,
             clock_ms: self
                 .clock
@@ -521,6 +541,10 @@ impl Arbiter {
     }
 
     fn note(&mut self, text: impl Into<String>) {
+        if self.notes.len() >= MAX_NOTES {
+            self.notes_left_out += 1;
+            return;
+        }
         self.notes.push(Note {
             event: self.index,
             t_ms: self.now,

@@ -279,6 +279,30 @@ fn what_servers_store_reads_back() {
     assert_eq!(serde_json::from_str::<Outcome>(&json).ok(), Some(outcome));
 }
 
+/// Events without effect (here: after the end of the game) make the verdict no larger than
+/// its cap of notes, and are counted past it.
+#[test]
+fn notes_are_bounded() {
+    let mut log = String::from(
+        "{\"type\": \"start\", \"rules\": \"fide-standard\"}\n\
+         {\"t_ms\": 10, \"type\": \"resign\", \"by\": \"white\"}\n",
+    );
+    for i in 0..25_000 {
+        log.push_str(&format!(
+            "{{\"t_ms\": {}, \"type\": \"resign\", \"by\": \"black\"}}\n",
+            20 + i
+        ));
+    }
+    let (verdict, _) = arbitrate(&log).unwrap();
+    assert_eq!(verdict.notes.len(), 10_001);
+    let last = verdict.notes.last().unwrap();
+    assert!(
+        last.text.starts_with("15000 more notes left out"),
+        "{}",
+        last.text
+    );
+}
+
 #[test]
 fn the_verdict_serialises() {
     let log = "{\"type\": \"start\", \"rules\": \"fide-standard\", \"time_control\": \"300\"}\n\
