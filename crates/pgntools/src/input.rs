@@ -1,11 +1,12 @@
 //! Input: plain or compressed PGN, told apart by its first bytes, never by a file name.
 //!
-//! [`decompress`] wraps any [`Read`] (a file, stdin, a socket) in the decoder its magic bytes
-//! call for: zstd (`28 b5 2f fd`, or a skippable frame's `5? 2a 4d 18`, which `pzstd` writes
-//! first), gzip (`1f 8b`) or bzip2 (`BZh`), and anything else is read as it is. Concatenated frames or members (as `cat a.gz b.gz` makes, or `pzstd` and `pbzip2`
-//! write) are all read. The decoders are the well-kept `zstd`, `flate2` and `bzip2` crates; their
-//! memory is set by the format's window, not by the input's size (zstd refuses windows above
-//! 128 MiB; bzip2 blocks are at most 900 kB; gzip's window is 32 KiB).
+//! [`decompress`] wraps any [`Read`] (a file, stdin, a socket) in the decoder its magic bytes call
+//! for: zstd (`28 b5 2f fd`, or a skippable frame's `5? 2a 4d 18`, which `pzstd` writes first),
+//! gzip (`1f 8b`) or bzip2 (`BZh`), and anything else is read as it is. Concatenated frames or
+//! members (as `cat a.gz b.gz` makes, or `pzstd` and `pbzip2` write) are all read. The decoders are
+//! the well-kept `zstd`, `flate2` and `bzip2` crates; their memory is set by the format's window,
+//! not by the input's size (zstd refuses windows above 128 MiB; bzip2 blocks are at most 900 kB;
+//! gzip's window is 32 KiB).
 //!
 //! The module opens no file: the caller hands in what to read.
 

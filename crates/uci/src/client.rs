@@ -69,8 +69,9 @@ struct Scored {
 impl Scored {
     fn keep(&mut self, number: u32, line: &[u8]) {
         if let Some((_, kept)) = self.lines.iter_mut().find(|(n, _)| *n == number) {
-            if self.bytes - kept.len() + line.len() <= SCORED_BYTES {
-                self.bytes = self.bytes - kept.len() + line.len();
+            let bytes = self.bytes - kept.len() + line.len();
+            if bytes <= SCORED_BYTES {
+                self.bytes = bytes;
                 kept.clear();
                 kept.extend_from_slice(line);
             }

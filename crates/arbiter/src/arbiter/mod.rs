@@ -599,22 +599,16 @@ impl Arbiter {
         let Some(clock) = &mut self.clock else {
             return;
         };
-        match clock.add_time(!offender, ms) {
-            TimeAward::Added => {}
-            TimeAward::FlagFell => {
-                self.note(format!(
-                    "no penalty time for {}: the flag has fallen",
-                    (!offender).name()
-                ));
-                return;
-            }
+        let refused = match clock.add_time(!offender, ms) {
+            TimeAward::Added => None,
+            TimeAward::FlagFell => Some("the flag has fallen".to_owned()),
             TimeAward::PastLimit => {
-                self.note(format!(
-                    "no penalty time for {}: the clock would show more than {MAX_TIME_MS} ms",
-                    (!offender).name()
-                ));
-                return;
+                Some(format!("the clock would show more than {MAX_TIME_MS} ms"))
             }
+        };
+        if let Some(why) = refused {
+            self.note(format!("no penalty time for {}: {why}", (!offender).name()));
+            return;
         }
         self.penalties.push(Penalty {
             event: self.index,

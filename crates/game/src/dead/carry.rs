@@ -39,9 +39,8 @@
 //!   after a capture, and the commuted move about 1,800. Of the replays, 46 % end in a mate, 25 %
 //!   end without one, where the storm from the end finds a mate in 97 %, and 29 % find no tempo.
 //!   Replaying the line after any other move, with its first moves dropped or whole, kept 14 and
-//!   10 % of the lines it tried, where a replay costs about a fifth of a fresh analysis:
-//!   dropped, it took with it 6 % of the instructions of a round and 44 % of the calls over
-//!   10 µs; with the
+//!   10 % of the lines it tried, where a replay costs about a fifth of a fresh analysis: dropped,
+//!   it took with it 6 % of the instructions of a round and 44 % of the calls over 10 µs; with the
 //!   storm from its end, after a pawn move of the line's winner, 0.15 % fewer instructions, and
 //!   after one of the other side's, 6 % more.)
 //! - **Both sides' lines are repaired** after every move, though one line is proof enough: when
