@@ -103,7 +103,7 @@ fn forfeit(error: &ClientError) -> Forfeit {
     match error {
         ClientError::Spawn(why) => Forfeit::Start(why.clone()),
         ClientError::Exited { .. } => Forfeit::Exited,
-        ClientError::Timeout { .. } => Forfeit::Hang,
+        ClientError::Timeout { .. } | ClientError::Unread { .. } => Forfeit::Hang,
         ClientError::Malformed { line, .. } => Forfeit::Malformed(line.clone()),
         ClientError::NoMove { .. } => Forfeit::Malformed("bestmove (none)".into()),
         ClientError::IllegalMove { best, .. } => Forfeit::IllegalMove(best.to_string()),

@@ -9,7 +9,9 @@
 //! engine that exits, hangs or prints nonsense cannot hang or crash its caller. Lines that are
 //! not messages are skipped, as the protocol asks, up to [`Client::MAX_SKIPPED_LINES`] per wait.
 //! Each wait has one deadline and one count of lines skipped, however many messages come
-//! before the one it waits for.
+//! before the one it waits for. Writes have a deadline too: an engine that stops reading its
+//! input (the pipe to it full) is [`ClientError::Unread`] after [`Client::WRITE_TIMEOUT`],
+//! never a caller blocked for good.
 //!
 //! An engine prints many `info` lines per search, and the client keeps only the last one with a
 //! score of each `multipv` number ([`SearchResult::lines`]). So the reader thread hands over no
@@ -28,7 +30,7 @@
 //! The client reads no clock: the caller gives it one ([`Stamp`]), used to stamp the lines, so
 //! that a match runner can feed the arbiter's clock with the time a `bestmove` arrived.
 
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -186,6 +188,13 @@ pub enum ClientError {
         /// The position, as FEN.
         fen: String,
     },
+    /// The engine has read none of a command for the write timeout
+    /// ([`Client::set_write_timeout`]): its input pipe is full. Nothing more is written to it.
+    #[error("the engine has not read its input for {timeout_ms} ms")]
+    Unread {
+        /// The timeout.
+        timeout_ms: u64,
+    },
     /// Too many lines that are not messages.
     #[error("{lines} lines of garbage (waiting for {waiting_for})")]
     Garbage {
@@ -197,21 +206,104 @@ pub enum ClientError {
 }
 
 /// The engine's input, shared by its client and the client's [`Stopper`]s: each command is
-/// written whole under the lock.
+/// written whole under the lock, within the input's timeout ([`Client::set_write_timeout`]).
 #[derive(Clone)]
-struct EngineInput(Arc<Mutex<BufWriter<ChildStdin>>>);
+struct EngineInput(Arc<Mutex<Input>>);
+
+/// What an [`EngineInput`] guards.
+struct Input {
+    /// Non-blocking on Unix, so that a write waits for the engine to read for no longer than
+    /// `timeout` (elsewhere it blocks).
+    pipe: ChildStdin,
+    /// The command being written: formatted whole first, so that it goes in one `write` (and
+    /// the engine wakes once) where the pipe has room.
+    text: String,
+    stamp: Stamp,
+    timeout: Duration,
+    /// Set when a write timed out: the engine reads nothing, and its input may hold part of a
+    /// command, so nothing more is written.
+    blocked: bool,
+}
 
 impl EngineInput {
-    /// Writes `line` and a newline, and flushes.
+    fn new(pipe: ChildStdin, stamp: Stamp) -> io::Result<EngineInput> {
+        #[cfg(unix)]
+        rustix::io::ioctl_fionbio(&pipe, true)?;
+        Ok(EngineInput(Arc::new(Mutex::new(Input {
+            pipe,
+            text: String::new(),
+            stamp,
+            timeout: Client::WRITE_TIMEOUT,
+            blocked: false,
+        }))))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Input> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes `line` and a newline.
     fn write(&self, line: std::fmt::Arguments<'_>) -> Result<(), ClientError> {
-        let mut input = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        writeln!(input, "{line}")
-            .and_then(|()| input.flush())
-            .map_err(|_| ClientError::Exited {
+        use std::fmt::Write as _;
+        let mut input = self.lock();
+        let Input {
+            pipe,
+            text,
+            stamp,
+            timeout,
+            blocked,
+        } = &mut *input;
+        let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
+        let unread = ClientError::Unread {
+            timeout_ms: timeout_us / 1000,
+        };
+        if *blocked {
+            return Err(unread);
+        }
+        text.clear();
+        // Formatting into a string cannot fail.
+        let _ = writeln!(text, "{line}");
+        let start = stamp();
+        let mut bytes = text.as_bytes();
+        while !bytes.is_empty() {
+            match pipe.write(bytes) {
+                Ok(0) => break,
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let left = timeout_us.saturating_sub(stamp().saturating_sub(start));
+                    if left == 0 {
+                        *blocked = true;
+                        return Err(unread);
+                    }
+                    wait_for_room(pipe, Duration::from_micros(left));
+                }
+                Err(_) => break,
+            }
+        }
+        if bytes.is_empty() {
+            Ok(())
+        } else {
+            Err(ClientError::Exited {
                 waiting_for: "a reader of its input",
             })
+        }
     }
 }
+
+/// Waits up to `timeout` for room in `pipe` (or for its reader to be gone, which the next
+/// write finds).
+#[cfg(unix)]
+fn wait_for_room(pipe: &ChildStdin, timeout: Duration) {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let timeout = Timespec::try_from(timeout).ok();
+    // An interrupted or failed wait is tried again by the write.
+    let _ = poll(&mut [PollFd::new(pipe, PollFlags::OUT)], timeout.as_ref());
+}
+
+/// Blocking writes never return `WouldBlock`.
+#[cfg(not(unix))]
+fn wait_for_room(_: &ChildStdin, _: Duration) {}
 
 /// Sends `stop` to a client's engine from any thread ([`Client::stopper`]).
 #[derive(Clone)]
@@ -228,7 +320,8 @@ impl Stopper {
     ///
     /// # Errors
     ///
-    /// [`ClientError::Exited`] if the engine no longer reads its input.
+    /// [`ClientError::Exited`] if the engine no longer reads its input,
+    /// [`ClientError::Unread`] if it has stopped reading.
     pub fn stop(&self) -> Result<(), ClientError> {
         self.0.write(format_args!("{}", GuiCommand::Stop))
     }
@@ -280,8 +373,7 @@ struct Wait {
 /// A running engine process.
 pub struct Client {
     child: Child,
-    /// Buffered, so that each command is one write (and the engine wakes once), however many
-    /// pieces its text is formatted in; shared with the [`Stopper`]s.
+    /// Shared with the [`Stopper`]s.
     stdin: EngineInput,
     lines: Receiver<Received>,
     stamp: Stamp,
@@ -353,17 +445,34 @@ impl Client {
             let _ = child.wait();
             return Err(spawn_error(e));
         }
+        let stdin = match EngineInput::new(stdin, Arc::clone(&stamp)) {
+            Ok(stdin) => stdin,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(spawn_error(e));
+            }
+        };
         Ok(Client {
             child,
-            stdin: EngineInput(Arc::new(Mutex::new(BufWriter::with_capacity(
-                16 * 1024,
-                stdin,
-            )))),
+            stdin,
             lines,
             stamp,
             closed: false,
             stream_info,
         })
+    }
+
+    /// How long a command waits, by default, for an engine that reads none of its input
+    /// (the pipe to it full) before [`ClientError::Unread`]. A pipe holds 64 KiB on Linux, so
+    /// a write waits only for an engine that has stopped reading.
+    pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// Sets how long a command waits for an engine that reads none of its input (see
+    /// [`Client::WRITE_TIMEOUT`]); the [`Stopper`]s wait as long. (Where the platform is not
+    /// Unix, writes block.)
+    pub fn set_write_timeout(&mut self, timeout: Duration) {
+        self.stdin.lock().timeout = timeout;
     }
 
     /// The engine's process id.
@@ -375,7 +484,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ClientError::Exited`] if the engine no longer reads.
+    /// [`ClientError::Exited`] if the engine no longer reads, [`ClientError::Unread`] if it
+    /// has stopped reading.
     pub fn send(&mut self, command: &GuiCommand) -> Result<(), ClientError> {
         self.stdin.write(format_args!("{command}"))
     }
@@ -487,7 +597,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ClientError::Exited`] if the engine no longer reads.
+    /// [`ClientError::Exited`] if the engine no longer reads, [`ClientError::Unread`] if it
+    /// has stopped reading.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ClientError> {
         self.send(&GuiCommand::SetOption {
             name: name.to_owned(),
@@ -565,7 +676,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ClientError::Exited`] if the engine no longer reads its input.
+    /// [`ClientError::Exited`] if the engine no longer reads its input,
+    /// [`ClientError::Unread`] if it has stopped reading.
     pub fn start_search(&mut self, position: &SetPosition, go: &Go) -> Result<(), ClientError> {
         self.stream_info.store(true, Ordering::Release);
         self.stdin.write(format_args!("{position}\n{go}"))
@@ -599,7 +711,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ClientError::Exited`] if the engine no longer reads its input.
+    /// [`ClientError::Exited`] if the engine no longer reads its input,
+    /// [`ClientError::Unread`] if it has stopped reading.
     pub fn stop(&mut self) -> Result<(), ClientError> {
         self.send(&GuiCommand::Stop)
     }

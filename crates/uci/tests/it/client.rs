@@ -187,6 +187,38 @@ fn misbehaving_engines_are_typed_errors() {
     ));
 }
 
+/// An engine that stops reading its input (the pipe to it full) is an error after the write
+/// timeout, never a caller blocked for good; one that reads late is written to whole.
+#[test]
+fn writes_wait_for_an_engine_that_reads_no_longer_than_their_timeout() {
+    // More than the 64 KiB a pipe holds, in one command.
+    let value = "v".repeat(200_000);
+    let mut engine = Client::spawn(&script("exec sleep 30"), stamp()).unwrap();
+    engine.set_write_timeout(Duration::from_millis(300));
+    let started = Instant::now();
+    let error = engine.set_option("Book", Some(&value)).unwrap_err();
+    assert_eq!(error, ClientError::Unread { timeout_ms: 300 });
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    assert!(waited < Duration::from_secs(3), "{waited:?}");
+    // The input may hold part of a command now: nothing more is written, at once.
+    let started = Instant::now();
+    assert_eq!(
+        engine.stopper().stop(),
+        Err(ClientError::Unread { timeout_ms: 300 })
+    );
+    assert!(started.elapsed() < Duration::from_millis(100));
+    // An engine that starts reading after a while takes the whole command (it names the
+    // length of the line it read), then answers.
+    let late = r#"sleep 0.3; read l; echo "id name ${#l}"; read l; echo uciok"#;
+    let mut engine = Client::spawn(&script(late), stamp()).unwrap();
+    engine.set_write_timeout(Duration::from_secs(10));
+    engine.set_option("Book", Some(&value)).unwrap();
+    let id = engine.handshake(Duration::from_secs(10)).unwrap();
+    let line = format!("setoption name Book value {value}");
+    assert_eq!(id.name, Some(line.len().to_string()));
+}
+
 /// A line that only mentions `bestmove`, and a `ponder` that is no move, forfeit nothing.
 #[test]
 fn a_bestmove_stands_beside_lines_that_do_not_read() {
