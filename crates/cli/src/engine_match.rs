@@ -4,7 +4,7 @@
 //! (`cmd=PATH` required; `name=`, `arg=` repeatable, `dir=`, `option.NAME=VALUE`, and limits
 //! `tc=`, `nodes=`, `depth=`, `movetime=`), `--each KEY=VALUE...` for all of them; `--tc`
 //! (the time control of engines without their own `tc=`: engines may play at time odds, and
-//! each keeps its control with either colour),
+//! each keeps its control with either colour; without one, each engine needs a limit),
 //! `--games` (per pairing, colours alternating on each opening), `--concurrency`,
 //! `--openings FILE` (EPD, or PGN by its extension), `--pgn OUT`, `--sprt`, `--draw`,
 //! `--resign`, `--max-moves`, `--json`.
@@ -292,11 +292,25 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         }
         names.push(e.name.clone());
     }
+    // Without clocks, each engine's limits end its searches: a bare `go` would not.
     let timed = engines.iter().any(|e| e.time_control.is_some());
     if !timed && engines.iter().all(|e| e.limits == Limits::default()) {
         return Err(arg_error(
             "tc",
             "give a time control (--tc) or limits (nodes=, depth=, movetime=)",
+        ));
+    }
+    if let Some(unlimited) = engines
+        .iter()
+        .find(|e| !timed && e.limits == Limits::default())
+    {
+        return Err(arg_error(
+            "engine",
+            format!(
+                "{} has neither a time control nor a limit: give it nodes=, depth= or \
+                 movetime=, or give --tc",
+                unlimited.name
+            ),
         ));
     }
     let draw = if args.draw.is_empty() {

@@ -211,6 +211,10 @@ pub enum RefereeError {
     /// One engine plays on a clock and the other has no time control.
     #[error("{} has no time control and {} has one", color_name(*.0), color_name(!*.0))]
     Untimed(Color),
+    /// In a game without clocks, an engine has no limit either (`nodes`, `depth`,
+    /// `movetime`): its `go` would be bare, a search without end.
+    #[error("{} has neither a time control nor a limit", color_name(*.0))]
+    Unlimited(Color),
 }
 
 /// One move of the record.

@@ -115,8 +115,8 @@ fn forfeit(error: &ClientError) -> Forfeit {
 ///
 /// # Errors
 ///
-/// [`RefereeError`] when the game cannot start (its opening, the time control): no engine is
-/// to blame then.
+/// [`RefereeError`] when the game cannot start (its opening, the time control, an engine
+/// with neither a time control nor a limit): no engine is to blame then.
 pub fn play_game(
     config: &MatchConfig,
     scheduled: Scheduled,
@@ -143,6 +143,15 @@ pub fn play_game(
         black: engines[1].time_control.as_ref(),
     };
     let mut referee = Referee::with_time_odds(&opening, &config.settings, names, own)?;
+    // Without clocks, an engine's limits end its searches: a bare `go` would not.
+    if referee.time_left_ms().is_none()
+        && let Some(color) = [Color::White, Color::Black]
+            .into_iter()
+            .zip(engines)
+            .find_map(|(color, e)| (e.limits == Limits::default()).then_some(color))
+    {
+        return Err(RefereeError::Unlimited(color));
+    }
     let timeout = Duration::from_millis(config.timeout_ms);
     let mut clients = Vec::with_capacity(2);
     for (color, engine) in [Color::White, Color::Black].into_iter().zip(engines) {

@@ -260,8 +260,9 @@ fn sprt_stops_the_match() {
         return;
     }
     let sf = format!("cmd={STOCKFISH} name=sf option.Threads=1 nodes=500");
+    // Without clocks each engine needs a limit, which the random engine ignores.
     let run = run_match(
-        &[&sf, &random("name=random")],
+        &[&sf, &random("name=random depth=1")],
         &[
             "--games",
             "200",
@@ -353,6 +354,12 @@ fn bad_arguments_are_usage_errors() {
             "two engines are named n",
         ),
         (&["cmd=a", "cmd=b"][..], &[][..], "give a time control"),
+        // Its `go` would be bare, a search without end.
+        (
+            &["cmd=a depth=1", "cmd=b"][..],
+            &[][..],
+            "b has neither a time control nor a limit",
+        ),
         (
             &["cmd=a tc=1", "cmd=b"][..],
             &[][..],
