@@ -739,8 +739,8 @@ mod tests {
     }
 
     /// Every game a reader gives whole before the input fails is in the chunks, up to the
-    /// start of the one it failed in (the reader fails where it wants bytes the input cannot
-    /// give, a little ahead of the game it reads).
+    /// start of the one it failed in (the reader gives each game that ends before the last
+    /// byte read, and the failure for the one that runs into it).
     #[test]
     fn an_input_error_gives_the_whole_games_then_the_error() {
         let game = b"1. e4 *\n\n";

@@ -119,6 +119,10 @@ pub struct Reader<R> {
     line_start: u64,
     /// Whether the input failed: the reader reads no further.
     failed: bool,
+    /// The input's failure while bytes before it were still unread: those are read first, and
+    /// the failure is reported by the first game that runs into their end (see
+    /// [`Reader::read_game`]).
+    failure: Option<io::Error>,
     /// Whether [`Reader::lenient`] reading is on.
     lenient: bool,
     /// Where the current game's tags hold a `"` left unescaped that a lenient reader read as
@@ -206,6 +210,7 @@ impl<R: Read> Reader<R> {
             line: 1,
             line_start: 0,
             failed: false,
+            failure: None,
             lenient: false,
             unescaped_quotes: Vec::new(),
             #[cfg(test)]
@@ -282,7 +287,9 @@ impl<R: Read> Reader<R> {
     /// A malformed game gives the visitor's error made from the reader's [`PgnError`]
     /// ([`Visitor::end_malformed_game`]): the reader has then skipped the rest of that game, and
     /// the next call reads the next one. When the input fails, the error says so
-    /// ([`PgnErrorKind::Io`], [`PgnError::is_io`]) and every later call gives `None`.
+    /// ([`PgnErrorKind::Io`], [`PgnError::is_io`]) and every later call gives `None`; the
+    /// games already read into the buffer come first, each that ends before the last byte read
+    /// (one that runs into it may be cut short, and is given as the failure instead).
     ///
     /// # Examples
     ///
@@ -306,15 +313,22 @@ impl<R: Read> Reader<R> {
             return None;
         }
         match self.read_game_or_fail(visitor) {
-            Ok(game) => game,
-            Err(error) => {
-                self.failed = true;
-                Some(Err(PgnError {
-                    location: self.location(),
-                    kind: PgnErrorKind::Io((&error).into()),
-                }
-                .into()))
+            // Read up to the bytes before a failure: they may have held only part of the game.
+            Ok(_) if self.failure.is_some() && self.pos >= self.end => {
+                let error = self.failure.take()?;
+                Some(Err(self.fail(&error).into()))
             }
+            Ok(game) => game,
+            Err(error) => Some(Err(self.fail(&error).into())),
+        }
+    }
+
+    /// Stops the reader after the input's `error`, which the error returned says.
+    fn fail(&mut self, error: &io::Error) -> PgnError {
+        self.failed = true;
+        PgnError {
+            location: self.location(),
+            kind: PgnErrorKind::Io(error.into()),
         }
     }
 
@@ -405,11 +419,21 @@ impl<R: Read> Reader<R> {
     ///
     /// An [`io::Error`] from the input.
     pub fn skip_next_game(&mut self) -> io::Result<bool> {
-        if self.failed || !self.skip_before_game()? {
+        if self.failed {
             return Ok(false);
         }
-        self.skip_game_from_start()?;
-        Ok(true)
+        let skipped = self.skip_before_game()? && {
+            self.skip_game_from_start()?;
+            true
+        };
+        // As in `read_game`: a game that runs into the bytes before a failure is the failure.
+        if self.pos >= self.end
+            && let Some(error) = self.failure.take()
+        {
+            self.failed = true;
+            return Err(error);
+        }
+        Ok(skipped)
     }
 
     // ---- The buffer ----
@@ -435,6 +459,12 @@ impl<R: Read> Reader<R> {
                 Ok(0) => self.eof = true,
                 Ok(n) => read_end += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // Bytes are left to read: they are read as if the input ended here, and
+                // `read_game` reports the failure where a game runs into their end.
+                Err(e) if self.end > self.pos => {
+                    self.failure = Some(e);
+                    self.eof = true;
+                }
                 Err(e) => return Err(e),
             }
             self.end = settle_line_ends(&mut self.buf[..read_end], self.end, self.eof);
@@ -717,5 +747,60 @@ mod tests {
             let text = std::fs::read(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
             assert_eq!(read(&text, true), read(&text, false), "{name}");
         }
+    }
+
+    /// An input that gives `bytes` in one read, then fails.
+    struct FailsAfter<'a>(&'a [u8]);
+
+    impl Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// The games read before the input fails are given first, each that ends before the last
+    /// byte read; the game the failure cuts short is the failure, at the end of what was read.
+    #[test]
+    fn the_games_read_before_a_failure_come_before_it() {
+        let whole = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n\n";
+        for (cut, games) in [("[Event \"c\"]\n\n1. c4", 2), ("", 2), ("1. Nf3 ", 2)] {
+            let input = format!("{whole}{cut}");
+            let mut reader = Reader::new(FailsAfter(input.as_bytes()));
+            let mut read = Vec::new();
+            let error = loop {
+                match reader.read_game(&mut GameTreeBuilder) {
+                    Some(Ok(game)) => read.push(game.mainline().count()),
+                    Some(Err(error)) => break error,
+                    None => panic!("{cut:?}: the input ended without its failure"),
+                }
+            };
+            assert_eq!(read.len(), games, "{cut:?}");
+            assert_eq!(read, [2, 1]);
+            assert!(
+                error.is_io() && error.to_string().contains("disk on fire"),
+                "{error}"
+            );
+            let lines = input.lines().count() as u64;
+            assert!(error.line() >= lines, "{cut:?}: {error}");
+            assert!(reader.read_game(&mut GameTreeBuilder).is_none());
+        }
+        // Skipped, the same games come before the failure.
+        let input = format!("{whole}1. c4");
+        let mut reader = Reader::new(FailsAfter(input.as_bytes()));
+        assert!(reader.skip_next_game().unwrap());
+        assert!(reader.skip_next_game().unwrap());
+        let error = reader.skip_next_game().unwrap_err();
+        assert!(error.to_string().contains("disk on fire"), "{error}");
+        assert!(!reader.skip_next_game().unwrap());
+        // Nothing read before the failure: it comes at once.
+        let mut reader = Reader::new(FailsAfter(b""));
+        let error = reader.read_game(&mut GameTreeBuilder).unwrap().unwrap_err();
+        assert!(error.is_io() && error.line() == 1, "{error}");
     }
 }
