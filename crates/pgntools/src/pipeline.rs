@@ -596,6 +596,65 @@ mod tests {
         );
     }
 
+    /// Inverted, a selection takes exactly the well-formed games it left out, whether the
+    /// tags, the main line or both decide; a broken game is taken by neither.
+    #[test]
+    fn an_inverted_selection_takes_the_games_left_out() {
+        use crate::select::{Ending, GameFilter};
+        let sample = std::fs::read(format!(
+            "{}/../../data/pgn/lichess-2025-05-sample.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("the sample");
+        let mut input = b"[Event \"broken\"]\n\n1. e4 e4 *\n\n".to_vec();
+        input.extend(&sample);
+        let ending = GameFilter {
+            ending: Some(Ending::Checkmate),
+            ..GameFilter::default()
+        };
+        let plies = GameFilter {
+            min_plies: Some(60),
+            ..GameFilter::default()
+        };
+        let elo: crate::filter::Filter = "WhiteElo >= 2000".parse().expect("a filter");
+        let cases = [
+            (elo.clone(), GameFilter::default()),
+            (crate::filter::Filter::default(), ending),
+            (elo, plies),
+        ];
+        for (filter, game) in cases {
+            let options = SelectOptions {
+                filter,
+                game,
+                format: Format::Uci,
+                ..SelectOptions::default()
+            };
+            let inverted = SelectOptions {
+                invert: true,
+                ..options.clone()
+            };
+            let (plain, flipped) = (run(&input, &options, 2), run(&input, &inverted, 2));
+            assert_eq!(plain.len(), 439);
+            assert_eq!(flipped.len(), 439);
+            let taken = |game: &InputGame| matches!(game.selection, Selection::Matched(_));
+            let mut counts = [0; 2];
+            let broken = |game: &InputGame| matches!(game.selection, Selection::Broken(_));
+            for (a, b) in plain.iter().zip(&flipped) {
+                // A game whose tags leave it out is not replayed, so not found broken.
+                if broken(a) || broken(b) {
+                    assert!(!taken(a) && !taken(b), "{options:?} at {}", a.location);
+                    continue;
+                }
+                assert_ne!(taken(a), taken(b), "{options:?} at {}", a.location);
+                counts[usize::from(taken(a))] += 1;
+            }
+            assert!(broken(&plain[0]) || broken(&flipped[0]), "{options:?}");
+            // Each side takes some games: the inversion is no accident of an empty answer.
+            assert!(counts[0] > 0 && counts[1] > 0, "{options:?}: {counts:?}");
+            assert_eq!(counts[0] + counts[1], 438);
+        }
+    }
+
     /// The bytes of each game: from its start to the next game's (the last's, to `u64::MAX`).
     fn spans(games: &[InputGame]) -> Vec<Range<u64>> {
         let ends = games

@@ -133,6 +133,9 @@ pub struct SelectOptions {
     pub fix_result: bool,
     /// Conditions on the main line.
     pub game: GameFilter,
+    /// Whether to select the games that fail `filter` or `game` instead of those that pass
+    /// both (as `grep -v` does; broken games stay broken).
+    pub invert: bool,
     /// Whether to read leniently ([`Reader::lenient`](caissa_notation::pgn::Reader::lenient)):
     /// `e.p.` after a move, the result `1/2`, glyphs above `$255`, text after the result on
     /// its lines and a `"` left unescaped in a tag value are read past and listed in
@@ -392,7 +395,8 @@ impl MainLine {
 /// What became of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selection {
-    /// Its tags fail the filter; its moves were not replayed.
+    /// Not selected: its tags fail the filter (its moves not replayed), or its main line the
+    /// conditions on it; with [`SelectOptions::invert`], it passes both.
     Unmatched,
     /// Selected, and written as this text.
     Matched(String),
@@ -929,7 +933,11 @@ impl Visitor for Selector<'_> {
             return ControlFlow::Continue(None);
         }
         let tags = tags.into_tags();
-        if !self.options.filter.matches(&tags) {
+        let game = &self.options.game;
+        // The tags alone decide a game that fails them, and one that passes them when the
+        // main line has no condition to meet.
+        let tags_pass = self.options.filter.matches(&tags);
+        if tags_pass == self.options.invert && (!tags_pass || game.is_empty()) {
             self.spare_tags = TagBytes::reusing(tags);
             return ControlFlow::Break(Ok(Selected::Unmatched));
         }
@@ -967,8 +975,7 @@ impl Visitor for Selector<'_> {
         } else {
             Written::Tree(GameTreeInProgress::new(tags))
         };
-        let game = &self.options.game;
-        self.line = (!game.is_empty()).then(|| MainLine::new(game, &start));
+        self.line = (tags_pass && !game.is_empty()).then(|| MainLine::new(game, &start));
         ControlFlow::Continue(Some(InProgress {
             written,
             replay: Replay::new(start),
@@ -1183,7 +1190,7 @@ impl Visitor for Selector<'_> {
         } = game;
         let end = replay.finish();
         if let Some(line) = self.line.take()
-            && !line.passes(&self.options.game, &end.position)
+            && line.passes(&self.options.game, &end.position) == self.options.invert
         {
             return Ok(Selected::Unmatched);
         }

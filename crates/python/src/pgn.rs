@@ -495,7 +495,8 @@ pub(crate) fn open_source(
 /// `'en-passant'`), `min_plies` / `max_plies`, `position` (a `Board` or FEN the main line
 /// reaches, compared as the Laws' "same position") and `moves` (the SAN moves it starts with,
 /// as a list or one string, `'e4 e5 Nf3'`). `contains`, `moves`, `strip` (and `to_arrow`'s
-/// `columns`) take one string where they take a list of them.
+/// `columns`) take one string where they take a list of them. `invert=True` selects the games
+/// that fail the filter or a condition instead of those that pass them all (as `grep -v`).
 ///
 /// `format` is `'pgn'` (export format, canonical SAN), `'uci'`, `'lan'` or `'san'` (the main
 /// line's moves in UCI, long algebraic notation or canonical SAN without numbers or result, one
@@ -524,8 +525,8 @@ pub(crate) fn open_source(
 #[pyfunction]
 #[pyo3(signature = (source, filter = OneOrMany::default(), *, ending = None,
                     contains = OneOrMany::default(), min_plies = None, max_plies = None,
-                    position = None, moves = OneOrMany::default(), openings = false,
-                    format = "pgn", strip = OneOrMany::default(), ply_count = false,
+                    position = None, moves = OneOrMany::default(), invert = false,
+                    openings = false, format = "pgn", strip = OneOrMany::default(), ply_count = false,
                     fen_comments = false, fix_result = false, lenient = false, limit = None,
                     skip_errors = true,
                     threads = None))]
@@ -540,6 +541,7 @@ fn select(
     max_plies: Option<u64>,
     position: Option<Bound<'_, PyAny>>,
     moves: OneOrMany<String>,
+    invert: bool,
     openings: bool,
     format: &str,
     strip: OneOrMany<String>,
@@ -587,6 +589,7 @@ fn select(
         position,
         moves,
         openings,
+        invert,
     };
     let options = choice.options(py, format)?;
     let options = SelectOptions {
@@ -702,6 +705,8 @@ pub(crate) struct Choice<'py> {
     pub(crate) moves: OneOrMany<String>,
     /// Whether to set `ECO` and `Opening` from the opening table, by position.
     pub(crate) openings: bool,
+    /// Whether to select the games that fail the filter or the conditions instead.
+    pub(crate) invert: bool,
 }
 
 impl Choice<'_> {
@@ -765,6 +770,7 @@ impl Choice<'_> {
                 moves,
                 ..GameFilter::default()
             },
+            invert: self.invert,
             ..SelectOptions::default()
         })
     }

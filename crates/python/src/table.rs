@@ -41,7 +41,7 @@ use crate::shards::{Input, Place};
 /// int16, `UTCDate` as date32, `UTCTime` as time32, `ECO`, `Opening`, `Termination`, `TimeControl`,
 /// `movetext`); `columns` adds per-ply lists: `'uci'`, `'clocks'` (`clock_ms`), `'evals'`
 /// (`eval_cp`, `eval_mate`). `filter`, `ending`, `contains`, `min_plies`, `max_plies`, `position`,
-/// `moves` and `limit` choose the games as in `select`; `openings`
+/// `moves`, `invert` and `limit` choose the games as in `select`; `openings`
 /// sets `ECO` and `Opening` from the opening table. A game that
 /// cannot be read or replayed is skipped, or with `skip_errors=False` ends the stream with an
 /// error naming its file, line and column (a shard's error, the file's line).
@@ -62,7 +62,7 @@ use crate::shards::{Input, Place};
 #[pyo3(signature = (paths, filter = OneOrMany::default(), *, columns = OneOrMany::default(),
                     ending = None, contains = OneOrMany::default(), min_plies = None,
                     max_plies = None, position = None, moves = OneOrMany::default(),
-                    openings = false, limit = None, skip_errors = true,
+                    invert = false, openings = false, limit = None, skip_errors = true,
                     threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn to_arrow(
@@ -76,6 +76,7 @@ fn to_arrow(
     max_plies: Option<u64>,
     position: Option<Bound<'_, PyAny>>,
     moves: OneOrMany<String>,
+    invert: bool,
     openings: bool,
     limit: Option<u64>,
     skip_errors: bool,
@@ -99,6 +100,7 @@ fn to_arrow(
         position,
         moves,
         openings,
+        invert,
     };
     let options = choice.options(py, Format::Row(columns))?;
     let schema = TableBuilder::new(columns).schema();

@@ -235,6 +235,21 @@ def test_select_game_filters_agree_with_python_chess():
     assert high == chosen(filter="WhiteElo >= 2000 and BlackElo >= 2000", ending="checkmate")
     assert chosen(limit=3) == [g["uci"] for g in games[:3]]
     assert chosen(limit=0) == []
+    # Inverted, the games the same conditions leave out (the sample's games are all sound).
+    assert chosen(ending="checkmate", invert=True) == expected(lambda g: not g["mate"])
+    not_sicilian = expected(lambda g: g["san"] != ["e4", "c5"])
+    assert chosen(moves="e4 c5", invert=True) == not_sicilian
+    elo = [g for g in caissa.pgn.read_games(LICHESS) if int(g.headers.get("WhiteElo", 0)) >= 2000]
+    low_or_short = [
+        [m.uci() for m in g.moves]
+        for g in caissa.pgn.read_games(LICHESS)
+        if int(g.headers.get("WhiteElo", 0)) < 2000 or len(g.moves) < 60
+    ]
+    assert 0 < len(elo) and 0 < len(low_or_short) < len(games)
+    assert chosen(filter="WhiteElo >= 2000", min_plies=60, invert=True) == low_or_short
+    import pyarrow
+    table = pyarrow.table(caissa.pgn.to_arrow(LICHESS, "WhiteElo >= 2000", invert=True))
+    assert table.num_rows == len(games) - len(elo)
 
 
 def test_select_writes_lan_fen_epd_openings_and_fen_comments():

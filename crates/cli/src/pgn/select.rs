@@ -33,6 +33,9 @@
 //! the rest in temporary files), then to write. A line `duplicates <D>` comes before the
 //! summary, whose `matched` counts the repeats and `written` does not.
 //!
+//! `--invert` selects the well-formed games that fail the filters (`--where` and the conditions
+//! on the main line) instead of those that pass them; `matched` then counts those.
+//!
 //! `--lenient` reads what other PGN readers accept and the strict reader refuses (`e.p.` after
 //! a move, the result `1/2`, glyphs above `$255`, text after the result on its line, a `"` left
 //! unescaped in a tag value), with a line `FILE:LINE:COLUMN: warning: what` on stderr for each,
@@ -157,6 +160,11 @@ pub(crate) struct SelectArgs {
     /// The moves the main line starts with, in SAN: "e4 e5 Nf3".
     #[arg(long, value_name = "SAN...", value_parser = parse_moves)]
     moves: Option<Moves>,
+    /// Select the games that fail --where or the conditions on the main line instead of those
+    /// that pass them all (as grep -v; pgn-extract -n). The numbers, --limit, --sample and
+    /// --dedupe apply to the games so selected.
+    #[arg(long)]
+    invert: bool,
     /// Only the games numbered A to B (from 1, over all files; `A:` or `:B` leave an end open).
     #[arg(long, value_name = "A:B", value_parser = parse_range)]
     games: Option<(u64, u64)>,
@@ -577,6 +585,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             material: args.material,
             pattern: args.pattern,
         },
+        invert: args.invert,
     };
     let numbers = Numbers {
         range: args.games.unwrap_or((1, u64::MAX)),

@@ -1101,3 +1101,75 @@ fn rewritten_games(pgn: &str) -> u64 {
         .count();
     u64::try_from(games).expect("a count")
 }
+
+/// `--invert` selects exactly the well-formed games that the same filters leave out, whether
+/// the tags, the main line or both decide; on the sample, the games that pgn-extract's `-n`
+/// writes (those its tag criteria leave out).
+#[test]
+fn invert_selects_the_games_the_filters_leave_out() {
+    let file = TempFile::new("select-invert.pgn", GAMES);
+    let events = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["pgn", "select"];
+        all.extend_from_slice(args);
+        all.push(file.path());
+        let run = caissa(&all);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        run.stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix("[Event \"")?.strip_suffix("\"]"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let all = events(&[]);
+    let cases: [&[&str]; 4] = [
+        &["--ending", "checkmate"],
+        &["--where", "Event ~ e"],
+        &["--where", "Event ~ e", "--min-plies", "12"],
+        &["--contains", "castling", "--moves", "e4"],
+    ];
+    for args in cases {
+        let chosen = events(args);
+        let left_out: Vec<String> = all
+            .iter()
+            .filter(|e| !chosen.contains(e))
+            .cloned()
+            .collect();
+        assert!(!chosen.is_empty() && !left_out.is_empty(), "{args:?}");
+        assert_eq!(
+            events(&[args, &["--invert"]].concat()),
+            left_out,
+            "{args:?}"
+        );
+    }
+    let tags = TempFile::new("select-invert-tags.txt", "WhiteElo >= \"2000\"\n");
+    let theirs = TempFile::new("select-invert-n.pgn", "");
+    let matching = TempFile::new("select-invert-m.pgn", "");
+    let args = [
+        "-s",
+        "-t",
+        tags.path(),
+        "-n",
+        theirs.path(),
+        "-o",
+        matching.path(),
+        SAMPLE,
+    ];
+    pgn_extract(&args);
+    let theirs = std::fs::read_to_string(theirs.path()).expect("pgn-extract's -n file");
+    let left_out = theirs.matches("[Event ").count();
+    assert!(left_out > 0);
+    let run = caissa(&[
+        "pgn",
+        "select",
+        "--where",
+        "WhiteElo >= 2000",
+        "--invert",
+        SAMPLE,
+    ]);
+    assert_eq!(run.stdout.matches("[Event ").count(), left_out);
+    let games = sample_games().len();
+    assert_eq!(
+        summary(&run.stderr),
+        format!("games {games} matched {left_out} written {left_out} errors 0")
+    );
+}
