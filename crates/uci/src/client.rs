@@ -272,11 +272,11 @@ impl EngineInput {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     let left = timeout_us.saturating_sub(stamp().saturating_sub(start));
-                    if left == 0 {
+                    // (A wait that runs out ends it too, whatever the caller's clock says.)
+                    if left == 0 || !wait_for_room(pipe, Duration::from_micros(left)) {
                         *blocked = true;
                         return Err(unread);
                     }
-                    wait_for_room(pipe, Duration::from_micros(left));
                 }
                 Err(_) => break,
             }
@@ -292,18 +292,20 @@ impl EngineInput {
 }
 
 /// Waits up to `timeout` for room in `pipe` (or for its reader to be gone, which the next
-/// write finds).
+/// write finds); `false` when the time ran out first.
 #[cfg(unix)]
-fn wait_for_room(pipe: &ChildStdin, timeout: Duration) {
+fn wait_for_room(pipe: &ChildStdin, timeout: Duration) -> bool {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let timeout = Timespec::try_from(timeout).ok();
     // An interrupted or failed wait is tried again by the write.
-    let _ = poll(&mut [PollFd::new(pipe, PollFlags::OUT)], timeout.as_ref());
+    poll(&mut [PollFd::new(pipe, PollFlags::OUT)], timeout.as_ref()) != Ok(0)
 }
 
 /// Blocking writes never return `WouldBlock`.
 #[cfg(not(unix))]
-fn wait_for_room(_: &ChildStdin, _: Duration) {}
+fn wait_for_room(_: &ChildStdin, _: Duration) -> bool {
+    true
+}
 
 /// Sends `stop` to a client's engine from any thread ([`Client::stopper`]).
 #[derive(Clone)]

@@ -208,6 +208,14 @@ fn writes_wait_for_an_engine_that_reads_no_longer_than_their_timeout() {
         Err(ClientError::Unread { timeout_ms: 300 })
     );
     assert!(started.elapsed() < Duration::from_millis(100));
+    // The wait ends even when the caller's clock stands still.
+    let still: Stamp = Arc::new(|| 0);
+    let mut engine = Client::spawn(&script("exec sleep 30"), still).unwrap();
+    engine.set_write_timeout(Duration::from_millis(300));
+    let started = Instant::now();
+    let error = engine.set_option("Book", Some(&value)).unwrap_err();
+    assert_eq!(error, ClientError::Unread { timeout_ms: 300 });
+    assert!(started.elapsed() < Duration::from_secs(3));
     // An engine that starts reading after a while takes the whole command (it names the
     // length of the line it read), then answers.
     let late = r#"sleep 0.3; read l; echo "id name ${#l}"; read l; echo uciok"#;
