@@ -133,8 +133,10 @@ pub struct SelectOptions {
     pub fix_result: bool,
     /// Conditions on the main line.
     pub game: GameFilter,
-    /// Whether to select the games that fail `filter` or `game` instead of those that pass
-    /// both (as `grep -v` does; broken games stay broken).
+    /// Whether to select the well-formed games that fail `filter` or `game` instead of those
+    /// that pass both (as `grep -v` does). Only the games replayed can be found broken, and
+    /// those change with it: the games that fail the tags are replayed then, and those that
+    /// pass them, where `game` asks nothing, are not.
     pub invert: bool,
     /// Whether to read leniently ([`Reader::lenient`](caissa_notation::pgn::Reader::lenient)):
     /// `e.p.` after a move, the result `1/2`, glyphs above `$255`, text after the result on

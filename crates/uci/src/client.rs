@@ -9,9 +9,9 @@
 //! engine that exits, hangs or prints nonsense cannot hang or crash its caller. Lines that are
 //! not messages are skipped, as the protocol asks, up to [`Client::MAX_SKIPPED_LINES`] per wait.
 //! Each wait has one deadline and one count of lines skipped, however many messages come
-//! before the one it waits for. Writes have a deadline too: an engine that stops reading its
-//! input (the pipe to it full) is [`ClientError::Unread`] after [`Client::WRITE_TIMEOUT`],
-//! never a caller blocked for good.
+//! before the one it waits for. On Unix, writes have a deadline too: an engine that stops
+//! reading its input (the pipe to it full) is [`ClientError::Unread`] after
+//! [`Client::WRITE_TIMEOUT`], never a caller blocked for good.
 //!
 //! An engine prints many `info` lines per search, and the client keeps only the last one with a
 //! score of each `multipv` number ([`SearchResult::lines`]). So the reader thread hands over no
@@ -188,8 +188,9 @@ pub enum ClientError {
         /// The position, as FEN.
         fen: String,
     },
-    /// The engine has read none of a command for the write timeout
-    /// ([`Client::set_write_timeout`]): its input pipe is full. Nothing more is written to it.
+    /// The engine did not take the whole of a command within the write timeout
+    /// ([`Client::set_write_timeout`]): its input pipe stayed full. Nothing more is written to
+    /// it.
     #[error("the engine has not read its input for {timeout_ms} ms")]
     Unread {
         /// The timeout.
@@ -292,13 +293,20 @@ impl EngineInput {
 }
 
 /// Waits up to `timeout` for room in `pipe` (or for its reader to be gone, which the next
-/// write finds); `false` when the time ran out first.
+/// write finds); `false` when the time ran out first, or the wait failed.
 #[cfg(unix)]
 fn wait_for_room(pipe: &ChildStdin, timeout: Duration) -> bool {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let timeout = Timespec::try_from(timeout).ok();
-    // An interrupted or failed wait is tried again by the write.
-    poll(&mut [PollFd::new(pipe, PollFlags::OUT)], timeout.as_ref()) != Ok(0)
+    use rustix::io::Errno;
+    // Where `poll` takes milliseconds in an `int` (macOS, the BSDs), a longer wait fails.
+    let longest = Duration::from_millis(i32::MAX.unsigned_abs().into());
+    let timeout = Timespec::try_from(timeout.min(longest)).ok();
+    match poll(&mut [PollFd::new(pipe, PollFlags::OUT)], timeout.as_ref()) {
+        Ok(ready) => ready > 0,
+        // Interrupted: the write tries again.
+        Err(Errno::INTR) => true,
+        Err(_) => false,
+    }
 }
 
 /// Blocking writes never return `WouldBlock`.
@@ -749,7 +757,8 @@ impl Client {
         }
     }
 
-    /// `quit`, then waits up to `timeout` for the process to end, and kills it if it has not.
+    /// `quit`, then waits up to `timeout` for the process to end, and kills it if it has not
+    /// (an engine that no longer reads its input may first hold `quit` for the write timeout).
     pub fn quit(mut self, timeout: Duration) {
         let _ = self.send(&GuiCommand::Quit);
         let start = (self.stamp)();

@@ -161,8 +161,9 @@ pub(crate) struct SelectArgs {
     #[arg(long, value_name = "SAN...", value_parser = parse_moves)]
     moves: Option<Moves>,
     /// Select the games that fail --where or the conditions on the main line instead of those
-    /// that pass them all (as grep -v; pgn-extract -n). The numbers, --limit, --sample and
-    /// --dedupe apply to the games so selected.
+    /// that pass them all (as grep -v; pgn-extract -n). --games, --every and --sample still
+    /// pick by the input's game numbers, --limit counts the games written, and --dedupe looks
+    /// among the games so selected.
     #[arg(long)]
     invert: bool,
     /// Only the games numbered A to B (from 1, over all files; `A:` or `:B` leave an end open).

@@ -422,18 +422,17 @@ impl<R: Read> Reader<R> {
         if self.failed {
             return Ok(false);
         }
-        let skipped = self.skip_before_game()? && {
-            self.skip_game_from_start()?;
-            true
+        let skipped = match self.skip_before_game() {
+            Ok(true) => self.skip_game_from_start().map(|()| true),
+            other => other,
         };
         // As in `read_game`: a game that runs into the bytes before a failure is the failure.
-        if self.pos >= self.end
-            && let Some(error) = self.failure.take()
-        {
-            self.failed = true;
-            return Err(error);
-        }
-        Ok(skipped)
+        let result = match skipped {
+            Ok(_) if self.pos >= self.end => self.failure.take().map_or(skipped, Err),
+            result => result,
+        };
+        self.failed = result.is_err();
+        result
     }
 
     // ---- The buffer ----
@@ -802,5 +801,8 @@ mod tests {
         let mut reader = Reader::new(FailsAfter(b""));
         let error = reader.read_game(&mut GameTreeBuilder).unwrap().unwrap_err();
         assert!(error.is_io() && error.line() == 1, "{error}");
+        let mut reader = Reader::new(FailsAfter(b""));
+        assert!(reader.skip_next_game().is_err());
+        assert!(!reader.skip_next_game().expect("no second read"));
     }
 }
