@@ -1,5 +1,6 @@
 //! Fuzz target `pgn`: any bytes read as a PGN file, by readers fed in different ways and by every
-//! visitor, replayed, and written back.
+//! visitor, replayed, and written back; and cut short by a failing input, whose games before
+//! the failure must be the whole input's first games.
 
 use core::fmt;
 use core::ops::ControlFlow;
@@ -7,8 +8,9 @@ use std::io::Read;
 
 use caissa_notation::pgn::{
     DEFAULT_CAPACITY, Flow, GameTree, GameTreeBuilder, Layout, Location, MIN_CAPACITY, Nag,
-    PgnError, RawComment, RawTag, Reader, Recorder, Replay, ReplayStats, Replayer,
-    SEVEN_TAG_ROSTER, Tags, TerminationMarker, Tolerated, VariationChoice, Visitor,
+    PgnError, PgnErrorKind, PgnReplayError, PgnReplayErrorKind, RawComment, RawTag, Reader,
+    Recorder, Replay, ReplayStats, Replayer, SEVEN_TAG_ROSTER, Tags, TerminationMarker, Tolerated,
+    VariationChoice, Visitor,
 };
 use caissa_notation::san::SanPlus;
 
@@ -145,6 +147,70 @@ impl Read for Trickle<'_> {
         buf[..n].copy_from_slice(&rest[..n]);
         self.at += n;
         Ok(n)
+    }
+}
+
+/// An input that gives `data` (all at once, or a few bytes at a time), then fails.
+struct FailsAfter<'a> {
+    data: &'a [u8],
+    at: usize,
+    trickle: bool,
+}
+
+impl Read for FailsAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let rest = &self.data[self.at..];
+        let Some(&first) = rest.first() else {
+            return Err(std::io::Error::other("the input failed"));
+        };
+        let size = if self.trickle {
+            1 + usize::from(first % 7)
+        } else {
+            rest.len()
+        };
+        let n = size.min(rest.len()).min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// When the input fails part way (a third in, two thirds, at its end), the games the reader
+/// gives before the failure are the input's first games as a reader of the whole input gives
+/// them (each ends before the last byte read, so what follows could not change it), then the
+/// failure, once, as an I/O error.
+fn check_failure_keeps_the_games_before(
+    data: &[u8],
+    whole: &[Result<ReplayStats, PgnReplayError>],
+) {
+    for cut in [data.len() / 3, data.len() * 2 / 3, data.len()] {
+        for trickle in [false, true] {
+            let input = FailsAfter {
+                data: &data[..cut],
+                at: 0,
+                trickle,
+            };
+            let mut reader = Reader::new(input);
+            let mut replayer = Replayer::new();
+            let mut before = Vec::new();
+            let failure = loop {
+                match reader.read_game(&mut replayer) {
+                    Some(Err(error))
+                        if matches!(error.kind, PgnReplayErrorKind::Pgn(PgnErrorKind::Io(_))) =>
+                    {
+                        break error;
+                    }
+                    Some(game) => before.push(game),
+                    None => panic!("cut at {cut}: the input ended without its failure"),
+                }
+            };
+            assert!(
+                before.len() <= whole.len() && before[..] == whole[..before.len()],
+                "cut at {cut} (trickled: {trickle}): the games before the failure ({failure}) \
+                 differ from the whole input's"
+            );
+            assert!(reader.read_game(&mut replayer).is_none(), "cut at {cut}");
+        }
     }
 }
 
@@ -478,6 +544,7 @@ pub fn check(data: &[u8]) {
     check_lenient(data, &built);
     check_pgn_trailing_blanks(data, &built);
     let replayed = read_games(Reader::new(data), &mut Replayer::new(), data.len());
+    check_failure_keeps_the_games_before(data, &replayed);
     let mainline = read_games(
         Reader::new(data),
         &mut Replayer::mainline_only(),
