@@ -233,6 +233,11 @@ const GAMES: &str = "\
 /// The events of the games `args` select from [`GAMES`].
 fn events(args: &[&str]) -> Vec<String> {
     let file = TempFile::new(&format!("select-games-{}.pgn", args.join("-").len()), GAMES);
+    events_in(&file, args)
+}
+
+/// The `Event` tags of the games `caissa pgn select ARGS FILE` writes.
+fn events_in(file: &TempFile, args: &[&str]) -> Vec<String> {
     let mut all = vec!["pgn", "select"];
     all.extend_from_slice(args);
     all.push(file.path());
@@ -1108,18 +1113,7 @@ fn rewritten_games(pgn: &str) -> u64 {
 #[test]
 fn invert_selects_the_games_the_filters_leave_out() {
     let file = TempFile::new("select-invert.pgn", GAMES);
-    let events = |args: &[&str]| -> Vec<String> {
-        let mut all = vec!["pgn", "select"];
-        all.extend_from_slice(args);
-        all.push(file.path());
-        let run = caissa(&all);
-        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
-        run.stdout
-            .lines()
-            .filter_map(|line| line.strip_prefix("[Event \"")?.strip_suffix("\"]"))
-            .map(str::to_owned)
-            .collect()
-    };
+    let events = |args: &[&str]| events_in(&file, args);
     let all = events(&[]);
     let cases: [&[&str]; 4] = [
         &["--ending", "checkmate"],
