@@ -378,7 +378,13 @@ impl<R: Read> Iterator for Chunks<R> {
             let failure = if cut.filled >= SCAN_LIMIT {
                 None
             } else {
-                let want = CHUNK_BYTES.saturating_sub(cut.filled).max(SCAN_STEP);
+                // The input's first read asks for a step only, so that a small file clears and
+                // touches no more room than that (a 2 KB file's `select` 17.4 -> 14.5 µs).
+                let want = if cut.offset == 0 && cut.filled == 0 {
+                    SCAN_STEP
+                } else {
+                    CHUNK_BYTES.saturating_sub(cut.filled).max(SCAN_STEP)
+                };
                 match read_up_to(&mut cut.input, &mut cut.pending, cut.filled, want) {
                     Ok(n) => {
                         cut.filled += n;
