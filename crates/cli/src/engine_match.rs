@@ -31,7 +31,7 @@ use caissa_game::GameResult;
 use caissa_match::openings::{Openings, Order};
 use caissa_match::referee::{DrawRule, Limits, ResignRule, Settings};
 use caissa_match::runner::{self, EngineConfig, GameReport, MatchConfig};
-use caissa_match::schedule::{Format, Schedule};
+use caissa_match::schedule::{Format, Schedule, Scheduled};
 use caissa_match::sprt::{Decision, Sprt};
 use caissa_match::stats::{Score, Tally};
 use caissa_notation::pgn::{GameTreeBuilder, Reader};
@@ -340,6 +340,10 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
                 .map_err(|e| arg_error("sprt", e.to_string()))?,
         )
     };
+    // The test is of one pairing's results.
+    if sprt.is_some() && engines.len() > 2 {
+        return Err(arg_error("sprt", "needs exactly two engines"));
+    }
     let mut openings = match &args.openings {
         None => Openings::from_vec(Vec::new()),
         Some(path) => {
@@ -399,15 +403,20 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         }
         _ => BTreeMap::new(),
     };
-    let mut todo = Vec::new();
-    for game in config.schedule.iter() {
-        let (white, black) = (&names[game.white], &names[game.black]);
-        match done.get(&game.number) {
-            Some((w, b, result)) if w == white && b == black => {
-                let first_is_white = pairings[game.pairing].0 == game.white;
-                tallies[game.pairing].add(game.game, score(first_is_white, *result));
-            }
-            _ => todo.push(game),
+    // The games the PGN holds already, as the schedule has them (the same number and
+    // players), count; the others are played, taken from the schedule as threads come free.
+    let held = |game: &Scheduled| {
+        done.get(&game.number)
+            .filter(|(white, black, _)| *white == names[game.white] && *black == names[game.black])
+    };
+    let mut resumed = 0;
+    for &number in done.keys() {
+        if let Some(game) = config.schedule.game(number)
+            && let Some(&(_, _, result)) = held(&game)
+        {
+            let first_is_white = pairings[game.pairing].0 == game.white;
+            tallies[game.pairing].add(game.game, score(first_is_white, result));
+            resumed += 1;
         }
     }
     let decided = |tallies: &[Tally]| {
@@ -428,21 +437,29 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         ),
         None => None,
     };
-    if decided(&tallies).is_some() {
-        todo.clear();
-    }
+    let total = config.schedule.len();
+    let left = if decided(&tallies).is_some() {
+        0
+    } else {
+        total - resumed
+    };
+    let todo = config
+        .schedule
+        .iter()
+        .filter(|game| held(game).is_none())
+        .take(usize::try_from(left).unwrap_or(usize::MAX));
+    // No more threads than games to play.
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
-    let total = config.schedule.len();
-    let mut finished = total - todo.len() as u64;
+        .clamp(1, usize::try_from(left).unwrap_or(usize::MAX).max(1));
+    let mut finished = resumed;
     let mut overhead: Vec<u64> = Vec::new();
     let mut failure = None;
     let clock = stamp();
     let started = Instant::now();
     let cpu_before = cpu_seconds();
-    runner::run(&config, &todo, concurrency, &clock, |report| {
+    runner::run(&config, todo, concurrency, &clock, |report| {
         let report: GameReport = match report {
             Ok(report) => report,
             Err(e) => {
@@ -531,7 +548,8 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         text.push('\n');
     }
     if names.len() > 2 {
-        // The table: each engine's points over all its games.
+        // The table: each engine's points over all its games, ranked by their share of its
+        // games (a gauntlet's first engine plays more games than the others).
         let mut points = vec![(0u64, 0u64); names.len()];
         for (i, &(a, b)) in pairings.iter().enumerate() {
             let t = &tallies[i];
@@ -541,7 +559,11 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
             points[b].1 += t.games();
         }
         let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(points[i].0));
+        order.sort_by(|&x, &y| {
+            let share = |i: usize| (u128::from(points[i].0), u128::from(points[i].1.max(1)));
+            let ((hx, gx), (hy, gy)) = (share(x), share(y));
+            (hy * gx).cmp(&(hx * gy))
+        });
         text.push_str("rank name points games\n");
         for (rank, i) in order.into_iter().enumerate() {
             let (half, games) = points[i];

@@ -211,16 +211,18 @@ pub fn play_game(
 }
 
 /// Plays the games `games` of `config` on `concurrency` threads, and hands each finished game
-/// (or the error of one that could not start) to `on_game` on the calling thread, in the order they finish; `on_game` returns `false` to
-/// stop the match (the games in progress finish and are handed over too).
+/// (or the error of one that could not start) to `on_game` on the calling thread, in the order
+/// they finish; `on_game` returns `false` to stop the match (the games in progress finish and
+/// are handed over too). The games are taken from `games` one at a time as threads come free,
+/// so a schedule of any length costs no memory of its own.
 pub fn run(
     config: &MatchConfig,
-    games: &[Scheduled],
+    games: impl Iterator<Item = Scheduled> + Send,
     concurrency: usize,
     stamp: &Stamp,
     mut on_game: impl FnMut(Result<GameReport, RefereeError>) -> bool,
 ) {
-    let next = Mutex::new(games.iter());
+    let next = Mutex::new(games);
     let stop = AtomicBool::new(false);
     let (sender, reports) = mpsc::channel();
     std::thread::scope(|scope| {
@@ -229,7 +231,7 @@ pub fn run(
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(&game) = next.lock().ok().and_then(|mut games| games.next()) else {
+                    let Some(game) = next.lock().ok().and_then(|mut games| games.next()) else {
                         return;
                     };
                     if sender.send(play_game(config, game, stamp)).is_err() {

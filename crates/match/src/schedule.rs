@@ -65,10 +65,10 @@ impl Schedule {
         self.games
     }
 
-    /// The number of games.
+    /// The number of games (`u64::MAX` for more than that).
     #[must_use]
     pub fn len(&self) -> u64 {
-        self.games * self.pairings.len() as u64
+        self.games.saturating_mul(self.pairings.len() as u64)
     }
 
     /// Whether there is no game.
@@ -84,7 +84,7 @@ impl Schedule {
             return None;
         }
         let p = self.pairings.len() as u64;
-        let paired = self.games / 2 * 2 * p;
+        let paired = (self.games / 2 * 2).saturating_mul(p);
         let (pairing, game) = if number < paired {
             // Pairs of games in turn: pair k of pairing 0, pair k of pairing 1, ...
             let slot = number / 2;

@@ -147,6 +147,10 @@ pub enum ParseSprtErrorKind {
     /// `elo0` and `elo1` missing or equal.
     #[error("elo0 and elo1 are required and must differ")]
     MissingElo,
+    /// `alpha + beta` of 1 or more: the bounds cross, and the test would decide before any
+    /// game.
+    #[error("alpha + beta must be below 1")]
+    CrossedBounds,
 }
 
 impl Sprt {
@@ -212,6 +216,12 @@ impl Sprt {
                 kind: ParseSprtErrorKind::MissingElo,
             });
         }
+        if sprt.alpha + sprt.beta >= 1.0 {
+            return Err(ParseSprtError {
+                token: last,
+                kind: ParseSprtErrorKind::CrossedBounds,
+            });
+        }
         Ok(sprt)
     }
 }
@@ -268,6 +278,9 @@ mod tests {
         assert_eq!(e.kind, ParseSprtErrorKind::BadValue);
         let e = Sprt::from_tokens(["elo0=5"]).unwrap_err();
         assert_eq!(e.kind, ParseSprtErrorKind::MissingElo);
+        // Bounds that cross would decide before any game.
+        let e = Sprt::from_tokens(["elo0=0", "elo1=5", "alpha=0.6", "beta=0.5"]).unwrap_err();
+        assert_eq!(e.kind, ParseSprtErrorKind::CrossedBounds);
         let s = Sprt::from_tokens(["elo0=0", "elo1=5", "model=normalized"]).unwrap();
         assert_eq!(s.model, EloModel::Normalized);
     }

@@ -126,7 +126,8 @@ pub fn elo_of_score(score: f64) -> f64 {
     } else if score >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        // (`+ 0.0` makes an even score's -0.0 a plain 0.)
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
     }
 }
 
@@ -178,6 +179,8 @@ mod tests {
         assert!((t.los() - normal_cdf(3.0 / 5f64.sqrt())).abs() < 1e-12);
         assert!(t.los() > 0.9);
         assert_eq!(tally(&[Draw, Draw]).elo().0, 0.0);
+        // Not -0.0, which prints as "-0.0".
+        assert_eq!(format!("{:.1}", tally(&[Draw, Draw]).elo().0), "0.0");
         assert_eq!(tally(&[Win]).elo(), (f64::INFINITY, f64::INFINITY));
         assert_eq!(Tally::default().los(), 0.5);
     }

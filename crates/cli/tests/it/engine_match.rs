@@ -382,6 +382,24 @@ fn bad_arguments_are_usage_errors() {
         ),
         (
             &["cmd=a", "cmd=b"][..],
+            &[
+                "--tc",
+                "1",
+                "--sprt",
+                "elo0=0",
+                "elo1=5",
+                "alpha=0.6",
+                "beta=0.5",
+            ][..],
+            "alpha + beta must be below 1",
+        ),
+        (
+            &["cmd=a", "cmd=b", "cmd=c"][..],
+            &["--tc", "1", "--sprt", "elo0=0", "elo1=5"][..],
+            "needs exactly two engines",
+        ),
+        (
+            &["cmd=a", "cmd=b"][..],
             &["--tc", "1", "--draw", "movecount=3"][..],
             "movenumber= is required",
         ),
@@ -390,4 +408,40 @@ fn bad_arguments_are_usage_errors() {
         assert_eq!(run.code, 2, "{engines:?} {rest:?}: {}", run.stderr);
         assert!(run.stderr.contains(needle), "{needle}: {}", run.stderr);
     }
+}
+
+/// The table of more than two engines ranks by the share of the points of each one's games: a
+/// gauntlet's first engine plays more games than the others. Here `a` (first) loses both games
+/// to `b` (an illegal move) and wins both against `c` (which never starts): 2 points of 4 for
+/// `a`, 2 of 2 for `b`.
+#[test]
+fn the_table_ranks_by_the_share_of_points() {
+    let a = random("name=a arg=--misbehave arg=illegal arg=--after arg=3");
+    let c = random("name=c arg=--misbehave arg=noready");
+    let run = run_match(
+        &[&a, &random("name=b"), &c],
+        &[
+            "--gauntlet",
+            "--tc",
+            "1+0",
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--timeout",
+            "500",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let table: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|line| *line != "rank name points games")
+        .collect();
+    assert_eq!(
+        table,
+        ["rank name points games", "1 b 2 2", "2 a 2 4", "3 c 0 2"],
+        "{}",
+        run.stdout
+    );
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use caissa_board::Color;
 use caissa_match::openings::Openings;
 use caissa_match::referee::{Limits, RefereeError, Settings};
-use caissa_match::runner::{EngineConfig, MatchConfig, play_game};
+use caissa_match::runner::{EngineConfig, MatchConfig, play_game, run};
 use caissa_match::schedule::{Format, Schedule};
 use caissa_uci::client::{EngineCommand, Stamp};
 
@@ -61,4 +61,34 @@ fn an_untimed_game_needs_each_engine_limited() {
             "{text}"
         );
     }
+}
+
+/// A schedule of any length costs no memory of its own: its games are taken one at a time as
+/// threads come free (here each ends at once, its engines not starting), and the match stops
+/// when asked, after the games in progress.
+#[test]
+fn a_schedule_of_any_length_is_played_game_by_game() {
+    let depth = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let config = MatchConfig {
+        engines: vec![engine("a", depth), engine("b", depth)],
+        schedule: Schedule::new(2, Format::RoundRobin, u64::MAX),
+        openings: Openings::from_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -")
+            .unwrap(),
+        settings: Settings::default(),
+        margin_ms: 0,
+        timeout_ms: 100,
+        event: "test".into(),
+    };
+    assert_eq!(config.schedule.len(), u64::MAX);
+    let stamp: Stamp = Arc::new(|| 0);
+    let mut seen = 0;
+    run(&config, config.schedule.iter(), 2, &stamp, |report| {
+        assert!(report.is_ok(), "{report:?}");
+        seen += 1;
+        seen < 3
+    });
+    assert!((3..=5).contains(&seen), "{seen}");
 }
