@@ -53,15 +53,24 @@ impl Splitter {
     }
 }
 
+/// The longest name [`file_safe`] makes, in bytes, its hash aside: well within the 255 bytes a
+/// file name may have.
+const MAX_NAME: usize = 100;
+
 /// `value` with every character but ASCII letters, digits, `+`, `-` and `_` made `_` (dots
-/// too, so that no name is hidden or `..`); `unknown` for an empty value or `?`.
+/// too, so that no name is hidden or `..`), at most [`MAX_NAME`] of them; `unknown` for an
+/// empty value or `?`. A value changed so gets a hash of the whole value after a `~`, so that
+/// two values never share a file: `Иванов` and `Петров` become `______~` and two different
+/// hashes. (Values that differ in case only, `B20` and `b20`, are two files, which a file system
+/// that ignores case would make one.)
 fn file_safe(value: &str) -> String {
     let value = value.trim();
     if value.is_empty() || value == "?" {
         return "unknown".to_owned();
     }
-    value
+    let mut name: String = value
         .chars()
+        .take(MAX_NAME)
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '_') {
                 c
@@ -69,7 +78,15 @@ fn file_safe(value: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if name != value {
+        // FNV-1a, 64 bits, its top half: stable from one run and build to the next.
+        let hash = value.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, b| {
+            (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        name.push_str(&format!("~{:08x}", hash >> 32));
+    }
+    name
 }
 
 #[cfg(test)]
@@ -80,14 +97,43 @@ mod tests {
     fn tag_values_become_safe_file_names() {
         let mut by_player = Splitter::new(SplitBy::Tag("White".into()));
         for (value, part) in [
-            (Some("Carlsen, Magnus"), "Carlsen__Magnus"),
-            (Some("../etc"), "___etc"),
+            (Some("Carlsen"), "Carlsen"),
             (Some("?"), "unknown"),
             (Some(""), "unknown"),
-            (Some("Ørjan"), "_rjan"),
             (None, "unknown"),
         ] {
             assert_eq!(by_player.part(value), part, "{value:?}");
         }
+        // Changed, a name keeps a hash of the value: values made alike stay apart.
+        let changed = [
+            "Carlsen, Magnus",
+            "Carlsen  Magnus",
+            "../etc",
+            "Ørjan",
+            "Иванов",
+            "Петров",
+        ];
+        let parts: Vec<String> = changed.iter().map(|v| by_player.part(Some(v))).collect();
+        for (part, start) in parts.iter().zip([
+            "Carlsen__Magnus~",
+            "Carlsen__Magnus~",
+            "___etc~",
+            "_rjan~",
+            "______~",
+            "______~",
+        ]) {
+            assert!(
+                part.starts_with(start) && part.len() == start.len() + 8,
+                "{part}"
+            );
+        }
+        let mut distinct = parts.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), parts.len(), "{parts:?}");
+        // A long value makes a name of at most 100 characters and the hash.
+        let long = by_player.part(Some(&"a".repeat(300)));
+        assert_eq!(long.len(), 100 + 9);
+        assert!(!long.contains('.') && !long.contains('/'));
     }
 }

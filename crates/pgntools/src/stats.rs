@@ -118,8 +118,10 @@ fn speed(tag: Option<&str>) -> &'static str {
 fn elo_band(elos: [Option<u32>; 2]) -> String {
     match elos {
         [Some(white), Some(black)] => {
-            let low = (white + black) / 2 / ELO_BAND * ELO_BAND;
-            format!("{low}-{}", low + ELO_BAND - 1)
+            // (In 64 bits: two Elo tags near `u32::MAX` overflowed.)
+            let band = u64::from(ELO_BAND);
+            let low = (u64::from(white) + u64::from(black)) / 2 / band * band;
+            format!("{low}-{}", low + band - 1)
         }
         _ => "unrated".to_owned(),
     }
@@ -209,13 +211,29 @@ impl Visitor for TagsOnly {
 ///
 /// The input's first [`io::Error`].
 pub fn read_stats<R: Read>(input: R) -> io::Result<Stats> {
+    read_stats_reporting(input, |_| {})
+}
+
+/// [`read_stats`], telling `on_error` of each game that cannot be read (where and why), as
+/// it is counted in [`Stats::errors`].
+///
+/// # Errors
+///
+/// The input's first [`io::Error`].
+pub fn read_stats_reporting<R: Read>(
+    input: R,
+    mut on_error: impl FnMut(&PgnError),
+) -> io::Result<Stats> {
     let mut stats = Stats::default();
     let mut reader = Reader::new(input);
     while let Some(game) = reader.read_game(&mut TagsOnly) {
         match game {
             Ok(tags) => stats.add_game(&tags),
             Err(error) if error.is_io() => return Err(io::Error::other(error.to_string())),
-            Err(_) => stats.errors += 1,
+            Err(error) => {
+                on_error(&error);
+                stats.errors += 1;
+            }
         }
     }
     Ok(stats)
@@ -257,5 +275,19 @@ mod tests {
         let mut added = Stats::default();
         added.add([("Result", "1-0"), ("ECO", "C42")]);
         assert_eq!((added.results["1-0"], added.eco_families["C"]), (1, 1));
+    }
+
+    /// Elo tags near `u32::MAX` make a band, not an overflow; a game that cannot be read is
+    /// counted and told where.
+    #[test]
+    fn huge_elos_and_broken_games() {
+        let pgn = "[WhiteElo \"4000000000\"]\n[BlackElo \"4000000000\"]\n\n1. e4 *\n\n\
+                   [Result \"1-0\"]\n[Bad tag\n\n1. e4 1-0\n";
+        let mut places = Vec::new();
+        let stats = read_stats_reporting(pgn.as_bytes(), |e| places.push(e.location)).unwrap();
+        assert_eq!(stats.elo_bands.len(), 1);
+        assert_eq!(stats.elo_bands["4000000000-4000000199"], 1);
+        assert_eq!((stats.games, stats.errors), (1, 1));
+        assert_eq!(places, [Location { line: 7, column: 6 }]);
     }
 }

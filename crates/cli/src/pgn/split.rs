@@ -1,7 +1,9 @@
 //! `caissa pgn split`: the games of the files, rewritten as `pgn select` writes them, into
 //! files of N games (`--games N`: `PREFIX-0001.pgn`, `PREFIX-0002.pgn`, ...) or one file per
 //! value of a tag (`--by ECO`: `PREFIX-B20.pgn`, ..., `PREFIX-unknown.pgn` for games without
-//! it), in input order (`caissa_pgntools::split`). A broken game is reported on stderr as
+//! it; a value that is no safe file name as it stands, `Carlsen, Magnus`, is made one with a
+//! hash of it, `PREFIX-Carlsen__Magnus~1a2b3c4d.pgn`), in input order
+//! (`caissa_pgntools::split`). A broken game is reported on stderr as
 //! `FILE:LINE:COL: message` and written nowhere; the last stderr line is
 //! `games <N> written <W> files <F> errors <E>`, and the exit status is 1 when E > 0.
 
@@ -23,8 +25,9 @@ use super::{open, read_error, threads_or_all};
 use crate::error::CliError;
 
 /// The most files `--by` writes at once: a tag with more values (a player's name, say) is
-/// refused past it rather than holding a file open for each.
-pub(super) const MAX_FILES: usize = 1024;
+/// refused past it rather than holding a file open for each. (Below the 1,024 files a
+/// process may hold open by default on Linux, with room for the inputs.)
+pub(super) const MAX_FILES: usize = 500;
 
 /// Arguments of `caissa pgn split`.
 #[derive(Debug, Args)]
@@ -70,7 +73,10 @@ impl Files {
             } else if self.open.len() == MAX_FILES {
                 return Err(CliError::Arg {
                     arg: "by",
-                    problem: format!("more than {MAX_FILES} values of the tag: not split"),
+                    problem: format!(
+                        "more than {MAX_FILES} values of the tag: stopped, with the files of \
+                         the first {MAX_FILES} written"
+                    ),
                 });
             }
         }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use caissa_pgntools::input::decompress;
-use caissa_pgntools::stats::{Stats, read_stats};
+use caissa_pgntools::stats::{Stats, read_stats_reporting};
 use clap::Args;
 use serde_json::{Map, Value, json};
 
@@ -41,7 +41,10 @@ pub(super) fn run(args: &StatsArgs, out: &mut impl Write) -> Result<(), CliError
     let progress = Progress::new();
     for path in &args.files {
         let (input, _) = decompress(progress.reader(open(path)?)).map_err(read_error(path))?;
-        total.merge(&read_stats(input).map_err(read_error(path))?);
+        let report = |error: &caissa::notation::pgn::PgnError| {
+            eprintln!("{}:{}: {}", path.display(), error.location, error.kind);
+        };
+        total.merge(&read_stats_reporting(input, report).map_err(read_error(path))?);
     }
     progress.finish();
     if args.json {

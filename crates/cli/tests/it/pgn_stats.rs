@@ -97,3 +97,25 @@ fn pgn_stats_agree_with_the_tag_lines() {
     let compressed = caissa(&["pgn", "stats", "--json", file.path()]);
     assert_eq!(compressed.stdout, run.stdout);
 }
+
+/// A game that cannot be read is counted and told on stderr with its place, as `pgn select`
+/// tells it.
+#[test]
+fn broken_games_are_told_where() {
+    let file = TempFile::new(
+        "stats-broken.pgn",
+        "[Result \"1-0\"]\n\n1. e4 1-0\n\n[Result \"1-0\"]\n[Bad tag\n\n1. e4 1-0\n",
+    );
+    let run = caissa(&["pgn", "stats", file.path()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("games 1 errors 1\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains(&format!("{}:6:6: ", file.path())),
+        "{}",
+        run.stderr
+    );
+}
