@@ -438,7 +438,10 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         None => None,
     };
     let total = config.schedule.len();
-    let left = if decided(&tallies).is_some() {
+    // The test's first decision stands: the games still running when it comes are counted,
+    // but may move the ratio back between the bounds.
+    let mut decision = decided(&tallies);
+    let left = if decision.is_some() {
         0
     } else {
         total - resumed
@@ -514,14 +517,18 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
                 tally.pairs,
             );
         }
-        decided(&tallies).is_none()
+        decision = decision.or_else(|| decided(&tallies));
+        decision.is_none()
     });
     if let Some(e) = failure {
         return Err(e);
     }
-    if let Some(d) = decided(&tallies) {
-        let llr = sprt.map_or(0.0, |s| s.llr(&tallies[0]));
-        eprintln!("sprt: {d} (llr {llr:.2})");
+    if let Some(sprt) = sprt.filter(|_| pairings.len() == 1) {
+        let llr = sprt.llr(&tallies[0]);
+        match decision {
+            Some(d) => eprintln!("sprt: {d} (llr {llr:.2})"),
+            None => eprintln!("sprt: no decision (llr {llr:.2})"),
+        }
     }
     overhead.sort_unstable();
     if !overhead.is_empty() {

@@ -16,6 +16,14 @@ use caissa_notation::pgn::{Flow, Location, PgnError, RawTag, Reader, Visitor};
 /// The width of an Elo band.
 pub const ELO_BAND: u32 = 200;
 
+/// The most values a count of [`Stats`] keeps apart (a `Termination` tag is free text, an Elo
+/// band any of millions): the games of the values past them are counted under [`OTHER`], so
+/// memory stays bounded whatever the input.
+pub const MAX_VALUES: usize = 1000;
+
+/// The key under which a count of [`Stats`] holds the games of the values past [`MAX_VALUES`].
+pub const OTHER: &str = "(other)";
+
 /// Counts of games by category; each map sums to [`Stats::games`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -59,8 +67,8 @@ impl Stats {
             (&mut self.eco_families, &other.eco_families),
             (&mut self.elo_bands, &other.elo_bands),
         ] {
-            for (key, n) in theirs {
-                *mine.entry(key.clone()).or_default() += n;
+            for (key, &n) in theirs {
+                count_n(mine, key, n);
             }
         }
     }
@@ -89,11 +97,18 @@ impl Stats {
 }
 
 fn count(map: &mut BTreeMap<String, u64>, key: &str) {
-    match map.get_mut(key) {
-        Some(n) => *n += 1,
-        None => {
-            map.insert(key.to_owned(), 1);
-        }
+    count_n(map, key, 1);
+}
+
+/// Adds `n` games to `key`'s count, or to [`OTHER`]'s when `map` already keeps
+/// [`MAX_VALUES`] values apart.
+fn count_n(map: &mut BTreeMap<String, u64>, key: &str, n: u64) {
+    if let Some(count) = map.get_mut(key) {
+        *count += n;
+    } else if map.len() < MAX_VALUES {
+        map.insert(key.to_owned(), n);
+    } else {
+        *map.entry(OTHER.to_owned()).or_default() += n;
     }
 }
 
@@ -289,5 +304,22 @@ mod tests {
         assert_eq!(stats.elo_bands["4000000000-4000000199"], 1);
         assert_eq!((stats.games, stats.errors), (1, 1));
         assert_eq!(places, [Location { line: 7, column: 6 }]);
+    }
+
+    /// A free-text tag's values are kept apart up to [`MAX_VALUES`], the rest counted together.
+    #[test]
+    fn counts_keep_a_bounded_number_of_values() {
+        let mut stats = Stats::default();
+        for i in 0..MAX_VALUES + 500 {
+            stats.add([("Termination", format!("reason {i}").as_str())]);
+        }
+        assert_eq!(stats.games, (MAX_VALUES + 500) as u64);
+        assert_eq!(stats.terminations.len(), MAX_VALUES + 1);
+        assert_eq!(stats.terminations[OTHER], 500);
+        assert_eq!(stats.terminations.values().sum::<u64>(), stats.games);
+        let mut twice = stats.clone();
+        twice.merge(&stats);
+        assert_eq!(twice.terminations.len(), MAX_VALUES + 1);
+        assert_eq!(twice.terminations[OTHER], 1000);
     }
 }

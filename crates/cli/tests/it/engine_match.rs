@@ -445,3 +445,28 @@ fn the_table_ranks_by_the_share_of_points() {
         run.stdout
     );
 }
+
+/// An SPRT that the games played do not decide says so, with its ratio.
+#[test]
+fn an_undecided_sprt_says_so() {
+    let run = run_match(
+        &[&random("name=a depth=1"), &random("name=b depth=1")],
+        &[
+            "--games",
+            "2",
+            "--max-moves",
+            "20",
+            "--sprt",
+            "elo0=0",
+            "elo1=5",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.starts_with("sprt: no decision (llr ")),
+        "{}",
+        run.stderr
+    );
+}
