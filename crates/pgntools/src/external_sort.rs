@@ -4,7 +4,9 @@
 //! This crate opens no file: [`ExternalSort`] asks the caller's function for each spill file (a
 //! [`Read`] + [`Write`] + [`Seek`], an anonymous temporary file in the CLI) and reads it back
 //! from its start. Memory: `capacity` records while sorting, and one buffer per run while
-//! merging.
+//! merging. Runs are merged in tiers, [`FAN_IN`] of a tier into one of the next as they come,
+//! so that the spill files open and the buffers of the last merge stay bounded (at most
+//! `FAN_IN - 1` runs a tier, and `log_FAN_IN` of the runs tiers) whatever the input.
 
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -58,11 +60,18 @@ impl Record for (u64, u64, u64) {
     }
 }
 
+/// The runs of one tier merged into one of the next: each record is written about
+/// `log_FAN_IN` of the runs times. (Every spill file held open, and all merged at once, a
+/// small memory or a huge input ran out of open files.)
+pub(crate) const FAN_IN: usize = 64;
+
 /// Records pushed in any order, given back sorted.
 pub(crate) struct ExternalSort<T, S, F> {
     capacity: usize,
     records: Vec<T>,
-    runs: Vec<S>,
+    /// The runs on disk with their tiers, the lower tiers last: each run of tier `t` holds the
+    /// records of `FAN_IN^t` spills.
+    runs: Vec<(u32, S)>,
     spill: F,
 }
 
@@ -94,15 +103,39 @@ where
 
     fn spill_run(&mut self) -> io::Result<()> {
         sort_run(&mut self.records);
+        let records = core::mem::take(&mut self.records);
+        let run = self.write_run(records.iter().copied().map(Ok))?;
+        self.records = records;
+        self.records.clear();
+        self.runs.push((0, run));
+        // A tier full: its runs merged into one of the next, which may fill that one.
+        while let Some(&(tier, _)) = self.runs.last() {
+            let full = self
+                .runs
+                .iter()
+                .rev()
+                .take_while(|(t, _)| *t == tier)
+                .count();
+            if full < FAN_IN {
+                break;
+            }
+            let merged = self.runs.split_off(self.runs.len() - full);
+            let sources = merged.into_iter().map(|(_, run)| run).collect();
+            let run = self.write_run(Sorted::of(sources, Vec::new())?)?;
+            self.runs.push((tier + 1, run));
+        }
+        Ok(())
+    }
+
+    /// A spill file of `records`, in the order given.
+    fn write_run(&mut self, records: impl Iterator<Item = io::Result<T>>) -> io::Result<S> {
         let mut file = BufWriter::new((self.spill)()?);
         let mut bytes = vec![0; T::SIZE];
-        for record in self.records.drain(..) {
-            record.write(&mut bytes);
+        for record in records {
+            record?.write(&mut bytes);
             file.write_all(&bytes)?;
         }
-        self.runs
-            .push(file.into_inner().map_err(io::IntoInnerError::into_error)?);
-        Ok(())
+        file.into_inner().map_err(io::IntoInnerError::into_error)
     }
 
     /// The spill files written so far.
@@ -114,21 +147,8 @@ where
     /// Every record pushed, in order, and the spill function back.
     pub(crate) fn sorted(mut self) -> io::Result<(Sorted<T, S>, F)> {
         sort_run(&mut self.records);
-        let mut sources = Vec::with_capacity(self.runs.len() + 1);
-        for mut file in self.runs {
-            file.seek(SeekFrom::Start(0))?;
-            sources.push(Source::File(BufReader::new(file)));
-        }
-        sources.push(Source::Memory(self.records.into_iter()));
-        let mut sorted = Sorted {
-            heap: BinaryHeap::with_capacity(sources.len()),
-            sources,
-            bytes: vec![0; T::SIZE],
-        };
-        for index in 0..sorted.sources.len() {
-            sorted.refill(index)?;
-        }
-        Ok((sorted, self.spill))
+        let runs = self.runs.into_iter().map(|(_, run)| run).collect();
+        Ok((Sorted::of(runs, self.records)?, self.spill))
     }
 }
 
@@ -190,6 +210,28 @@ pub(crate) struct Sorted<T, S> {
     bytes: Vec<u8>,
 }
 
+impl<T: Record, S: Read + Seek> Sorted<T, S> {
+    /// The records of `runs` (spill files, each read from its start) and of `memory` (sorted),
+    /// merged.
+    fn of(runs: Vec<S>, memory: Vec<T>) -> io::Result<Sorted<T, S>> {
+        let mut sources = Vec::with_capacity(runs.len() + 1);
+        for mut file in runs {
+            file.seek(SeekFrom::Start(0))?;
+            sources.push(Source::File(BufReader::new(file)));
+        }
+        sources.push(Source::Memory(memory.into_iter()));
+        let mut sorted = Sorted {
+            heap: BinaryHeap::with_capacity(sources.len()),
+            sources,
+            bytes: vec![0; T::SIZE],
+        };
+        for index in 0..sorted.sources.len() {
+            sorted.refill(index)?;
+        }
+        Ok(sorted)
+    }
+}
+
 impl<T: Record, S: Read> Sorted<T, S> {
     /// Puts run `index`'s next record, if any, on the heap.
     fn refill(&mut self, index: usize) -> io::Result<()> {
@@ -235,7 +277,33 @@ mod tests {
         for &value in &values {
             sort.push(value).expect("in memory");
         }
-        assert_eq!(sort.runs(), 285);
+        // 285 spills: four runs of 64 merged, and 29 more.
+        assert_eq!(sort.runs(), 4 + 29);
+        let sorted: Vec<u64> = sort
+            .sorted()
+            .expect("in memory")
+            .0
+            .map(Result::unwrap)
+            .collect();
+        let mut expected = values;
+        expected.sort_unstable();
+        assert_eq!(sorted, expected);
+    }
+
+    /// However many spills, the runs kept are fewer than `FAN_IN` a tier, and merge into one
+    /// order.
+    #[test]
+    fn the_runs_kept_stay_few() {
+        let mut sort = ExternalSort::new(1, || Ok(Cursor::new(Vec::new())));
+        let values: Vec<u64> = (0..70_000).map(|i| (i * 7919) % 70_000).collect();
+        let mut most = 0;
+        for &value in &values {
+            sort.push(value).expect("in memory");
+            most = most.max(sort.runs());
+        }
+        // 69,999 spills: 17 runs of 4,096, 5 of 64 and 47 alone.
+        assert_eq!(sort.runs(), 17 + 5 + 47);
+        assert!(most < 3 * FAN_IN, "{most}");
         let sorted: Vec<u64> = sort
             .sorted()
             .expect("in memory")
