@@ -26,6 +26,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use caissa::{Move, Position};
 use caissa_arbiter::{PgnTimeControl, TimeControl};
 use caissa_game::GameResult;
 use caissa_match::openings::{Openings, Order};
@@ -205,8 +206,34 @@ fn small<T: TryFrom<i64>>(arg: &'static str, v: i64) -> Result<T, CliError> {
     T::try_from(v).map_err(|_| arg_error(arg, format!("{v} is too large")))
 }
 
-/// The games a PGN file from an earlier run holds: game number -> (White, Black, result).
-fn finished_games(text: &[u8]) -> BTreeMap<u64, (String, String, GameResult)> {
+/// A finished game of a PGN file from an earlier run.
+struct Finished {
+    white: String,
+    black: String,
+    result: GameResult,
+    /// Where it started, and its moves.
+    start: Position,
+    moves: Vec<Move>,
+}
+
+impl Finished {
+    /// Whether this is `game` of the schedule: the same players, and its opening's start and
+    /// moves (a file another tool wrote may number its games otherwise).
+    fn is(&self, game: &Scheduled, names: &[String], openings: &Openings) -> bool {
+        let opening = openings.get(game.opening);
+        self.white == names[game.white]
+            && self.black == names[game.black]
+            // (The men and the side to move: the castling convention the file was read in
+            // may differ from the book's.)
+            && self.start.board() == opening.start.board()
+            && self.start.turn() == opening.start.turn()
+            && self.moves.starts_with(&opening.moves)
+    }
+}
+
+/// The games a PGN file from an earlier run holds, by game number (its `Round`, from 1; a
+/// number given twice, the last).
+fn finished_games(text: &[u8]) -> BTreeMap<u64, Finished> {
     let mut done = BTreeMap::new();
     for tree in Reader::new(text).games(&mut GameTreeBuilder).flatten() {
         let tag = |name| tree.tags.get(name).unwrap_or("").to_owned();
@@ -216,8 +243,22 @@ fn finished_games(text: &[u8]) -> BTreeMap<u64, (String, String, GameResult)> {
             "1/2-1/2" => GameResult::Draw,
             _ => continue,
         };
+        let Ok(start) = tree.start_position() else {
+            continue;
+        };
+        let moves = tree
+            .mainline_moves()
+            .map_while(|node| node.ok()?.played)
+            .collect();
         if let Some(round) = tag("Round").parse::<u64>().ok().filter(|&r| r > 0) {
-            done.insert(round - 1, (tag("White"), tag("Black"), result));
+            let finished = Finished {
+                white: tag("White"),
+                black: tag("Black"),
+                result,
+                start,
+                moves,
+            };
+            done.insert(round - 1, finished);
         }
     }
     done
@@ -403,16 +444,16 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
         }
         _ => BTreeMap::new(),
     };
-    // The games the PGN holds already, as the schedule has them (the same number and
-    // players), count; the others are played, taken from the schedule as threads come free.
+    // The games the PGN holds already, as the schedule has them (the same number, players
+    // and opening), count; the others are played, taken from the schedule as threads come free.
     let held = |game: &Scheduled| {
         done.get(&game.number)
-            .filter(|(white, black, _)| *white == names[game.white] && *black == names[game.black])
+            .filter(|finished| finished.is(game, &names, &config.openings))
     };
     let mut resumed = 0;
     for &number in done.keys() {
         if let Some(game) = config.schedule.game(number)
-            && let Some(&(_, _, result)) = held(&game)
+            && let Some(&Finished { result, .. }) = held(&game)
         {
             let first_is_white = pairings[game.pairing].0 == game.white;
             tallies[game.pairing].add(game.game, score(first_is_white, result));

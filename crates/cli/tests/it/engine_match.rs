@@ -470,3 +470,47 @@ fn an_undecided_sprt_says_so() {
         run.stderr
     );
 }
+
+/// A match started again counts the games of its PGN that are the schedule's (the same round,
+/// players and opening) and plays the others: a game whose opening is not the one its round
+/// has, as in a file another tool numbered otherwise, is played again.
+#[test]
+fn resuming_counts_only_the_schedules_games() {
+    let pgn = TempFile::new("match-resume.pgn", "");
+    std::fs::remove_file(pgn.path()).unwrap();
+    let book = TempFile::new(
+        "match-resume.epd",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - id \"d4\";\n",
+    );
+    let engines = [random("name=a depth=1"), random("name=b depth=1")];
+    let engines = [engines[0].as_str(), engines[1].as_str()];
+    let rest = [
+        "--games",
+        "4",
+        "--max-moves",
+        "10",
+        "--openings",
+        book.path(),
+        "--pgn",
+        pgn.path(),
+    ];
+    let first = run_match(&engines, &rest);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(games(pgn.0.as_path()).len(), 4);
+    let again = run_match(&engines, &rest);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(games(pgn.0.as_path()).len(), 4, "nothing to play");
+    // Rounds 1 and 3 swapped: the same players (the first engine White in both), the other
+    // opening each, so neither is the schedule's game of its round any more.
+    let text = std::fs::read_to_string(pgn.path()).unwrap();
+    assert!(text.contains("[Round \"1\"]") && text.contains("[Round \"3\"]"));
+    let swapped = text
+        .replace("[Round \"1\"]", "[Round \"x\"]")
+        .replace("[Round \"3\"]", "[Round \"1\"]")
+        .replace("[Round \"x\"]", "[Round \"3\"]");
+    std::fs::write(pgn.path(), swapped).unwrap();
+    let replayed = run_match(&engines, &rest);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    assert_eq!(games(pgn.0.as_path()).len(), 6, "{}", replayed.stderr);
+}
