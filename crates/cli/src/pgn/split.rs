@@ -62,14 +62,35 @@ struct Files {
     keep_one: bool,
 }
 
+/// `error` of the file at `path`, which it names.
+fn named(path: &Path, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+}
+
 impl Files {
+    /// Writes `text` to the file of `part`; an error names the file.
+    fn write(&mut self, part: String, text: &str) -> Result<(), CliError> {
+        let path = path_of(&self.prefix, &part);
+        let file = self.file(part)?;
+        Ok(file
+            .write_all(text.as_bytes())
+            .map_err(|e| named(&path, e))?)
+    }
+
+    /// Flushes every file open, and closes them.
+    fn close_all(&mut self) -> Result<(), CliError> {
+        for (part, mut file) in self.open.drain() {
+            file.flush()
+                .map_err(|e| named(&path_of(&self.prefix, &part), e))?;
+        }
+        Ok(())
+    }
+
     /// The file of `part`, created when it is new.
     fn file(&mut self, part: String) -> Result<&mut BufWriter<File>, CliError> {
         if !self.open.contains_key(&part) {
             if self.keep_one {
-                for (_, mut file) in self.open.drain() {
-                    file.flush()?;
-                }
+                self.close_all()?;
             } else if self.open.len() == MAX_FILES {
                 return Err(CliError::Arg {
                     arg: "by",
@@ -84,18 +105,15 @@ impl Files {
             Entry::Occupied(file) => Ok(file.into_mut()),
             Entry::Vacant(slot) => {
                 let path = path_of(&self.prefix, slot.key());
-                let file = File::create(&path)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+                let file = File::create(&path).map_err(|e| named(&path, e))?;
                 self.count += 1;
                 Ok(slot.insert(BufWriter::new(file)))
             }
         }
     }
 
-    fn finish(self) -> Result<u64, CliError> {
-        for (_, mut file) in self.open {
-            file.flush()?;
-        }
+    fn finish(mut self) -> Result<u64, CliError> {
+        self.close_all()?;
         Ok(self.count)
     }
 }
@@ -148,10 +166,8 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
                 }
             };
             let part = splitter.part(game.tag_value.as_deref());
-            failed = files
-                .file(part)
-                .and_then(|file| Ok(file.write_all(text.as_bytes())?));
-            written += 1;
+            failed = files.write(part, &text);
+            written += u64::from(failed.is_ok());
             if failed.is_ok() {
                 ControlFlow::Continue(())
             } else {
