@@ -92,7 +92,10 @@ impl Stats {
             .filter(|eco| is_eco(eco))
             .map_or("?", |eco| &eco[..1]);
         count(&mut self.eco_families, family);
-        count(&mut self.elo_bands, &elo_band(game.elos));
+        count(
+            &mut self.elo_bands,
+            &elo_band(game.elos.map(Option::flatten)),
+        );
     }
 }
 
@@ -149,7 +152,8 @@ struct GameTags {
     termination: Option<String>,
     time_control: Option<String>,
     eco: Option<String>,
-    elos: [Option<u32>; 2],
+    /// Each player's Elo tag, once seen (its number, if it is one).
+    elos: [Option<Option<u32>>; 2],
 }
 
 impl GameTags {
@@ -159,13 +163,21 @@ impl GameTags {
             "Termination" => &mut self.termination,
             "TimeControl" => &mut self.time_control,
             "ECO" => &mut self.eco,
-            "WhiteElo" => return self.elos[0] = value.trim().parse().ok(),
-            "BlackElo" => return self.elos[1] = value.trim().parse().ok(),
+            "WhiteElo" => return observe_elo(&mut self.elos[0], value),
+            "BlackElo" => return observe_elo(&mut self.elos[1], value),
             _ => return,
         };
+        // A tag given twice counts by its first value, as the Elo tags do.
         if slot.is_none() {
             *slot = Some(value.to_owned());
         }
+    }
+}
+
+/// Notes an Elo tag's value in `slot`, unless one was noted before.
+fn observe_elo(slot: &mut Option<Option<u32>>, value: &str) {
+    if slot.is_none() {
+        *slot = Some(value.trim().parse().ok());
     }
 }
 
@@ -304,6 +316,17 @@ mod tests {
         assert_eq!(stats.elo_bands["4000000000-4000000199"], 1);
         assert_eq!((stats.games, stats.errors), (1, 1));
         assert_eq!(places, [Location { line: 7, column: 6 }]);
+        // A tag given twice counts by its first value, the Elo tags as the others.
+        let mut twice = Stats::default();
+        twice.add([
+            ("WhiteElo", "2000"),
+            ("BlackElo", "2100"),
+            ("WhiteElo", "abc"),
+            ("Result", "1-0"),
+            ("Result", "0-1"),
+        ]);
+        assert_eq!(twice.elo_bands["2000-2199"], 1);
+        assert_eq!(twice.results["1-0"], 1);
     }
 
     /// A free-text tag's values are kept apart up to [`MAX_VALUES`], the rest counted together.
