@@ -341,10 +341,7 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), CliError> {
             "give a time control (--tc) or limits (nodes=, depth=, movetime=)",
         ));
     }
-    if let Some(unlimited) = engines
-        .iter()
-        .find(|e| !timed && e.limits == Limits::default())
-    {
+    if !timed && let Some(unlimited) = engines.iter().find(|e| e.limits == Limits::default()) {
         return Err(arg_error(
             "engine",
             format!(

@@ -103,10 +103,7 @@ where
 
     fn spill_run(&mut self) -> io::Result<()> {
         sort_run(&mut self.records);
-        let records = core::mem::take(&mut self.records);
-        let run = self.write_run(records.iter().copied().map(Ok))?;
-        self.records = records;
-        self.records.clear();
+        let run = write_run(&mut self.spill, self.records.drain(..).map(Ok))?;
         self.runs.push((0, run));
         // A tier full: its runs merged into one of the next, which may fill that one.
         while let Some(&(tier, _)) = self.runs.last() {
@@ -121,21 +118,10 @@ where
             }
             let merged = self.runs.split_off(self.runs.len() - full);
             let sources = merged.into_iter().map(|(_, run)| run).collect();
-            let run = self.write_run(Sorted::of(sources, Vec::new())?)?;
+            let run = write_run(&mut self.spill, Sorted::<T, S>::of(sources, Vec::new())?)?;
             self.runs.push((tier + 1, run));
         }
         Ok(())
-    }
-
-    /// A spill file of `records`, in the order given.
-    fn write_run(&mut self, records: impl Iterator<Item = io::Result<T>>) -> io::Result<S> {
-        let mut file = BufWriter::new((self.spill)()?);
-        let mut bytes = vec![0; T::SIZE];
-        for record in records {
-            record?.write(&mut bytes);
-            file.write_all(&bytes)?;
-        }
-        file.into_inner().map_err(io::IntoInnerError::into_error)
     }
 
     /// The spill files written so far.
@@ -150,6 +136,20 @@ where
         let runs = self.runs.into_iter().map(|(_, run)| run).collect();
         Ok((Sorted::of(runs, self.records)?, self.spill))
     }
+}
+
+/// A spill file that `spill` opens, of `records` in the order given.
+fn write_run<T: Record, S: Write>(
+    spill: &mut impl FnMut() -> io::Result<S>,
+    records: impl Iterator<Item = io::Result<T>>,
+) -> io::Result<S> {
+    let mut file = BufWriter::new(spill()?);
+    let mut bytes = vec![0; T::SIZE];
+    for record in records {
+        record?.write(&mut bytes);
+        file.write_all(&bytes)?;
+    }
+    file.into_inner().map_err(io::IntoInnerError::into_error)
 }
 
 /// Where a run is read from.
@@ -269,6 +269,21 @@ mod tests {
 
     use super::*;
 
+    /// `sort`, given `values`, gives them back in order.
+    fn assert_sorts<F>(sort: ExternalSort<u64, Cursor<Vec<u8>>, F>, mut values: Vec<u64>)
+    where
+        F: FnMut() -> io::Result<Cursor<Vec<u8>>>,
+    {
+        let sorted: Vec<u64> = sort
+            .sorted()
+            .expect("in memory")
+            .0
+            .map(Result::unwrap)
+            .collect();
+        values.sort_unstable();
+        assert_eq!(sorted, values);
+    }
+
     #[test]
     fn runs_on_disk_merge_into_one_order() {
         let mut sort = ExternalSort::new(7, || Ok(Cursor::new(Vec::new())));
@@ -279,15 +294,7 @@ mod tests {
         }
         // 285 spills: four runs of 64 merged, and 29 more.
         assert_eq!(sort.runs(), 4 + 29);
-        let sorted: Vec<u64> = sort
-            .sorted()
-            .expect("in memory")
-            .0
-            .map(Result::unwrap)
-            .collect();
-        let mut expected = values;
-        expected.sort_unstable();
-        assert_eq!(sorted, expected);
+        assert_sorts(sort, values);
     }
 
     /// However many spills, the runs kept are fewer than `FAN_IN` a tier, and merge into one
@@ -304,15 +311,7 @@ mod tests {
         // 69,999 spills: 17 runs of 4,096, 5 of 64 and 47 alone.
         assert_eq!(sort.runs(), 17 + 5 + 47);
         assert!(most < 3 * FAN_IN, "{most}");
-        let sorted: Vec<u64> = sort
-            .sorted()
-            .expect("in memory")
-            .0
-            .map(Result::unwrap)
-            .collect();
-        let mut expected = values;
-        expected.sort_unstable();
-        assert_eq!(sorted, expected);
+        assert_sorts(sort, values);
     }
 
     /// A record that tells its bucket: its value's first bits, as a hash's.

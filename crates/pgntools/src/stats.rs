@@ -92,9 +92,10 @@ impl Stats {
             .filter(|eco| is_eco(eco))
             .map_or("?", |eco| &eco[..1]);
         count(&mut self.eco_families, family);
+        let elo = |tag: &Option<String>| tag.as_deref().and_then(|v| v.trim().parse().ok());
         count(
             &mut self.elo_bands,
-            &elo_band(game.elos.map(Option::flatten)),
+            &elo_band([elo(&game.white_elo), elo(&game.black_elo)]),
         );
     }
 }
@@ -152,8 +153,8 @@ struct GameTags {
     termination: Option<String>,
     time_control: Option<String>,
     eco: Option<String>,
-    /// Each player's Elo tag, once seen (its number, if it is one).
-    elos: [Option<Option<u32>>; 2],
+    white_elo: Option<String>,
+    black_elo: Option<String>,
 }
 
 impl GameTags {
@@ -163,21 +164,14 @@ impl GameTags {
             "Termination" => &mut self.termination,
             "TimeControl" => &mut self.time_control,
             "ECO" => &mut self.eco,
-            "WhiteElo" => return observe_elo(&mut self.elos[0], value),
-            "BlackElo" => return observe_elo(&mut self.elos[1], value),
+            "WhiteElo" => &mut self.white_elo,
+            "BlackElo" => &mut self.black_elo,
             _ => return,
         };
-        // A tag given twice counts by its first value, as the Elo tags do.
+        // A tag given twice counts by its first value.
         if slot.is_none() {
             *slot = Some(value.to_owned());
         }
-    }
-}
-
-/// Notes an Elo tag's value in `slot`, unless one was noted before.
-fn observe_elo(slot: &mut Option<Option<u32>>, value: &str) {
-    if slot.is_none() {
-        *slot = Some(value.trim().parse().ok());
     }
 }
 

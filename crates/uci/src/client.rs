@@ -97,6 +97,11 @@ impl Scored {
 /// A clock in microseconds from any fixed origin, never decreasing, given by the caller.
 pub type Stamp = Arc<dyn Fn() -> u64 + Send + Sync>;
 
+/// `duration` in microseconds, as a [`Stamp`] counts them (`u64::MAX` past it).
+fn micros(duration: Duration) -> u64 {
+    u64::try_from(duration.as_micros()).unwrap_or(u64::MAX)
+}
+
 /// How to start an engine.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineCommand {
@@ -254,7 +259,7 @@ impl EngineInput {
             timeout,
             blocked,
         } = &mut *input;
-        let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
+        let timeout_us = micros(*timeout);
         let unread = ClientError::Unread {
             timeout_ms: timeout_us / 1000,
         };
@@ -512,7 +517,7 @@ impl Client {
     fn wait(&self, timeout: Duration, waiting_for: &'static str) -> Wait {
         Wait {
             start_us: (self.stamp)(),
-            timeout_us: u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX),
+            timeout_us: micros(timeout),
             waiting_for,
             skipped: 0,
         }
@@ -762,7 +767,7 @@ impl Client {
     pub fn quit(mut self, timeout: Duration) {
         let _ = self.send(&GuiCommand::Quit);
         let start = (self.stamp)();
-        let timeout_us = u64::try_from(timeout.as_micros()).unwrap_or(u64::MAX);
+        let timeout_us = micros(timeout);
         while !self.closed && (self.stamp)().saturating_sub(start) < timeout_us {
             match self.lines.recv_timeout(Duration::from_millis(10)) {
                 Ok(Received::End) | Err(RecvTimeoutError::Disconnected) => self.closed = true,

@@ -346,20 +346,7 @@ impl Arbiter {
             ended_at_ms: self.ended_at,
             decisions: self.decisions.clone(),
             penalties: self.penalties.clone(),
-            notes: {
-                let mut notes = self.notes.clone();
-                if self.notes_left_out > 0 {
-                    notes.push(Note {
-                        event: self.index,
-                        t_ms: self.now,
-                        text: format!(
-                            "{} more notes left out (at most {MAX_NOTES} are kept)",
-                            self.notes_left_out
-                        ),
-                    });
-                }
-                notes
-            },
+            notes: self.verdict_notes(),
             illegal_moves: self.illegal_count,
             clock_ms: self
                 .clock
@@ -538,6 +525,22 @@ impl Arbiter {
             ruling,
             article,
         });
+    }
+
+    /// The notes kept, and one that counts those left out past [`MAX_NOTES`], if any.
+    fn verdict_notes(&self) -> Vec<Note> {
+        let mut notes = self.notes.clone();
+        if self.notes_left_out > 0 {
+            notes.push(Note {
+                event: self.index,
+                t_ms: self.now,
+                text: format!(
+                    "{} more notes left out (at most {MAX_NOTES} are kept)",
+                    self.notes_left_out
+                ),
+            });
+        }
+        notes
     }
 
     fn note(&mut self, text: impl Into<String>) {

@@ -16,6 +16,22 @@ fn random(extra: &str) -> String {
     )
 }
 
+/// An EPD book of two openings, 1. e4 and 1. d4.
+const E4_D4_BOOK: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
+                          rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - id \"d4\";\n";
+
+/// Two games a pairing at 1+0, two at a time, an engine that does not answer given 500 ms.
+const QUICK_PAIRS: [&str; 8] = [
+    "--tc",
+    "1+0",
+    "--games",
+    "2",
+    "--concurrency",
+    "2",
+    "--timeout",
+    "500",
+];
+
 /// `caissa match` with each `--engine` given as one string of words.
 fn run_match(engines: &[&str], rest: &[&str]) -> super::Run {
     let mut args = vec!["match".to_owned()];
@@ -73,11 +89,7 @@ fn stockfish_against_the_random_engine() {
     }
     let pgn = TempFile::new("match-sf.pgn", "");
     std::fs::remove_file(pgn.path()).unwrap();
-    let openings = TempFile::new(
-        "match-book.epd",
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
-         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - id \"d4\";\n",
-    );
+    let openings = TempFile::new("match-book.epd", E4_D4_BOOK);
     let sf = format!("cmd={STOCKFISH} name=sf option.Threads=1 option.Hash=16 nodes=2000");
     let engines = [sf.as_str(), &random("name=random")];
     let rest = [
@@ -308,18 +320,7 @@ fn misbehaving_engines_lose_for_the_right_reason() {
         ));
         let run = run_match(
             &[&bad, &random("name=good")],
-            &[
-                "--tc",
-                "1+0",
-                "--games",
-                "2",
-                "--concurrency",
-                "2",
-                "--timeout",
-                "500",
-                "--pgn",
-                pgn.path(),
-            ],
+            &[&QUICK_PAIRS[..], &["--pgn", pgn.path()]].concat(),
         );
         assert_eq!(run.code, 0, "{mode}: {}", run.stderr);
         let played = games(pgn.0.as_path());
@@ -420,17 +421,7 @@ fn the_table_ranks_by_the_share_of_points() {
     let c = random("name=c arg=--misbehave arg=noready");
     let run = run_match(
         &[&a, &random("name=b"), &c],
-        &[
-            "--gauntlet",
-            "--tc",
-            "1+0",
-            "--games",
-            "2",
-            "--concurrency",
-            "2",
-            "--timeout",
-            "500",
-        ],
+        &[&["--gauntlet"][..], &QUICK_PAIRS].concat(),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let table: Vec<&str> = run
@@ -478,11 +469,7 @@ fn an_undecided_sprt_says_so() {
 fn resuming_counts_only_the_schedules_games() {
     let pgn = TempFile::new("match-resume.pgn", "");
     std::fs::remove_file(pgn.path()).unwrap();
-    let book = TempFile::new(
-        "match-resume.epd",
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
-         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - id \"d4\";\n",
-    );
+    let book = TempFile::new("match-resume.epd", E4_D4_BOOK);
     let engines = [random("name=a depth=1"), random("name=b depth=1")];
     let engines = [engines[0].as_str(), engines[1].as_str()];
     let rest = [

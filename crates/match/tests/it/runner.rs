@@ -22,26 +22,37 @@ fn engine(name: &str, limits: Limits) -> EngineConfig {
     }
 }
 
-/// Without clocks, an engine without a limit would get a bare `go`, a search without end.
-#[test]
-fn an_untimed_game_needs_each_engine_limited() {
-    let depth = Limits {
-        depth: Some(1),
-        ..Limits::default()
-    };
-    let config = MatchConfig {
-        engines: vec![
-            engine("limited", depth),
-            engine("unlimited", Limits::default()),
-        ],
-        schedule: Schedule::new(2, Format::RoundRobin, 2),
+/// A search limit of depth 1.
+const DEPTH_1: Limits = Limits {
+    nodes: None,
+    depth: Some(1),
+    movetime: None,
+};
+
+/// A match of two `engines` without clocks, `games` games from the standard start.
+fn untimed(engines: Vec<EngineConfig>, games: u64) -> MatchConfig {
+    MatchConfig {
+        engines,
+        schedule: Schedule::new(2, Format::RoundRobin, games),
         openings: Openings::from_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -")
             .unwrap(),
         settings: Settings::default(),
         margin_ms: 0,
         timeout_ms: 100,
         event: "test".into(),
-    };
+    }
+}
+
+/// Without clocks, an engine without a limit would get a bare `go`, a search without end.
+#[test]
+fn an_untimed_game_needs_each_engine_limited() {
+    let config = untimed(
+        vec![
+            engine("limited", DEPTH_1),
+            engine("unlimited", Limits::default()),
+        ],
+        2,
+    );
     assert_eq!(config.settings.time_control, None);
     let stamp: Stamp = Arc::new(|| 0);
     let games: Vec<_> = config.schedule.iter().collect();
@@ -68,20 +79,7 @@ fn an_untimed_game_needs_each_engine_limited() {
 /// when asked, after the games under way.
 #[test]
 fn a_schedule_of_any_length_is_played_game_by_game() {
-    let depth = Limits {
-        depth: Some(1),
-        ..Limits::default()
-    };
-    let config = MatchConfig {
-        engines: vec![engine("a", depth), engine("b", depth)],
-        schedule: Schedule::new(2, Format::RoundRobin, u64::MAX),
-        openings: Openings::from_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -")
-            .unwrap(),
-        settings: Settings::default(),
-        margin_ms: 0,
-        timeout_ms: 100,
-        event: "test".into(),
-    };
+    let config = untimed(vec![engine("a", DEPTH_1), engine("b", DEPTH_1)], u64::MAX);
     assert_eq!(config.schedule.len(), u64::MAX);
     let stamp: Stamp = Arc::new(|| 0);
     let mut seen = 0;

@@ -313,13 +313,21 @@ impl<R: Read> Reader<R> {
             return None;
         }
         match self.read_game_or_fail(visitor) {
-            // Read up to the bytes before a failure: they may have held only part of the game.
-            Ok(_) if self.failure.is_some() && self.pos >= self.end => {
-                let error = self.failure.take()?;
-                Some(Err(self.fail(&error).into()))
-            }
-            Ok(game) => game,
+            Ok(game) => match self.failure_reached() {
+                Some(error) => Some(Err(self.fail(&error).into())),
+                None => game,
+            },
             Err(error) => Some(Err(self.fail(&error).into())),
+        }
+    }
+
+    /// The input's failure, once the reader has come to the last byte read before it: the game
+    /// read up to there may have been cut short by it, so the failure stands in its place.
+    fn failure_reached(&mut self) -> Option<io::Error> {
+        if self.pos >= self.end {
+            self.failure.take()
+        } else {
+            None
         }
     }
 
@@ -422,15 +430,11 @@ impl<R: Read> Reader<R> {
         if self.failed {
             return Ok(false);
         }
-        let skipped = match self.skip_before_game() {
+        let result = match self.skip_before_game() {
             Ok(true) => self.skip_game_from_start().map(|()| true),
             other => other,
-        };
-        // As in `read_game`: a game that runs into the bytes before a failure is the failure.
-        let result = match skipped {
-            Ok(_) if self.pos >= self.end => self.failure.take().map_or(skipped, Err),
-            result => result,
-        };
+        }
+        .and_then(|skipped| self.failure_reached().map_or(Ok(skipped), Err));
         self.failed = result.is_err();
         result
     }
