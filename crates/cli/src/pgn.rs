@@ -72,7 +72,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use caissa::notation::pgn::{Layout, Location, ParallelReader, Tolerated};
+use caissa::notation::pgn::{Layout, Location, ParallelReader};
 use clap::{Args, Subcommand};
 
 use crate::error::CliError;
@@ -198,9 +198,10 @@ fn threads_or_all(threads: Option<u16>) -> usize {
     )
 }
 
-/// Warns on stderr of what a lenient reader read past in a game of `path`, a line
-/// `FILE:LINE:COLUMN: warning: what` each, as the other warnings and the problems are written.
-fn warn_tolerated(path: &Path, tolerated: &[(Location, Tolerated)]) {
+/// Warns on stderr of what a lenient reader read past in a game of `path` (or what else is
+/// written otherwise than read), a line `FILE:LINE:COLUMN: warning: what` each, as the other
+/// warnings and the problems are written.
+fn warn_tolerated(path: &Path, tolerated: &[(Location, impl core::fmt::Display)]) {
     for (at, what) in tolerated {
         eprintln!("{}:{at}: warning: {what}", path.display());
     }
@@ -217,6 +218,55 @@ fn input(path: &Path) -> io::Result<Box<dyn Read + Send>> {
 /// [`input`], its error naming the file.
 fn open(path: &Path) -> Result<Box<dyn Read + Send>, CliError> {
     input(path).map_err(read_error(path))
+}
+
+/// Refuses `output` (the value of `--arg`) when it is one of `inputs` (stdin redirected from
+/// it too): creating it would empty the input before a game of it is read, as `sort -o` knows.
+/// A path that does not exist yet is no input.
+fn refuse_overwriting_input(
+    arg: &'static str,
+    output: &Path,
+    inputs: &[PathBuf],
+) -> Result<(), CliError> {
+    let clash = inputs.iter().find(|input| {
+        if *input == Path::new("-") {
+            // The file stdin reads from, if it is one (a pipe is never `output`).
+            cfg!(unix) && same_file(Path::new("/dev/stdin"), output)
+        } else {
+            same_file(input, output)
+        }
+    });
+    match clash {
+        Some(input) => Err(CliError::Arg {
+            arg,
+            problem: format!(
+                "{} is also an input ({}): writing it would empty it before it is read",
+                output.display(),
+                input.display()
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Whether two paths name one existing regular file (hard links too; a terminal that is both
+/// stdin and `-o /dev/stdout` is no clash).
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.is_file() && a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Whether two paths name one existing file.
+#[cfg(not(unix))]
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn read_error(path: &Path) -> impl FnOnce(io::Error) -> CliError + '_ {

@@ -41,5 +41,5 @@ pub mod table;
 pub use pipeline::{select, select_skipping};
 pub use select::{
     BrokenGame, Ending, Feature, Format, GameFilter, InputGame, ParseNameError, SelectOptions,
-    Selection, Strip, board_result,
+    Selection, Strip, Warning, board_result,
 };

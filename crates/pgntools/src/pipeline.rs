@@ -21,11 +21,9 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::thread;
 
-use caissa_notation::pgn::{
-    DEFAULT_CAPACITY, Location, PgnReplayError, Reader, Tolerated, is_boundary,
-};
+use caissa_notation::pgn::{DEFAULT_CAPACITY, Location, PgnReplayError, Reader, is_boundary};
 
-use crate::select::{BrokenGame, InputGame, SelectOptions, Selected, Selection, Selector};
+use crate::select::{BrokenGame, InputGame, SelectOptions, Selected, Selection, Selector, Warning};
 use crate::source::{Chunk, Chunks, LineCursor, within};
 
 /// Chunks waiting for each worker, and results waiting for the caller.
@@ -287,7 +285,7 @@ impl Worker<'_> {
                 offset: chunk.offset + start as u64,
                 location: chunk.input_location(lines.line_start_at(bytes, start)),
                 selection: Selection::Skipped,
-                tolerated: Vec::new(),
+                warnings: Vec::new(),
                 tag_value: None,
             });
             piece = Piece {
@@ -354,7 +352,7 @@ impl Worker<'_> {
             read.push(ReadGame {
                 start,
                 at: selector.start,
-                tolerated: std::mem::take(&mut selector.tolerated),
+                warnings: std::mem::take(&mut selector.warnings),
                 tag_value,
                 result,
             });
@@ -389,8 +387,8 @@ impl Worker<'_> {
                 offset: offset + game.start as u64,
                 location: input_location(game.at),
                 selection,
-                tolerated: game
-                    .tolerated
+                warnings: game
+                    .warnings
                     .into_iter()
                     .map(|(at, what)| (input_location(at), what))
                     .collect(),
@@ -406,7 +404,7 @@ struct ReadGame {
     start: usize,
     /// Its location in the piece.
     at: Location,
-    tolerated: Vec<(Location, Tolerated)>,
+    warnings: Vec<(Location, Warning)>,
     tag_value: Option<String>,
     result: Result<Selected, PgnReplayError>,
 }

@@ -141,7 +141,7 @@ pub struct SelectOptions {
     /// Whether to read leniently ([`Reader::lenient`](caissa_notation::pgn::Reader::lenient)):
     /// `e.p.` after a move, the result `1/2`, glyphs above `$255`, text after the result on
     /// its lines and a `"` left unescaped in a tag value are read past and listed in
-    /// [`InputGame::tolerated`] instead of making the game broken.
+    /// [`InputGame::warnings`] instead of making the game broken.
     pub lenient: bool,
     /// A tag whose value each game selected in PGN or as a row hands over, as written, in
     /// [`InputGame::tag_value`] (for `pgn split --by`, which files games by it).
@@ -433,11 +433,38 @@ pub struct InputGame {
     pub location: Location,
     /// What became of it.
     pub selection: Selection,
-    /// What a lenient reading read past in it ([`SelectOptions::lenient`]), where, in order.
-    pub tolerated: Vec<(Location, Tolerated)>,
+    /// What to warn of in it, where, in order: what a lenient reading read past
+    /// ([`SelectOptions::lenient`]) and text written otherwise than read.
+    pub warnings: Vec<(Location, Warning)>,
     /// The value of [`SelectOptions::tag_value`]'s tag as the game is written; `None` without
     /// the tag, or for a game not written.
     pub tag_value: Option<String>,
+}
+
+/// What a game selected is warned of: it is written, but not quite as it was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Warning {
+    /// A spelling that a lenient reading read past ([`SelectOptions::lenient`]).
+    Tolerated(Tolerated),
+    /// A tag value with bytes that are not UTF-8, written with `U+FFFD` for them.
+    TagNotUtf8,
+    /// A comment with bytes that are not UTF-8, written with `U+FFFD` for them.
+    CommentNotUtf8,
+}
+
+impl core::fmt::Display for Warning {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Warning::Tolerated(what) => what.fmt(f),
+            Warning::TagNotUtf8 => {
+                f.write_str("tag value is not UTF-8: written with U+FFFD for the bad bytes")
+            }
+            Warning::CommentNotUtf8 => {
+                f.write_str("comment is not UTF-8: written with U+FFFD for the bad bytes")
+            }
+        }
+    }
 }
 
 /// The [`Visitor`] of a worker: the filter on the tags, then the replay, and the game written
@@ -453,8 +480,8 @@ pub(crate) struct Selector<'a> {
     movetext: MovetextWriter,
     /// Where the game being read starts.
     pub(crate) start: Location,
-    /// What a lenient reading read past in it.
-    pub(crate) tolerated: Vec<(Location, Tolerated)>,
+    /// What to warn of in it.
+    pub(crate) warnings: Vec<(Location, Warning)>,
     /// The value of [`SelectOptions::tag_value`]'s tag in the game written last.
     pub(crate) tag_value: Option<String>,
     /// The tags of a game done with, emptied for the next game's: reading tags allocates only
@@ -670,6 +697,12 @@ fn kept_tags(options: &SelectOptions) -> Option<Vec<&str>> {
     })
 }
 
+/// Whether `text` is UTF-8: ASCII told first, which nearly all PGN text is.
+#[inline]
+fn is_utf8(text: &[u8]) -> bool {
+    text.is_ascii() || core::str::from_utf8(text).is_ok()
+}
+
 /// Whether a selector does anything with comments ([`Selector::takes_comments`]).
 fn takes_comments(options: &SelectOptions) -> bool {
     let columns = options.format.ply_columns();
@@ -787,7 +820,7 @@ impl Selector<'_> {
             trees: false,
             movetext: MovetextWriter::new(Layout::Export, 0),
             start: Location::default(),
-            tolerated: Vec::new(),
+            warnings: Vec::new(),
             tag_value: None,
             spare_tags: TagBytes::new(),
             skip: Vec::new(),
@@ -877,7 +910,7 @@ impl Visitor for Selector<'_> {
 
     fn begin_game(&mut self, at: Location) -> Flow<Self, TagBytes> {
         self.start = at;
-        self.tolerated.clear();
+        self.warnings.clear();
         self.tag_value = None;
         // A place to skip passed with no game starting there names no game: dropped.
         while self.skip.last().is_some_and(|&skip| skip < at) {
@@ -904,7 +937,7 @@ impl Visitor for Selector<'_> {
     ) -> Flow<Self> {
         // A game skipped is not looked at, whether it is cut out unread or read to its end.
         if !self.skimming {
-            self.tolerated.push((at, what));
+            self.warnings.push((at, Warning::Tolerated(what)));
         }
         ControlFlow::Continue(())
     }
@@ -924,6 +957,9 @@ impl Visitor for Selector<'_> {
             && !kept.iter().any(|kept| kept.as_bytes() == name)
         {
             return ControlFlow::Continue(());
+        }
+        if !is_utf8(value.as_bytes()) {
+            self.warnings.push((at, Warning::TagNotUtf8));
         }
         tags.push(name, value);
         ControlFlow::Continue(())
@@ -1092,6 +1128,9 @@ impl Visitor for Selector<'_> {
     ) -> Flow<Self> {
         if !self.takes_comments {
             return ControlFlow::Continue(());
+        }
+        if !is_utf8(comment.as_bytes()) {
+            self.warnings.push((at, Warning::CommentNotUtf8));
         }
         // The usual way, a comment written as it is, in line.
         if self.comments_as_read

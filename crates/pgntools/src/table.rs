@@ -8,7 +8,7 @@
 //! | `Event`, `Site`, `White`, `Black`, `Result`, `WhiteTitle`, `BlackTitle` | string | the tag |
 //! | `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff` | int16 | the tag (`+11` reads) |
 //! | `UTCDate` | date32 | the tag, when it is a whole date (`2024.05.31`) |
-//! | `UTCTime` | time32 (seconds) | the tag (`13:45:00`) |
+//! | `UTCTime` | time32 (seconds; milliseconds in Parquet, see below) | the tag (`13:45:00`) |
 //! | `ECO`, `Opening`, `Termination`, `TimeControl` | string | the tag |
 //! | `movetext` | string, never null | the movetext as written, on one line, with its result |
 //!
@@ -24,6 +24,10 @@
 //! one file per month in Hive-style directories (`year=2024/month=05/part-0.parquet`), which
 //! DuckDB, Spark and DataFusion read as partition columns.
 //!
+//! Parquet has no time of day in seconds: the Parquet files hold `UTCTime` in milliseconds (a
+//! `TIME` to DuckDB and Spark, `time32[ms]` to pyarrow), as pyarrow writes a `time32[s]` column,
+//! the dataset's own files among them. (Arrow's writer would store seconds as a bare integer.)
+//!
 //! Memory: a builder holds at most [`BATCH_ROWS`] rows or about [`BATCH_BYTES`] of text; a
 //! writer adds the row group it is encoding, at most about [`ROW_GROUP_BYTES`].
 
@@ -38,6 +42,8 @@ use arrow_array::builder::{
     ArrayBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, StringBuilder,
     Time32SecondBuilder,
 };
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Time32MillisecondType, Time32SecondType};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use caissa_notation::pgn::commands::Score;
@@ -136,6 +142,9 @@ const TAG_COLUMNS: [(&str, Kind); 17] = [
 /// The index of `UTCDate` in [`TAG_COLUMNS`].
 const UTC_DATE: usize = 11;
 
+/// The index of `UTCTime` in [`TAG_COLUMNS`].
+const UTC_TIME: usize = 12;
+
 /// The schema of a table with these per-ply columns.
 #[must_use]
 pub fn schema(columns: Columns) -> Schema {
@@ -207,7 +216,8 @@ impl PartialEq for Row {
 impl Eq for Row {}
 
 impl Row {
-    /// A row of these tags and this movetext, without per-ply values.
+    /// A row of these tags and this movetext, without per-ply values. Of a tag given twice,
+    /// the first counts, as for the filters ([`Tags::get`](caissa_notation::pgn::Tags::get)).
     pub(crate) fn new<'a>(
         tags: impl IntoIterator<Item = (&'a str, &'a str)>,
         movetext: &str,
@@ -217,7 +227,9 @@ impl Row {
             ..Row::default()
         };
         for (name, value) in tags {
-            if let Some(i) = TAG_COLUMNS.iter().position(|&(n, _)| n == name) {
+            if let Some(i) = TAG_COLUMNS.iter().position(|&(n, _)| n == name)
+                && row.tag_spans[i].is_none()
+            {
                 row.set_tag(i, value);
             }
         }
@@ -711,11 +723,14 @@ pub enum WriteParquetError {
     Parquet(#[from] ParquetError),
 }
 
-/// Writes rows to one Parquet file (zstd-compressed pages).
+/// Writes rows to one Parquet file (zstd-compressed pages), of [`schema`] but for `UTCTime` in
+/// milliseconds (see the module docs).
 #[derive(Debug)]
 pub struct ParquetWriter<W: Write + Send> {
     writer: ArrowWriter<W>,
     table: TableBuilder,
+    /// The file's schema.
+    schema: SchemaRef,
 }
 
 impl<W: Write + Send> ParquetWriter<W> {
@@ -730,8 +745,30 @@ impl<W: Write + Send> ParquetWriter<W> {
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
             .build();
-        let writer = ArrowWriter::try_new(out, table.schema(), Some(properties))?;
-        Ok(ParquetWriter { writer, table })
+        let mut fields = table.schema().fields().to_vec();
+        fields[UTC_TIME] = Arc::new(
+            fields[UTC_TIME]
+                .as_ref()
+                .clone()
+                .with_data_type(DataType::Time32(TimeUnit::Millisecond)),
+        );
+        let schema = Arc::new(Schema::new(fields));
+        let writer = ArrowWriter::try_new(out, Arc::clone(&schema), Some(properties))?;
+        Ok(ParquetWriter {
+            writer,
+            table,
+            schema,
+        })
+    }
+
+    /// Writes the rows gathered, `UTCTime` made milliseconds.
+    fn write_batch(&mut self) -> Result<(), WriteParquetError> {
+        let mut arrays = self.table.finish().columns().to_vec();
+        let seconds = arrays[UTC_TIME].as_primitive::<Time32SecondType>();
+        arrays[UTC_TIME] = Arc::new(seconds.unary::<_, Time32MillisecondType>(|s| s * 1000));
+        let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
+            .expect("the table's columns, UTCTime in the file's unit");
+        Ok(self.writer.write(&batch)?)
     }
 
     /// Adds a row.
@@ -742,7 +779,7 @@ impl<W: Write + Send> ParquetWriter<W> {
     pub fn push(&mut self, row: &Row) -> Result<(), WriteParquetError> {
         self.table.push(row);
         if self.table.is_full() {
-            self.writer.write(&self.table.finish())?;
+            self.write_batch()?;
         }
         Ok(())
     }
@@ -754,7 +791,7 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// The encoder's.
     pub fn finish(mut self) -> Result<W, WriteParquetError> {
         if !self.table.is_empty() {
-            self.writer.write(&self.table.finish())?;
+            self.write_batch()?;
         }
         Ok(self.writer.into_inner()?)
     }
@@ -945,6 +982,21 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_given_twice_counts_by_its_first_value() {
+        let row = Row::new(
+            [
+                ("WhiteElo", "2400"),
+                ("Event", "First"),
+                ("WhiteElo", "1000"),
+                ("Event", "Second"),
+            ],
+            "*",
+        );
+        let values: Vec<_> = row.tag_values().collect();
+        assert_eq!((values[0], values[7]), (Some("First"), Some("2400")));
+    }
+
+    #[test]
     fn json_strings_escape_quotes_backslashes_and_control_characters() {
         let mut out = String::new();
         json_string(&mut out, "a\"b\\c\n\r\t\u{1}é}");
@@ -1060,9 +1112,28 @@ mod tests {
             .expect("a reader");
         let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().expect("batches");
         assert_eq!(batches.iter().map(RecordBatch::num_rows).sum::<usize>(), 3);
+        // The dataset's schema, but for the time of day in milliseconds, which Parquet can hold
+        // as a time (in seconds, arrow's writer stored a bare integer).
+        let read_schema = batches[0].schema();
+        for (read, ours) in read_schema
+            .fields()
+            .iter()
+            .zip(schema(Columns::default()).fields())
+        {
+            if read.name() == "UTCTime" {
+                assert_eq!(read.data_type(), &DataType::Time32(TimeUnit::Millisecond));
+            } else {
+                assert_eq!(read, ours);
+            }
+        }
         assert_eq!(
-            batches[0].schema().fields(),
-            schema(Columns::default()).fields()
+            read_schema.fields().len(),
+            schema(Columns::default()).fields().len()
+        );
+        let times = batches[0].column_by_name("UTCTime").expect("UTCTime");
+        assert_eq!(
+            times.as_primitive::<Time32MillisecondType>().value(0),
+            86_399_000
         );
         assert_eq!(
             batches[0]

@@ -614,7 +614,7 @@ fn select(
         caissa_pgntools::select(input, &options, threads, |game| match game.selection {
             Selection::Matched(text) => {
                 selected.push(text);
-                tolerated.extend(game.tolerated);
+                tolerated.extend(game.warnings);
                 if selected.len() < limit {
                     ControlFlow::Continue(())
                 } else {
@@ -649,8 +649,12 @@ fn select(
     }
 }
 
-/// A `UserWarning` for each thing a lenient reader read past, `LINE:COLUMN: what`.
-fn warn_tolerated(py: Python<'_>, tolerated: Vec<(Location, Tolerated)>) -> PyResult<()> {
+/// A `UserWarning` for each thing a lenient reader read past (or else written otherwise than
+/// read), `LINE:COLUMN: what`.
+fn warn_tolerated(
+    py: Python<'_>,
+    tolerated: Vec<(Location, impl core::fmt::Display)>,
+) -> PyResult<()> {
     let category = py.get_type::<PyUserWarning>();
     for (at, what) in tolerated {
         let message = CString::new(format!("{at}: {what}")).unwrap_or_default();
@@ -733,7 +737,16 @@ impl Choice<'_> {
             None => None,
             Some(given) => Some(match given.cast::<Board>() {
                 Ok(board) => *board.borrow().position()?,
-                Err(_) => *Board::from_fen(py, &given.extract::<String>()?, false)?.position()?,
+                Err(_) => {
+                    // Chess960 castling rights (`GBgb`) where standard ones do not fit.
+                    let fen = given.extract::<String>()?;
+                    let standard = Board::from_fen(py, &fen, false)?;
+                    let board = match Board::from_fen(py, &fen, true) {
+                        Ok(chess960) if !standard.is_valid() && chess960.is_valid() => chess960,
+                        _ => standard,
+                    };
+                    *board.position()?
+                }
             }),
         };
         let moves = self

@@ -559,3 +559,21 @@ def test_select_takes_one_string_where_it_takes_a_list():
     table = pyarrow.table(caissa.pgn.to_arrow(LICHESS, columns="uci", moves="e4 e5"))
     assert "uci" in table.column_names
     assert all(uci[:2] == ["e2e4", "e7e5"] for uci in table["uci"].to_pylist())
+
+
+def test_select_reaches_chess960_positions_and_warns_of_text_not_utf8(tmp_path):
+    game = ('[Variant "Chess960"]\n[FEN "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1"]\n\n'
+            "1. b3 b6 2. Ng3 *\n")
+    path = tmp_path / "960.pgn"
+    path.write_text(game)
+    reached = "nrbkqbrn/p1pppppp/1p6/8/8/1P6/P1PPPPPP/NRBKQBRN w GBgb - 0 2"
+    assert len(caissa.pgn.select(path, position=reached)) == 1
+    assert caissa.pgn.select(path, position=reached.replace("GBgb", "-")) == []
+    latin1 = tmp_path / "latin1.pgn"
+    latin1.write_bytes(b'[White "M\xfcller"]\n\n1. e4 {caf\xe9} e5 *\n')
+    with pytest.warns(UserWarning) as caught:
+        (text,) = caissa.pgn.select(latin1)
+    assert [str(w.message) for w in caught] == [
+        "1:1: tag value is not UTF-8: written with U+FFFD for the bad bytes",
+        "3:7: comment is not UTF-8: written with U+FFFD for the bad bytes"]
+    assert "M\ufffdller" in text

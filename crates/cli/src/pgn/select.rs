@@ -67,7 +67,7 @@ use caissa_pgntools::{
 use clap::{Args, ValueEnum};
 
 use super::progress::Progress;
-use super::{open, read_error, threads_or_all, warn_tolerated};
+use super::{open, read_error, refuse_overwriting_input, threads_or_all, warn_tolerated};
 use crate::error::CliError;
 use crate::position::read_position;
 
@@ -145,7 +145,7 @@ pub(crate) struct SelectArgs {
     #[arg(long, value_name = "N")]
     max_plies: Option<u64>,
     /// A position the main line reaches, as FEN (move counters aside, compared as the Laws'
-    /// "same position").
+    /// "same position"; Chess960 castling rights as Shredder-FEN or X-FEN).
     #[arg(long, value_name = "FEN")]
     position: Option<String>,
     /// A material signature a position of the main line has, one side then the other,
@@ -172,7 +172,7 @@ pub(crate) struct SelectArgs {
     /// Only every Nth game (numbers N, 2N, ...).
     #[arg(long, value_name = "N")]
     every: Option<NonZeroUsize>,
-    /// Stop after writing N games.
+    /// Stop after writing N games (0: none).
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
     /// Only a random sample of about this fraction of the games (above 0, at most 1), the same
@@ -580,7 +580,11 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             position: args
                 .position
                 .as_deref()
-                .map(|fen| read_position(fen, CastlingMode::Standard))
+                .map(|fen| {
+                    // Chess960 castling rights (`GBgb`) where standard ones do not fit.
+                    read_position(fen, CastlingMode::Standard)
+                        .or_else(|e| read_position(fen, CastlingMode::Chess960).map_err(|_| e))
+                })
                 .transpose()?,
             moves: args.moves.clone().map(|m| m.0).unwrap_or_default(),
             material: args.material,
@@ -615,12 +619,21 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             problem: "needs --format ndjson, csv or parquet".to_owned(),
         });
     }
-    if args.format.is_table() && args.on_error == OnError::Keep {
+    if !matches!(args.format, FormatArg::Pgn) && args.on_error == OnError::Keep {
         return Err(CliError::Arg {
             arg: "on-error",
-            problem: "keep writes broken games as PGN: not with rows (ndjson, csv, parquet)"
-                .to_owned(),
+            problem: "keep writes broken games as PGN: only with --format pgn".to_owned(),
         });
+    }
+    for (arg, path) in [
+        ("output", &args.output),
+        ("rejects", &args.rejects),
+        ("report", &args.report),
+        ("duplicates", &args.duplicates),
+    ] {
+        if let Some(path) = path {
+            refuse_overwriting_input(arg, path, &args.files)?;
+        }
     }
     let inputs = Inputs::new(&args.files, args.dedupe)?;
     let dedupe = if args.dedupe {
@@ -804,6 +817,9 @@ impl Writer {
     /// Writes one game (the `number`th of its file) where it goes, and counts it.
     fn take(&mut self, game: InputGame, path: &Path, number: u64) -> io::Result<ControlFlow<Stop>> {
         let (counts, sinks, numbers) = (&mut self.counts, &mut self.sinks, self.numbers);
+        if numbers.limit == 0 {
+            return Ok(ControlFlow::Break(Stop::Done));
+        }
         counts.games += 1;
         let n = counts.games;
         if numbers.is_past(n) {
@@ -814,7 +830,7 @@ impl Writer {
             return Ok(ControlFlow::Continue(()));
         }
         if !matches!(game.selection, Selection::Broken(_)) {
-            warn_tolerated(path, &game.tolerated);
+            warn_tolerated(path, &game.warnings);
         }
         match game.selection {
             Selection::Unmatched | Selection::Key(_) => {}

@@ -21,7 +21,7 @@ use caissa_pgntools::{SelectOptions, Selection, select};
 use clap::Args;
 
 use super::progress::Progress;
-use super::{open, read_error, threads_or_all};
+use super::{open, read_error, refuse_overwriting_input, threads_or_all};
 use crate::error::CliError;
 
 /// The most files `--by` writes at once: a tag with more values (a player's name, say) is
@@ -57,6 +57,8 @@ pub(super) struct SplitArgs {
 /// The files written so far, by name part; with `--games` only the last one is open.
 struct Files {
     prefix: PathBuf,
+    /// The files read, which no file written may be.
+    inputs: Vec<PathBuf>,
     open: HashMap<String, BufWriter<File>>,
     count: u64,
     keep_one: bool,
@@ -105,6 +107,7 @@ impl Files {
             Entry::Occupied(file) => Ok(file.into_mut()),
             Entry::Vacant(slot) => {
                 let path = path_of(&self.prefix, slot.key());
+                refuse_overwriting_input("output", &path, &self.inputs)?;
                 let file = File::create(&path).map_err(|e| named(&path, e))?;
                 self.count += 1;
                 Ok(slot.insert(BufWriter::new(file)))
@@ -132,6 +135,7 @@ pub(super) fn run(args: &SplitArgs) -> Result<(), CliError> {
     };
     let mut files = Files {
         prefix: args.output.clone(),
+        inputs: args.files.clone(),
         open: HashMap::new(),
         count: 0,
         keep_one: matches!(by, SplitBy::Games(_)),

@@ -300,6 +300,62 @@ fn selection_by_number() {
     assert_eq!(run.code, 2);
     let run = caissa(&["pgn", "select", "--limit", "1", file.path()]);
     assert_eq!(summary(&run.stderr), "games 1 matched 1 written 1 errors 0");
+    let run = caissa(&["pgn", "select", "--limit", "0", file.path()]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), summary(&run.stderr)),
+        (0, "", "games 0 matched 0 written 0 errors 0")
+    );
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let file = TempFile::new("select-in-place.pgn", GAMES);
+    for flag in ["-o", "--rejects", "--report"] {
+        let run = caissa(&["pgn", "select", flag, file.path(), file.path()]);
+        assert_eq!(run.code, 2, "{flag}");
+        assert!(run.stderr.contains("is also an input"), "{}", run.stderr);
+        // Refused before anything is created: the input is whole.
+        assert_eq!(std::fs::read_to_string(&file.0).expect("the input"), GAMES);
+    }
+    let run = caissa_stdin_file(&["pgn", "select", "-o", file.path(), "-"], &file.0);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&file.0).expect("the input"), GAMES);
+}
+
+/// [`caissa`] with `path` as standard input, as a shell's `< path` gives it.
+fn caissa_stdin_file(args: &[&str], path: &std::path::Path) -> crate::Run {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_caissa"))
+        .args(args)
+        .stdin(std::fs::File::open(path).expect("the input"))
+        .output()
+        .expect("the caissa binary runs");
+    crate::Run {
+        code: output.status.code().expect("caissa exits normally"),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+#[test]
+fn broken_games_are_kept_only_in_pgn() {
+    let file = TempFile::new("select-keep.pgn", GAMES);
+    for format in ["uci", "lan", "san", "fen", "epd", "ndjson", "csv"] {
+        let run = caissa(&[
+            "pgn",
+            "select",
+            "--on-error",
+            "keep",
+            "--format",
+            format,
+            file.path(),
+        ]);
+        assert_eq!(run.code, 2, "{format}");
+        assert!(
+            run.stderr.contains("only with --format pgn"),
+            "{}",
+            run.stderr
+        );
+    }
 }
 
 #[test]
@@ -350,7 +406,7 @@ fn read_parquet(path: &std::path::Path) -> Vec<arrow_array::RecordBatch> {
 #[test]
 fn parquet_holds_the_tags_and_the_moves() {
     use arrow_array::cast::AsArray;
-    use arrow_array::types::Int16Type;
+    use arrow_array::types::{Int16Type, Time32MillisecondType};
     use arrow_array::{Array, ArrayRef};
 
     let int16 = |array: &ArrayRef, i| {
@@ -380,9 +436,29 @@ fn parquet_holds_the_tags_and_the_moves() {
     let uci = caissa(&["pgn", "select", "--format", "uci", SAMPLE]);
     let uci_lines: Vec<&str> = uci.stdout.lines().collect();
     let batches = read_parquet(&out.0);
+    // The time of day is a Parquet time (DuckDB's TIME), in milliseconds as pyarrow writes it.
+    let file = std::fs::File::open(&out.0).expect("the Parquet file");
+    let metadata = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .expect("a Parquet file")
+        .metadata()
+        .clone();
+    let schema = metadata.file_metadata().schema_descr();
+    let time = (0..schema.num_columns())
+        .map(|i| schema.column(i))
+        .find(|column| column.name() == "UTCTime")
+        .expect("UTCTime");
+    assert!(
+        matches!(
+            time.logical_type_ref(),
+            Some(parquet::basic::LogicalType::Time { .. })
+        ),
+        "{:?}",
+        time.logical_type_ref()
+    );
     let mut row = 0;
     for batch in &batches {
         let column = |name: &str| batch.column_by_name(name).expect(name).clone();
+        let times = column("UTCTime");
         let (white, white_elo, diff) = (
             column("White"),
             column("WhiteElo"),
@@ -402,6 +478,17 @@ fn parquet_holds_the_tags_and_the_moves() {
                 |name| tag(game, name).and_then(|v| v.trim_start_matches('+').parse::<i64>().ok());
             assert_eq!(int16(&white_elo, i), number("WhiteElo"));
             assert_eq!(int16(&diff, i), number("BlackRatingDiff"));
+            let seconds = tag(game, "UTCTime").map(|time| {
+                time.split(':')
+                    .map(|part| part.parse::<i32>().expect("a time"))
+                    .fold(0, |seconds, part| seconds * 60 + part)
+            });
+            assert_eq!(
+                times
+                    .is_valid(i)
+                    .then(|| times.as_primitive::<Time32MillisecondType>().value(i)),
+                seconds.map(|s| s * 1000)
+            );
             let words: Vec<String> = (0..moves.value(i).len())
                 .map(|j| moves.value(i).as_string::<i32>().value(j).to_owned())
                 .collect();
@@ -1166,4 +1253,99 @@ fn invert_selects_the_games_the_filters_leave_out() {
         summary(&run.stderr),
         format!("games {games} matched {left_out} written {left_out} errors 0")
     );
+}
+
+#[test]
+fn a_chess960_position_with_its_castling_rights() {
+    let game = "[Variant \"Chess960\"]\n[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\"]\n\n\
+                1. b3 b6 2. Ng3 *\n";
+    let file = TempFile::new("select-960.pgn", game);
+    for (fen, found) in [
+        (
+            "nrbkqbrn/p1pppppp/1p6/8/8/1P6/P1PPPPPP/NRBKQBRN w GBgb - 0 2",
+            1,
+        ),
+        // The same men without the castling rights are another position.
+        (
+            "nrbkqbrn/p1pppppp/1p6/8/8/1P6/P1PPPPPP/NRBKQBRN w - - 0 2",
+            0,
+        ),
+    ] {
+        let run = caissa(&["pgn", "select", "--position", fen, file.path()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(summary_counts(summary(&run.stderr))[1], found, "{fen}");
+    }
+}
+
+/// A tag given twice counts by its first value everywhere, and the tags that the options set
+/// leave no second value behind.
+#[test]
+fn tags_given_twice_are_one_value_in_every_format() {
+    let game = "[Event \"First\"]\n[Result \"*\"]\n[PlyCount \"5\"]\n[ECO \"A00\"]\n\
+                [Event \"Second\"]\n[Result \"1-0\"]\n[PlyCount \"7\"]\n[ECO \"A01\"]\n\n\
+                1. f3 e5 2. g4 Qh4# *\n";
+    let file = TempFile::new("select-twice.pgn", game);
+    let options = ["--ply-count", "--openings", "--fix-result"];
+    let pgn = caissa(&[&["pgn", "select"][..], &options, &[file.path()]].concat());
+    assert_eq!(pgn.code, 0, "{}", pgn.stderr);
+    for (tag, value) in [
+        ("Event", "First"),
+        ("Result", "0-1"),
+        ("PlyCount", "4"),
+        ("ECO", "A00"),
+    ] {
+        let lines: Vec<&str> = pgn
+            .stdout
+            .lines()
+            .filter(|line| line.starts_with(&format!("[{tag} ")))
+            .collect();
+        assert_eq!(lines, [format!("[{tag} \"{value}\"]")], "{}", pgn.stdout);
+    }
+    let csv = caissa(
+        &[
+            &["pgn", "select", "--format", "csv"][..],
+            &options,
+            &[file.path()],
+        ]
+        .concat(),
+    );
+    assert_eq!(csv.code, 0, "{}", csv.stderr);
+    let row = csv.stdout.lines().nth(1).expect("a row");
+    assert!(
+        row.starts_with("First,") && row.contains(",0-1,") && row.contains(",A00,"),
+        "{row}"
+    );
+}
+
+/// Bytes that are not UTF-8 (Latin-1 here) are written as U+FFFD, each warned of at its place,
+/// as `pgn fmt` warns; a game whose text is UTF-8 gets no warning.
+#[test]
+fn text_that_is_not_utf8_is_warned_of() {
+    let file = TempFile::new_bytes(
+        "select-latin1.pgn",
+        b"[White \"M\xfcller\"]\n\n1. e4 {caf\xe9} e5 *\n\n[White \"Ann\"]\n\n1. d4 {ok} *\n",
+    );
+    for format in ["pgn", "ndjson"] {
+        let run = caissa(&["pgn", "select", "--format", format, file.path()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let path = file.path();
+        let warnings: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.contains("warning"))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                format!(
+                    "{path}:1:1: warning: tag value is not UTF-8: written with U+FFFD for the bad bytes"
+                ),
+                format!(
+                    "{path}:3:7: warning: comment is not UTF-8: written with U+FFFD for the bad bytes"
+                ),
+            ],
+            "{format}"
+        );
+        assert!(run.stdout.contains("M\u{fffd}ller"), "{}", run.stdout);
+    }
 }

@@ -125,3 +125,24 @@ fn pgn_split_by_count_and_by_tag() {
         }
     }
 }
+
+#[test]
+fn a_file_to_write_that_is_an_input_is_refused() {
+    let dir = TempDir::new("split-in-place");
+    let input = dir.0.join("games-0001.pgn");
+    let text = std::fs::read_to_string(SAMPLE).expect("the sample");
+    std::fs::write(&input, &text).expect("the input");
+    let prefix = dir.0.join("games");
+    let run = caissa(&[
+        "pgn",
+        "split",
+        "--games",
+        "100",
+        "-o",
+        prefix.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("is also an input"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&input).expect("the input"), text);
+}

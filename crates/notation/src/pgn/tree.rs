@@ -77,12 +77,15 @@ impl Tags {
         self.text.get(value)
     }
 
-    /// Sets the first tag named `name`, or adds it at the end.
+    /// Sets the tag named `name`, or adds it at the end. Of a name given twice, the first tag
+    /// takes the value and the later ones go, so that every reader of the tags sees the value
+    /// set (as [`Tags::get`] does, the first).
     pub fn insert(&mut self, name: &str, value: &str) {
         let Some(i) = self.position(name) else {
             self.push(name, value);
             return;
         };
+        self.remove_later(i, name);
         let (_, old) = self.spans(i);
         let old_len = old.len();
         if self.text.get(old.clone()) == Some(value) {
@@ -94,6 +97,18 @@ impl Tags {
         for (name_end, value_end) in &mut self.ends[i + 1..] {
             *name_end = *name_end - old_len + value.len();
             *value_end = *value_end - old_len + value.len();
+        }
+    }
+
+    /// Removes the tags named `name` after the `i`th.
+    fn remove_later(&mut self, i: usize, name: &str) {
+        let mut j = i + 1;
+        while j < self.ends.len() {
+            if self.text.get(self.spans(j).0) == Some(name) {
+                self.remove_at(j);
+            } else {
+                j += 1;
+            }
         }
     }
 
@@ -115,14 +130,19 @@ impl Tags {
     /// Removes every tag named `name`.
     pub fn remove(&mut self, name: &str) {
         while let Some(i) = self.position(name) {
-            let (name_span, value_span) = self.spans(i);
-            let removed = value_span.end - name_span.start;
-            self.text.replace_range(name_span.start..value_span.end, "");
-            self.ends.remove(i);
-            for (name_end, value_end) in &mut self.ends[i..] {
-                *name_end -= removed;
-                *value_end -= removed;
-            }
+            self.remove_at(i);
+        }
+    }
+
+    /// Removes the `i`th tag.
+    fn remove_at(&mut self, i: usize) {
+        let (name_span, value_span) = self.spans(i);
+        let removed = value_span.end - name_span.start;
+        self.text.replace_range(name_span.start..value_span.end, "");
+        self.ends.remove(i);
+        for (name_end, value_end) in &mut self.ends[i..] {
+            *name_end -= removed;
+            *value_end -= removed;
         }
     }
 
@@ -1088,13 +1108,22 @@ mod tests {
             ("Date", "?"),
         ] {
             tags.insert(name, value);
-            match pairs.iter_mut().find(|(n, _)| n == name) {
-                Some((_, v)) => *v = value.to_owned(),
+            // The first of the name takes the value, the later ones go (the second `Site`).
+            match pairs.iter().position(|(n, _)| n == name) {
+                Some(i) => {
+                    pairs[i].1 = value.to_owned();
+                    let mut k = 0;
+                    pairs.retain(|(n, _)| {
+                        k += 1;
+                        k - 1 <= i || n != name
+                    });
+                }
                 None => pairs.push((name.to_owned(), value.to_owned())),
             }
             check(&tags, &pairs);
         }
         assert_eq!(tags.get("Site"), Some("a longer site"));
+        assert_eq!(tags.iter().filter(|(name, _)| *name == "Site").count(), 1);
         for name in ["Site", "Event", "Nothing"] {
             tags.remove(name);
             pairs.retain(|(n, _)| n != name);

@@ -62,10 +62,11 @@ impl Test {
                 match players {
                     Players::Either => white.is_some_and(holds) || black.is_some_and(holds),
                     Players::Both => white.is_some_and(holds) && black.is_some_and(holds),
-                    // Compare the sum with twice the value: the average may end in .5.
+                    // Compare the sum with twice the value (the average may end in .5), in 128
+                    // bits: Elo tags near `i64::MAX` must not wrap round.
                     Players::Average => white.zip(black).is_some_and(|(w, b)| {
-                        let twice = value.saturating_mul(2);
-                        ordered(op, (w + b, w + b), (twice, twice))
+                        let (sum, twice) = (i128::from(w) + i128::from(b), i128::from(*value) * 2);
+                        ordered(op, (sum, sum), (twice, twice))
                     }),
                 }
             }

@@ -7,8 +7,8 @@
 //!
 //! # Operators
 //!
-//! `=`, `!=`, `<`, `<=`, `>`, `>=`, and `~`, which holds when the tag contains the value,
-//! ignoring ASCII case (`White ~ carlsen`). `!=` holds exactly when `=` does not, so it also
+//! `=` (or `==`), `!=`, `<`, `<=`, `>`, `>=`, and `~`, which holds when the tag contains the
+//! value, ignoring ASCII case (`White ~ carlsen`). `!=` holds exactly when `=` does not, so it also
 //! holds for a game without the tag; every other operator needs the tag.
 //!
 //! # Values
@@ -276,6 +276,15 @@ mod tests {
         let above: Filter = "AvgElo > 2810".parse().expect("a filter");
         let below: Filter = "AvgElo < 2811".parse().expect("a filter");
         assert!(above.matches(&tags[..]) && below.matches(&tags[..]));
+        // Elos near the integers' end average without wrapping round.
+        let huge = [
+            ("WhiteElo", "9223372036854775807"),
+            ("BlackElo", "9223372036854775807"),
+        ];
+        for (text, expected) in [("AvgElo > 2000", true), ("AvgElo < 0", false)] {
+            let filter: Filter = text.parse().expect("a filter");
+            assert_eq!(filter.matches(&huge[..]), expected, "{text}");
+        }
         // Without both Elos there is no average, and no `both`.
         let one = [("WhiteElo", "2830"), ("BlackElo", "?")];
         for text in ["AvgElo > 0", "BothElo > 0"] {
@@ -293,6 +302,7 @@ mod tests {
     fn names_exact_or_contained_ignoring_case() {
         check(&[
             ("White = \"Carlsen, Magnus\"", true),
+            ("White == \"Carlsen, Magnus\"", true),
             ("White = Carlsen, Magnus", true),
             ("White = carlsen, magnus", false),
             ("White ~ CARLSEN", true),

@@ -210,7 +210,9 @@ impl Parser<'_> {
     }
 
     fn operator(&mut self) -> Result<Op, ParseFilterError> {
-        const OPS: [(&str, Op); 7] = [
+        // `==` as programmers write it (read as `=` and a value `= x`, it matched nothing).
+        const OPS: [(&str, Op); 8] = [
+            ("==", Op::Eq),
             ("!=", Op::Ne),
             ("<=", Op::Le),
             (">=", Op::Ge),
