@@ -25,8 +25,8 @@
 //!
 //! The reader is strict about what each field says and lenient about how much is said:
 //!
-//! - Leading and trailing whitespace is ignored, and fields may be separated by any run of spaces
-//!   or tabs.
+//! - Leading and trailing whitespace is ignored (a line's end too), and fields may be separated by
+//!   any run of ASCII whitespace (spaces, tabs, line ends), as python-chess splits them.
 //! - The halfmove clock and fullmove number may be missing (read as `0` and `1`); so may the
 //!   castling and en passant fields when everything after them is missing too (read as `-`).
 //!   A fullmove number of `0` is read as `1`.
@@ -169,7 +169,7 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn skip_space(&mut self) {
-        while self.pos < self.bytes.len() && matches!(self.bytes[self.pos], b' ' | b'\t') {
+        while self.pos < self.bytes.len() && self.bytes[self.pos].is_ascii_whitespace() {
             self.pos += 1;
         }
     }
@@ -178,7 +178,7 @@ impl<'a> Reader<'a> {
     fn field(&mut self) -> Option<(usize, &'a [u8])> {
         self.skip_space();
         let start = self.pos;
-        while self.pos < self.bytes.len() && !matches!(self.bytes[self.pos], b' ' | b'\t') {
+        while self.pos < self.bytes.len() && !self.bytes[self.pos].is_ascii_whitespace() {
             self.pos += 1;
         }
         (self.pos > start).then(|| (start, &self.bytes[start..self.pos]))

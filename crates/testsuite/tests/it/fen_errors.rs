@@ -134,9 +134,13 @@ fn display_names_field_and_byte() {
 }
 
 #[test]
-fn fields_may_be_separated_by_any_run_of_spaces_and_tabs() {
+fn fields_may_be_separated_by_any_run_of_ascii_whitespace() {
     let canonical = parse("4k3/8/8/8/8/8/8/4K3 b - - 12 40");
     for text in [
+        // A line as read from a file, with its end.
+        "4k3/8/8/8/8/8/8/4K3 b - - 12 40\n",
+        "4k3/8/8/8/8/8/8/4K3 b - - 12 40\r\n",
+        "4k3/8/8/8/8/8/8/4K3\nb - -\r12 40",
         "  4k3/8/8/8/8/8/8/4K3 b - - 12 40",
         "4k3/8/8/8/8/8/8/4K3 b - - 12 40 \t ",
         "4k3/8/8/8/8/8/8/4K3   b\t-\t\t-  12    40",
