@@ -20,7 +20,8 @@ pub enum SetupProblem {
     OppositeCheck,
     /// The side to move is attacked in a way no legal last move could have produced (more than
     /// two checkers, two checkers on one line, two pawn or knight checkers, or a check that
-    /// contradicts the en passant square).
+    /// contradicts the en passant square), or, with an en passant square, was in check before
+    /// the double push it names, at the other side's turn (whether or not it is in check now).
     ImpossibleCheck,
     /// The en passant square is not one a double pawn push just passed over (wrong rank, an
     /// occupied square, or no enemy pawn in front of it).
@@ -43,9 +44,10 @@ impl fmt::Display for SetupProblem {
             SetupProblem::TooManyKings(color, n) => write!(f, "{color} has {n} kings"),
             SetupProblem::PawnOnBackRank(sq) => write!(f, "pawn on the back rank at {sq}"),
             SetupProblem::OppositeCheck => f.write_str("the side not to move is in check"),
-            SetupProblem::ImpossibleCheck => {
-                f.write_str("the side to move is in a check no legal move could have given")
-            }
+            SetupProblem::ImpossibleCheck => f.write_str(
+                "the checks on the side to move fit no legal last move (with an en passant \
+                 square, no legal double push over it)",
+            ),
             SetupProblem::InvalidEnPassant(sq) => {
                 write!(
                     f,
