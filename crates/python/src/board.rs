@@ -138,8 +138,10 @@ impl Outcome {
 /// checks, endings, hashes) raises `IllegalPositionError` with the problems, where python-chess
 /// answers as it can. Changes that make a legal position make the board a game again, with no
 /// moves pushed. A change of pieces drops the castling rights and en passant square that no
-/// longer fit, as python-chess's FEN leaves them out; the setters keep them (`castling_rights`,
-/// `ep_square`), so that `status()` says what is wrong, and take only what a FEN can say (an
+/// longer fit, as python-chess's FEN leaves them out; a FEN and the setters keep them
+/// (`castling_rights`, `ep_square`), so that `status()` says what is wrong, and the board plays
+/// without them when they are all that is wrong (a stale `KQkq`), as python-chess does, until a
+/// move pushed leaves them behind; the setters take only what a FEN can say (an
 /// en passant square on the third or sixth rank, one castling rook a side), so that every
 /// board pickles. `Board.from_epd` and `set_epd` read any setup too, but an operation whose
 /// operands are moves needs a legal position.
@@ -170,11 +172,19 @@ pub(crate) struct Board {
 /// reads or changes the setup works on it (the pieces, the FEN, `status()`, the setters);
 /// the rest raises `IllegalPositionError` with the setup's problems, until changes make it
 /// legal and the board a game again, with no moves pushed.
+///
+/// An unfinished board whose only problems are castling rights and an en passant square that
+/// do not fit (a stale `KQkq`, common in FENs) is *playable*: it plays the position without them,
+/// as python-chess plays with its cleaned castling rights, while `status()`, the FEN and the
+/// setters see the setup as it was set; a move pushed makes it a game like any other.
 #[derive(Clone, Debug)]
 struct Unfinished {
     setup: Setup,
     mode: CastlingMode,
     error: PositionError,
+    /// Whether the board's `game` is the setup's position without the castling rights and en
+    /// passant square that do not fit, to play on.
+    playable: bool,
 }
 
 /// The position after the null move in `pos`: `IllegalMoveError` in check, where the position
@@ -232,12 +242,22 @@ impl Board {
         }
         match Position::from_setup(setup, mode) {
             Ok(pos) => Board::from_game(Game::new(pos)),
-            Err(error) => Board {
-                // Never read while the board is unfinished (see `position`).
-                game: Game::new(Position::standard()),
-                before_null: Vec::new(),
-                unfinished: Some(Box::new(Unfinished { setup, mode, error })),
-            },
+            Err(error) => {
+                let mut dropped = setup;
+                Dropped::drop_from(&mut dropped, mode);
+                let playable = Position::from_setup(dropped, mode).ok();
+                Board {
+                    // Read only when playable (see `game`).
+                    game: Game::new(playable.unwrap_or_else(Position::standard)),
+                    before_null: Vec::new(),
+                    unfinished: Some(Box::new(Unfinished {
+                        setup,
+                        mode,
+                        error,
+                        playable: playable.is_some(),
+                    })),
+                }
+            }
         }
     }
 
@@ -299,8 +319,8 @@ impl Board {
     /// position and the moves pushed since. `IllegalPositionError` on an unfinished board.
     pub(crate) fn game(&self) -> PyResult<&Game> {
         match &self.unfinished {
-            Some(unfinished) => Err(Board::unfinished_error(unfinished)),
-            None => Ok(&self.game),
+            Some(unfinished) if !unfinished.playable => Err(Board::unfinished_error(unfinished)),
+            _ => Ok(&self.game),
         }
     }
 
@@ -313,13 +333,15 @@ impl Board {
     /// Every game of the board, the current one last (see `before_null`); none on an
     /// unfinished board.
     pub(crate) fn games(&self) -> impl Iterator<Item = &Game> {
-        let current = self.unfinished.is_none().then_some(&self.game);
+        let current = self.game().ok();
         self.before_null.iter().chain(current)
     }
 
     /// Passes the turn (the null move), giving it; `IllegalMoveError` where [`pass`] refuses.
     pub(crate) fn play_null(&mut self) -> PyResult<Move> {
         let passed = pass(self.position()?)?;
+        // A move played leaves the setup's rights behind (see `Unfinished::playable`).
+        self.unfinished = None;
         self.before_null
             .push(std::mem::replace(&mut self.game, Game::new(passed)));
         Ok(Move::NULL)
@@ -389,10 +411,11 @@ impl Board {
         }
     }
 
-    /// The Python move of `m`, a legal move of the board, which is therefore not unfinished.
+    /// The Python move of `m`, a legal move of the board, which is therefore not unfinished, or
+    /// playable.
     fn py_move(&self, m: caissa::Move) -> Move {
         debug_assert!(
-            self.unfinished.is_none(),
+            self.unfinished.as_ref().is_none_or(|u| u.playable),
             "a legal move of an unfinished board"
         );
         Move::of(self.game.position(), m)
@@ -465,6 +488,9 @@ impl Board {
     /// position, fivefold repetition): `outcome()` says the game has ended.
     pub(crate) fn play(&mut self, m: caissa::Move) -> Move {
         let py_move = self.py_move(m);
+        // A move played leaves the setup's rights behind (see `Unfinished::playable`), as
+        // python-chess's push cleans them.
+        self.unfinished = None;
         self.game.play_unchecked(m);
         py_move
     }
@@ -710,8 +736,11 @@ impl Board {
     /// the en passant square is written, as in python-chess: `'legal'` (the default: only when
     /// an en passant capture is legal), `'xfen'` (when a pawn stands ready to capture, legal or
     /// not), `'fen'` (after every double push).
-    #[pyo3(signature = (*, shredder = false, en_passant = "legal"))]
-    fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        // Promoted pieces matter only to variants (crazyhouse): python-chess's `promoted` is taken
+        // and changes nothing here, as in its standard FEN.
+        let _ = promoted;
         let mode = en_passant_mode(en_passant)?;
         let fen = match &self.unfinished {
             Some(unfinished) => Fen(shown_setup(unfinished, mode)),
@@ -1086,12 +1115,12 @@ impl Board {
     /// The castling field of the FEN (`KQkq`, or the rooks' files where those letters would
     /// not say which rook: X-FEN), `'-'` for none.
     fn castling_xfen(&self) -> PyResult<String> {
-        Ok(fen_field(&self.fen(false, "legal")?, 2))
+        Ok(fen_field(&self.fen(false, "legal", None)?, 2))
     }
 
     /// The castling field of the Shredder-FEN: the rooks' files (`HAha`), `'-'` for none.
     fn castling_shredder_fen(&self) -> PyResult<String> {
-        Ok(fen_field(&self.fen(true, "legal")?, 2))
+        Ok(fen_field(&self.fen(true, "legal", None)?, 2))
     }
 
     /// Whether `color` may still castle on either side.
@@ -1331,13 +1360,13 @@ impl Board {
         Ok(self.py_move(m))
     }
 
-    /// The moves of `moves`, played one after another from this position, in SAN with move
+    /// The moves of `variation`, played one after another from this position, in SAN with move
     /// numbers (`1. e4 e5 2. Nf3`, `1... e5` when Black moves first). The board is unchanged.
     /// Raises `IllegalMoveError` (a `ValueError`) at the first move that is not legal.
-    fn variation_san(&self, moves: Vec<PyRef<'_, Move>>) -> PyResult<String> {
+    fn variation_san(&self, variation: Vec<PyRef<'_, Move>>) -> PyResult<String> {
         let mut pos = *self.position()?;
         let mut out = String::new();
-        for (i, wanted) in moves.iter().enumerate() {
+        for (i, wanted) in variation.iter().enumerate() {
             let m = wanted.uci_move().to_move(&pos).map_err(|e| {
                 errors::uci_error(
                     &Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
@@ -1379,8 +1408,7 @@ impl Board {
         promoted: Option<bool>,
         operations: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
-        let _ = promoted;
-        let fen = self.fen(shredder, en_passant)?;
+        let fen = self.fen(shredder, en_passant, promoted)?;
         crate::epd::write(&fen, || self.position(), operations)
     }
 
@@ -1440,7 +1468,8 @@ impl Board {
     /// X-FEN or Shredder-FEN letters, `-` for none), keeping the rest of the position and
     /// clearing the move stack (python-chess's `set_castling_fen`). Raises `InvalidFenError`
     /// for text that is not a castling field, the board unchanged; rights the position cannot
-    /// have make it unfinished (see the class docs; python-chess keeps them and ignores them).
+    /// have are kept for `status()` and ignored in play, as python-chess does (see the class
+    /// docs).
     ///
     /// >>> board = caissa.Board()
     /// >>> board.set_castling_fen("Kq")
@@ -1562,8 +1591,8 @@ impl Board {
     }
 
     /// Reads a move as XBoard sends it (see `parse_xboard`) and plays it.
-    fn push_xboard(&mut self, py: Python<'_>, xboard: &str) -> PyResult<Move> {
-        self.push_san(py, xboard)
+    fn push_xboard(&mut self, py: Python<'_>, san: &str) -> PyResult<Move> {
+        self.push_san(py, san)
     }
 
     /// `"chess"`: python-chess's variant name for UCI, standard chess (and Chess960).
@@ -1659,15 +1688,26 @@ impl Board {
     }
 
     /// The Scharnagl number (0 to 959) of the current position when it is a Chess960 starting
-    /// position (White to move, every castling right, no en passant square), else `None`.
-    fn chess960_pos(&self) -> Option<u32> {
+    /// position (White to move unless `ignore_turn`, every castling right unless
+    /// `ignore_castling`, no en passant square, and unless `ignore_counters` the counters at
+    /// their start), else `None`, as python-chess's.
+    #[pyo3(signature = (*, ignore_turn = false, ignore_castling = false, ignore_counters = true))]
+    fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> Option<u32> {
         let setup = self.setup();
+        let counters = ignore_counters || (setup.halfmoves == 0 && setup.fullmoves.get() == 1);
+        if setup.ep_square.is_some() || !counters {
+            return None;
+        }
         (0..960).find(|&n| {
             Setup::chess960(n).is_some_and(|start| {
                 start.board == setup.board
-                    && start.turn == setup.turn
-                    && start.castling_rights == setup.castling_rights
-                    && setup.ep_square.is_none()
+                    && (ignore_turn || start.turn == setup.turn)
+                    && (ignore_castling || start.castling_rights == setup.castling_rights)
             })
         })
     }
@@ -1742,8 +1782,15 @@ impl Board {
     /// python-chess's FEN leaves them out (for good: python-chess gives a right back when a rook
     /// returns to its square). Pieces that make no legal position leave the board unfinished
     /// (see the class docs) until later changes make one.
-    #[pyo3(signature = (square, piece))]
-    fn set_piece_at(&mut self, square: u8, piece: Option<PyRef<'_, Piece>>) -> PyResult<()> {
+    /// (`promoted` matters only to variants, as in `fen`.)
+    #[pyo3(signature = (square, piece, promoted = false))]
+    fn set_piece_at(
+        &mut self,
+        square: u8,
+        piece: Option<PyRef<'_, Piece>>,
+        promoted: bool,
+    ) -> PyResult<()> {
+        let _ = promoted;
         let sq = square_from_py(square)?;
         let piece = piece.map(|piece| piece.0);
         self.edit(|board| match piece {
@@ -1808,9 +1855,10 @@ impl Board {
         self.edit(|board| *board = caissa::Board::standard());
     }
 
-    /// The FEN with castling rights as rook files (`HAha`): `fen(shredder=True)`.
-    fn shredder_fen(&self) -> PyResult<String> {
-        self.fen(true, "legal")
+    /// The FEN with castling rights as rook files (`HAha`): `fen(shredder=True, ...)`.
+    #[pyo3(signature = (*, en_passant = "legal", promoted = None))]
+    fn shredder_fen(&self, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        self.fen(true, en_passant, promoted)
     }
 
     /// Whether fifty moves by each side have passed without a capture or pawn move and the side
@@ -1822,7 +1870,7 @@ impl Board {
     }
 
     /// Whether `status()` finds nothing wrong: python-chess's `is_valid`.
-    fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         self.status_flags() == 0 && self.unfinished.is_none()
     }
 

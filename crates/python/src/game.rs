@@ -671,36 +671,36 @@ impl GameNode {
         self.child(key).is_ok()
     }
 
-    /// The continuation `key` names: an index in `variations`, a move, or a node. Raises
+    /// The continuation `move` names: an index in `variations`, a move, or a node. Raises
     /// `KeyError` (`IndexError` for an index) if there is none.
-    fn variation(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        GameNode::__getitem__(slf, key)
+    fn variation(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        GameNode::__getitem__(slf, r#move)
     }
 
-    /// Whether `key` (an index, a move or a node) names a continuation of this node.
-    fn has_variation(&self, key: &Bound<'_, PyAny>) -> bool {
-        self.child(key).is_ok()
+    /// Whether `move` (an index, a move or a node) names a continuation of this node.
+    fn has_variation(&self, r#move: &Bound<'_, PyAny>) -> bool {
+        self.child(r#move).is_ok()
     }
 
-    /// Makes the continuation `key` names the main one.
-    fn promote_to_main(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.edit_child(key, GameTree::promote_to_main)
+    /// Makes the continuation `move` names the main one.
+    fn promote_to_main(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(r#move, GameTree::promote_to_main)
     }
 
-    /// Moves the continuation `key` names one place up.
-    fn promote(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.edit_child(key, GameTree::promote)
+    /// Moves the continuation `move` names one place up.
+    fn promote(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(r#move, GameTree::promote)
     }
 
-    /// Moves the continuation `key` names one place down.
-    fn demote(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.edit_child(key, GameTree::demote)
+    /// Moves the continuation `move` names one place down.
+    fn demote(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(r#move, GameTree::demote)
     }
 
-    /// Removes the continuation `key` names, with the moves after it (they stay in memory,
+    /// Removes the continuation `move` names, with the moves after it (they stay in memory,
     /// and their nodes usable, until the game goes).
-    fn remove_variation(&self, key: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.edit_child(key, GameTree::remove)
+    fn remove_variation(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.edit_child(r#move, GameTree::remove)
     }
 
     /// Adds `move` (legal here, else `IllegalMoveError`) as the last continuation of this

@@ -11,6 +11,7 @@ import chess.polyglot
 import pytest
 
 import caissa
+import caissa.pgn
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -765,10 +766,9 @@ def test_castling_fen_mirror_and_variant_flags_as_python_chess():
     with pytest.raises(ValueError):
         board.set_castling_fen("K Q")
     assert board.fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
-    board.set_castling_fen("K")  # no rook to castle with: an unfinished board
+    board.set_castling_fen("K")  # no rook to castle with: kept for status(), ignored in play
     assert board.status() == chess.STATUS_BAD_CASTLING_RIGHTS
-    with pytest.raises(caissa.IllegalPositionError):
-        board.is_check()
+    assert not board.is_check() and board.legal_moves.count() == 5
     ours, peer = caissa.Board(), chess.Board()
     ours.push_san("e4")
     peer.push_san("e4")
@@ -1346,3 +1346,50 @@ def test_third_review_findings_on_null_moves_stay_fixed():
     for _ in range(4):
         board.push(caissa.Move.null())
     assert board.outcome(claim_draw=True).article == "9.2.1.2"
+
+
+def test_review_findings_of_the_twentieth_session_stay_fixed():
+    # Castling rights and an en passant square that do not fit (a stale `KQkq`) are kept for
+    # `status()`, as python-chess keeps them, and the board plays without them.
+    for fen in ("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - e6 0 1"):
+        board, peer = caissa.Board(fen), chess.Board(fen)
+        assert board.status() == peer.status() != chess.STATUS_VALID, fen
+        assert board.fen() == peer.fen(), fen
+        assert sorted(m.uci() for m in board.legal_moves) == sorted(
+            m.uci() for m in peer.legal_moves), fen
+        assert board.is_checkmate() == peer.is_checkmate() and not board.is_valid()
+        first = sorted(board.legal_moves, key=lambda m: m.uci())[0]
+        board.push(first)
+        peer.push(chess.Move.from_uci(first.uci()))
+        assert board.fen() == peer.fen() and board.status() == chess.STATUS_VALID, fen
+    # Other problems leave the board unplayable, as before.
+    with pytest.raises(caissa.IllegalPositionError):
+        caissa.Board("4k3/8/8/8/8/8/8/8 w KQkq - 0 1").legal_moves
+    # A FEN read from a file keeps its line's end.
+    assert caissa.Board(chess.STARTING_FEN + "\n") == caissa.Board()
+    assert caissa.Board(chess.STARTING_FEN + "\r\n").fen() == chess.STARTING_FEN
+    # python-chess's keywords.
+    board = caissa.Board()
+    assert board.fen(promoted=False) == board.shredder_fen(en_passant="fen", promoted=None).replace(
+        "HAha", "KQkq")
+    board.set_piece_at(chess.E4, caissa.Piece.from_symbol("Q"), promoted=True)
+    assert board.piece_at(chess.E4) == caissa.Piece.from_symbol("Q")
+    assert caissa.Board().variation_san(variation=[caissa.Move.from_uci("e2e4")]) == "1. e4"
+    board = caissa.Board()
+    assert board.push_xboard(san="e4") == caissa.Move.from_uci("e2e4")
+    # `chess960_pos` with python-chess's relaxations.
+    for number in (0, 518, 959):
+        board, peer = caissa.Board.from_chess960(number), chess.Board.from_chess960_pos(number)
+        board.turn = peer.turn = chess.BLACK
+        board.castling_rights = peer.castling_rights = 0
+        for kwargs in ({}, {"ignore_turn": True}, {"ignore_castling": True},
+                       {"ignore_turn": True, "ignore_castling": True},
+                       {"ignore_turn": True, "ignore_castling": True, "ignore_counters": False}):
+            assert board.chess960_pos(**kwargs) == peer.chess960_pos(**kwargs), (number, kwargs)
+    # A game node's continuations by python-chess's keyword.
+    game = caissa.pgn.Game()
+    e4 = caissa.Move.from_uci("e2e4")
+    game.add_variation(e4)
+    assert game.has_variation(move=e4) and game.variation(move=e4).move == e4
