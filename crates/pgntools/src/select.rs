@@ -1129,7 +1129,8 @@ impl Visitor for Selector<'_> {
         if !self.takes_comments {
             return ControlFlow::Continue(());
         }
-        if !is_utf8(comment.as_bytes()) {
+        // A game skipped is not looked at (see `tolerated`).
+        if !self.skimming && !is_utf8(comment.as_bytes()) {
             self.warnings.push((at, Warning::CommentNotUtf8));
         }
         // The usual way, a comment written as it is, in line.
