@@ -51,6 +51,12 @@ pub(crate) fn read_position(fen: &str, mode: CastlingMode) -> Result<Position, F
     Ok(fen.into_position(mode)?)
 }
 
+/// `fen` as a position in standard castling, or in Chess960's where only that fits (see
+/// [`Fen::into_position_either`]): for a FEN given without `--chess960`.
+pub(crate) fn read_position_either(fen: &str) -> Result<Position, FenError> {
+    Ok(fen.parse::<Fen>()?.into_position_either()?)
+}
+
 /// `m`, a legal move of `pos`, in UCI notation with `pos`'s castling convention.
 pub(crate) fn uci(pos: &Position, m: Move) -> String {
     UciMove::from_move(pos, m).to_string()

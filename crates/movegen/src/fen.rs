@@ -86,6 +86,19 @@ impl Fen {
         Position::from_setup(self.0, mode)
     }
 
+    /// Validates the setup into a legal position in standard castling or, where its castling
+    /// rights fit only Chess960 (Shredder-FEN, or X-FEN letters of inner rooks), in Chess960's:
+    /// for a FEN that does not say which game it is from.
+    ///
+    /// # Errors
+    ///
+    /// The standard reading's [`PositionError`] when neither reading is legal.
+    pub fn into_position_either(self) -> Result<Position, PositionError> {
+        Position::from_setup(self.0, CastlingMode::Standard).or_else(|standard| {
+            Position::from_setup(self.0, CastlingMode::Chess960).map_err(|_| standard)
+        })
+    }
+
     /// Validates the setup into a legal position after dropping impossible castling rights and
     /// en passant squares, and says what was dropped (see [`Position::from_setup_lenient`]).
     ///

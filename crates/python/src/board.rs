@@ -1870,7 +1870,7 @@ impl Board {
     }
 
     /// Whether `status()` finds nothing wrong: python-chess's `is_valid`.
-    pub(crate) fn is_valid(&self) -> bool {
+    fn is_valid(&self) -> bool {
         self.status_flags() == 0 && self.unfinished.is_none()
     }
 

@@ -14,6 +14,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
+use caissa::notation::fen::Fen;
 use caissa::notation::pgn::commands::{Command, Commands, Score};
 use caissa::notation::pgn::{
     Flow, GameTree, GameTreeBuilder, Location, MAX_THREADS, Node, PgnError, RawTag, Reader,
@@ -343,7 +344,7 @@ impl GameReader {
         for (at, _) in &mut tolerated {
             *at = self.0.locate(py, *at)?;
         }
-        warn_tolerated(py, tolerated)?;
+        warn_each(py, tolerated)?;
         PgnGame::create(py, data).map(Some)
     }
 }
@@ -642,7 +643,7 @@ fn select(
         }
         Ok((selected, broken, tolerated))
     })?;
-    warn_tolerated(py, tolerated)?;
+    warn_each(py, tolerated)?;
     match broken {
         Some(b) => Err(broken_error(py, &b)),
         None => Ok(selected),
@@ -651,12 +652,9 @@ fn select(
 
 /// A `UserWarning` for each thing a lenient reader read past (or else written otherwise than
 /// read), `LINE:COLUMN: what`.
-fn warn_tolerated(
-    py: Python<'_>,
-    tolerated: Vec<(Location, impl core::fmt::Display)>,
-) -> PyResult<()> {
+fn warn_each(py: Python<'_>, warnings: Vec<(Location, impl core::fmt::Display)>) -> PyResult<()> {
     let category = py.get_type::<PyUserWarning>();
-    for (at, what) in tolerated {
+    for (at, what) in warnings {
         let message = CString::new(format!("{at}: {what}")).unwrap_or_default();
         PyErr::warn(py, &category, &message, 1)?;
     }
@@ -737,16 +735,11 @@ impl Choice<'_> {
             None => None,
             Some(given) => Some(match given.cast::<Board>() {
                 Ok(board) => *board.borrow().position()?,
-                Err(_) => {
-                    // Chess960 castling rights (`GBgb`) where standard ones do not fit.
-                    let fen = given.extract::<String>()?;
-                    let standard = Board::from_fen(py, &fen, false)?;
-                    let board = match Board::from_fen(py, &fen, true) {
-                        Ok(chess960) if !standard.is_valid() && chess960.is_valid() => chess960,
-                        _ => standard,
-                    };
-                    *board.position()?
-                }
+                // Chess960 castling rights (`GBgb`) where standard ones do not fit, as the CLI.
+                Err(_) => Fen::from_ascii(given.extract::<String>()?.as_bytes())
+                    .map_err(|e| errors::fen_error(py, &e))?
+                    .into_position_either()
+                    .map_err(|e| errors::position_error(py, &e))?,
             }),
         };
         let moves = self

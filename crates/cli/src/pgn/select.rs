@@ -50,7 +50,7 @@ use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use caissa::{CastlingMode, San};
+use caissa::San;
 use caissa_pgntools::dedupe::{DuplicateFinder, DuplicateGames, GameKey, Same};
 use caissa_pgntools::filter::Filter;
 use caissa_pgntools::input::decompress;
@@ -67,9 +67,9 @@ use caissa_pgntools::{
 use clap::{Args, ValueEnum};
 
 use super::progress::Progress;
-use super::{open, read_error, refuse_overwriting_input, threads_or_all, warn_tolerated};
+use super::{open, read_error, refuse_overwriting_input, threads_or_all, warn_each};
 use crate::error::CliError;
-use crate::position::read_position;
+use crate::position::read_position_either;
 
 /// Arguments of `caissa pgn select`.
 #[derive(Debug, Args)]
@@ -580,11 +580,7 @@ pub(crate) fn run(args: &SelectArgs) -> Result<(), CliError> {
             position: args
                 .position
                 .as_deref()
-                .map(|fen| {
-                    // Chess960 castling rights (`GBgb`) where standard ones do not fit.
-                    read_position(fen, CastlingMode::Standard)
-                        .or_else(|e| read_position(fen, CastlingMode::Chess960).map_err(|_| e))
-                })
+                .map(read_position_either)
                 .transpose()?,
             moves: args.moves.clone().map(|m| m.0).unwrap_or_default(),
             material: args.material,
@@ -830,7 +826,7 @@ impl Writer {
             return Ok(ControlFlow::Continue(()));
         }
         if !matches!(game.selection, Selection::Broken(_)) {
-            warn_tolerated(path, &game.warnings);
+            warn_each(path, &game.warnings);
         }
         match game.selection {
             Selection::Unmatched | Selection::Key(_) => {}

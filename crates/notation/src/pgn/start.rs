@@ -151,12 +151,8 @@ impl StartTags {
                 .into_position(CastlingMode::Chess960)
                 .map_err(|e| error(StartErrorKind::Position(e)));
         }
-        match fen.into_position(CastlingMode::Standard) {
-            Ok(pos) => Ok(pos),
-            Err(standard) => fen
-                .into_position(CastlingMode::Chess960)
-                .map_err(|_| error(StartErrorKind::Position(standard))),
-        }
+        fen.into_position_either()
+            .map_err(|e| error(StartErrorKind::Position(e)))
     }
 }
 
