@@ -482,6 +482,8 @@ pub(crate) struct Selector<'a> {
     pub(crate) start: Location,
     /// What to warn of in it.
     pub(crate) warnings: Vec<(Location, Warning)>,
+    /// Where each of its tags read into [`TagBytes`] is, to warn of one at its place.
+    tag_places: Vec<Location>,
     /// The value of [`SelectOptions::tag_value`]'s tag in the game written last.
     pub(crate) tag_value: Option<String>,
     /// The tags of a game done with, emptied for the next game's: reading tags allocates only
@@ -697,12 +699,6 @@ fn kept_tags(options: &SelectOptions) -> Option<Vec<&str>> {
     })
 }
 
-/// Whether `text` is UTF-8: ASCII told first, which nearly all PGN text is.
-#[inline]
-fn is_utf8(text: &[u8]) -> bool {
-    text.is_ascii() || core::str::from_utf8(text).is_ok()
-}
-
 /// Whether a selector does anything with comments ([`Selector::takes_comments`]).
 fn takes_comments(options: &SelectOptions) -> bool {
     let columns = options.format.ply_columns();
@@ -821,6 +817,7 @@ impl Selector<'_> {
             movetext: MovetextWriter::new(Layout::Export, 0),
             start: Location::default(),
             warnings: Vec::new(),
+            tag_places: Vec::new(),
             tag_value: None,
             spare_tags: TagBytes::new(),
             skip: Vec::new(),
@@ -860,6 +857,10 @@ impl Selector<'_> {
         if strip.comments || !self.options.format.writes_tree() {
             return ControlFlow::Continue(());
         }
+        // The text without its commands, and a tree's comment, are made text before the writer
+        // sees them: told here, on these rarer ways.
+        let mut not_utf8 = (strip.commands || matches!(game.written, Written::Tree(_)))
+            && core::str::from_utf8(comment.as_bytes()).is_err();
         let without_commands = strip
             .commands
             .then(|| comment.commands().text_without_commands());
@@ -867,13 +868,17 @@ impl Selector<'_> {
             Some(text) => comment.with_bytes(text.as_bytes()),
             None => comment,
         };
-        match &mut game.written {
+        let flow = match &mut game.written {
             Written::Movetext { writer, .. } => {
-                writer.comment(comment);
+                not_utf8 |= writer.comment(comment);
                 ControlFlow::Continue(())
             }
             Written::Tree(tree) => built(self.builder.comment(tree, comment, at)),
+        };
+        if not_utf8 {
+            self.warnings.push((at, Warning::CommentNotUtf8));
         }
+        flow
     }
 
     /// What `text` makes of `writer`'s movetext ended by `result`, or `None` if its
@@ -911,6 +916,7 @@ impl Visitor for Selector<'_> {
     fn begin_game(&mut self, at: Location) -> Flow<Self, TagBytes> {
         self.start = at;
         self.warnings.clear();
+        self.tag_places.clear();
         self.tag_value = None;
         // A place to skip passed with no game starting there names no game: dropped.
         while self.skip.last().is_some_and(|&skip| skip < at) {
@@ -958,9 +964,7 @@ impl Visitor for Selector<'_> {
         {
             return ControlFlow::Continue(());
         }
-        if !is_utf8(value.as_bytes()) {
-            self.warnings.push((at, Warning::TagNotUtf8));
-        }
+        self.tag_places.push(at);
         tags.push(name, value);
         ControlFlow::Continue(())
     }
@@ -970,7 +974,15 @@ impl Visitor for Selector<'_> {
             self.spare_tags = tags;
             return ControlFlow::Continue(None);
         }
-        let tags = tags.into_tags();
+        let read_past = self.warnings.len();
+        let tags = tags.into_tags_reporting(|i| {
+            self.warnings
+                .push((self.tag_places[i], Warning::TagNotUtf8));
+        });
+        if self.warnings.len() > read_past {
+            // In the places' order, among what a lenient reading read past in the tags.
+            self.warnings.sort_by_key(|&(at, _)| at);
+        }
         let game = &self.options.game;
         // The tags alone decide a game that fails them, and one that passes them when the
         // main line has no condition to meet.
@@ -1129,10 +1141,6 @@ impl Visitor for Selector<'_> {
         if !self.takes_comments {
             return ControlFlow::Continue(());
         }
-        // A game skipped is not looked at (see `tolerated`).
-        if !self.skimming && !is_utf8(comment.as_bytes()) {
-            self.warnings.push((at, Warning::CommentNotUtf8));
-        }
         // The usual way, a comment written as it is, in line.
         if self.comments_as_read
             && let Some(InProgress {
@@ -1140,7 +1148,9 @@ impl Visitor for Selector<'_> {
                 ..
             }) = game
         {
-            writer.comment(comment);
+            if writer.comment(comment) {
+                self.warnings.push((at, Warning::CommentNotUtf8));
+            }
             return ControlFlow::Continue(());
         }
         self.take_comment(game, comment, at)

@@ -833,6 +833,14 @@ impl TagBytes {
     /// a value, each name and value alone.
     #[must_use]
     pub fn into_tags(self) -> Tags {
+        self.into_tags_reporting(|_| {})
+    }
+
+    /// [`TagBytes::into_tags`], telling `not_utf8` the index of each tag, in order, whose name
+    /// or value has bytes that are not UTF-8 (made `U+FFFD`): what that check finds anyway, so
+    /// that a tool can warn at no further cost.
+    #[must_use]
+    pub fn into_tags_reporting(self, mut not_utf8: impl FnMut(usize)) -> Tags {
         let TagBytes { text, ends } = self;
         let text = match String::from_utf8(text) {
             Ok(text)
@@ -850,10 +858,13 @@ impl TagBytes {
             ends: Vec::with_capacity(ends.len()),
         };
         let mut start = 0;
-        for (name_end, value_end) in ends {
-            push_utf8_lossy(&mut tags.text, &text[start..name_end]);
+        for (i, (name_end, value_end)) in ends.into_iter().enumerate() {
+            let name_is_utf8 = push_utf8_lossy(&mut tags.text, &text[start..name_end]);
             let name_written = tags.text.len();
-            push_utf8_lossy(&mut tags.text, &text[name_end..value_end]);
+            let value_is_utf8 = push_utf8_lossy(&mut tags.text, &text[name_end..value_end]);
+            if !(name_is_utf8 && value_is_utf8) {
+                not_utf8(i);
+            }
             tags.ends.push((name_written, tags.text.len()));
             start = value_end;
         }
@@ -911,11 +922,17 @@ impl GameTreeInProgress {
 }
 
 /// Appends `bytes` to `out`, bytes that are not UTF-8 as `U+FFFD`: checked as UTF-8 first,
-/// which nearly all text is, and copied whole.
-fn push_utf8_lossy(out: &mut String, bytes: &[u8]) {
+/// which nearly all text is, and copied whole. Returns whether they were UTF-8.
+fn push_utf8_lossy(out: &mut String, bytes: &[u8]) -> bool {
     match core::str::from_utf8(bytes) {
-        Ok(text) => out.push_str(text),
-        Err(_) => out.push_str(&String::from_utf8_lossy(bytes)),
+        Ok(text) => {
+            out.push_str(text);
+            true
+        }
+        Err(_) => {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            false
+        }
     }
 }
 

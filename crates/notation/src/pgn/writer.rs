@@ -440,7 +440,10 @@ impl MovetextWriter {
 
     /// Writes a comment, its whitespace normalized as [`GameTree`] keeps it; one left empty
     /// is dropped. A comment before the first move of a variation waits for that move.
-    pub fn comment(&mut self, comment: RawComment<'_>) {
+    ///
+    /// Returns whether the comment has bytes that are not UTF-8, written as `U+FFFD`, so that a
+    /// caller can warn: told only for a comment that is not plain ASCII, at no cost to the rest.
+    pub fn comment(&mut self, comment: RawComment<'_>) -> bool {
         // The commonest comment by far, lichess's clock, is told by its shape and copied whole.
         if let Ok(padded) = <&[u8; 16]>::try_from(comment.as_bytes())
             && is_clock_text(padded)
@@ -448,14 +451,14 @@ impl MovetextWriter {
             if self.comment_goes_now(&padded[1..15], false) {
                 self.tokens.push_clock(padded);
             }
-            return;
+            return false;
         }
         // A plain comment is written from where it was read.
         if let Some(plain) = plain_comment(comment.as_bytes()) {
             if !plain.is_empty() {
                 self.comment_text(plain, false, true);
             }
-            return;
+            return false;
         }
         let mut text = core::mem::take(&mut self.comment);
         text.clear();
@@ -464,6 +467,7 @@ impl MovetextWriter {
             self.comment_text(text.as_bytes(), false, false);
         }
         self.comment = text;
+        core::str::from_utf8(comment.as_bytes()).is_err()
     }
 
     /// Writes a comment's normalized text: as read after the last move (`before_move` false),
