@@ -201,8 +201,8 @@ fn threads_or_all(threads: Option<u16>) -> usize {
 /// Warns on stderr of what a lenient reader read past in a game of `path` (or what else is
 /// written otherwise than read), a line `FILE:LINE:COLUMN: warning: what` each, as the other
 /// warnings and the problems are written.
-fn warn_tolerated(path: &Path, tolerated: &[(Location, impl core::fmt::Display)]) {
-    for (at, what) in tolerated {
+fn warn_each(path: &Path, warnings: &[(Location, impl core::fmt::Display)]) {
+    for (at, what) in warnings {
         eprintln!("{}:{at}: warning: {what}", path.display());
     }
 }

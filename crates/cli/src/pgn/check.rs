@@ -22,7 +22,7 @@ use caissa::notation::pgn::{
     ParallelReader, PgnErrorKind, PgnReplayError, PgnReplayErrorKind, Replayer,
 };
 
-use super::{input, read_error, warn_tolerated};
+use super::{input, read_error, warn_each};
 use crate::error::CliError;
 
 /// The counts of `caissa pgn check`, and the first file that could not be read.
@@ -62,7 +62,7 @@ pub(super) fn check(
             Ok(stats) => {
                 totals.games += 1;
                 totals.moves += stats.moves;
-                warn_tolerated(path, &stats.tolerated);
+                warn_each(path, &stats.tolerated);
             }
             Err(PgnReplayError {
                 kind: PgnReplayErrorKind::Pgn(PgnErrorKind::Io(failure)),

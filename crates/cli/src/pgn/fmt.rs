@@ -24,7 +24,7 @@ use caissa::notation::pgn::{
 };
 use caissa::notation::san::SanPlus;
 
-use super::{FmtArgs, open, read_error, warn_tolerated};
+use super::{FmtArgs, open, read_error, warn_each};
 use crate::error::CliError;
 
 /// The most moves of one game, in all lines, that `fmt` holds.
@@ -227,7 +227,7 @@ pub(super) fn format(args: &FmtArgs, out: &mut dyn Write) -> Result<(u64, u64), 
                 ..
             }) => return Err(read_error(path)(failure.into())),
             Ok(game) => {
-                warn_tolerated(path, &fmt.tolerated);
+                warn_each(path, &fmt.tolerated);
                 games += 1;
                 text.clear();
                 if games > bad + 1 && layout == Layout::Export {

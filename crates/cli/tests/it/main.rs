@@ -50,16 +50,32 @@ impl Run {
     }
 }
 
+impl From<std::process::Output> for Run {
+    fn from(output: std::process::Output) -> Run {
+        Run {
+            code: output.status.code().expect("caissa exits normally"),
+            stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+            stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        }
+    }
+}
+
 fn caissa(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_caissa"))
+    Command::new(env!("CARGO_BIN_EXE_caissa"))
         .args(args)
         .output()
-        .expect("the caissa binary runs");
-    Run {
-        code: output.status.code().expect("caissa exits normally"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+        .expect("the caissa binary runs")
+        .into()
+}
+
+/// [`caissa`] with `path` as standard input, as a shell's `< path` gives it.
+fn caissa_stdin_file(args: &[&str], path: &std::path::Path) -> Run {
+    Command::new(env!("CARGO_BIN_EXE_caissa"))
+        .args(args)
+        .stdin(std::fs::File::open(path).expect("the input"))
+        .output()
+        .expect("the caissa binary runs")
+        .into()
 }
 
 /// [`caissa`] with `input` on standard input, written from another thread so that a command
@@ -81,11 +97,7 @@ fn caissa_stdin(args: &[&str], input: &[u8]) -> Run {
     let writer = std::thread::spawn(move || drop(stdin.write_all(&input)));
     let output = child.wait_with_output().expect("caissa exits");
     writer.join().expect("the writer thread");
-    Run {
-        code: output.status.code().expect("caissa exits normally"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+    output.into()
 }
 
 /// The counts of a `pgn select` summary line: games, matched, written, errors.

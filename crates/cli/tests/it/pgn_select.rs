@@ -1,7 +1,7 @@
 //! `caissa pgn select`: counts checked against answers found another way, the rewrite, the
 //! broken-game outputs and the summary line.
 
-use crate::{TempFile, caissa, caissa_stdin, summary_counts};
+use crate::{TempFile, caissa, caissa_stdin, caissa_stdin_file, summary_counts};
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -320,20 +320,6 @@ fn an_output_that_is_an_input_is_refused() {
     let run = caissa_stdin_file(&["pgn", "select", "-o", file.path(), "-"], &file.0);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&file.0).expect("the input"), GAMES);
-}
-
-/// [`caissa`] with `path` as standard input, as a shell's `< path` gives it.
-fn caissa_stdin_file(args: &[&str], path: &std::path::Path) -> crate::Run {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_caissa"))
-        .args(args)
-        .stdin(std::fs::File::open(path).expect("the input"))
-        .output()
-        .expect("the caissa binary runs");
-    crate::Run {
-        code: output.status.code().expect("caissa exits normally"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
 }
 
 #[test]

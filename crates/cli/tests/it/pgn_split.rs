@@ -2,9 +2,9 @@
 //! a tag's value holding exactly the games with that value (counted on the sample's tag lines).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::caissa;
+use crate::{Run, caissa};
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -43,6 +43,12 @@ impl Drop for TempDir {
     }
 }
 
+/// `caissa pgn split` of `input` by `by` (`--games N` or `--by TAG`), the files under `prefix`.
+fn split(by: &[&str], prefix: &Path, input: &str) -> Run {
+    let prefix = prefix.to_str().expect("a UTF-8 temp path");
+    caissa(&[&["pgn", "split"][..], by, &["-o", prefix, input]].concat())
+}
+
 #[test]
 fn pgn_split_by_count_and_by_tag() {
     let text = std::fs::read_to_string(SAMPLE).expect("the sample");
@@ -52,15 +58,7 @@ fn pgn_split_by_count_and_by_tag() {
 
     let dir = TempDir::new("split-games");
     let prefix = dir.0.join("part");
-    let run = caissa(&[
-        "pgn",
-        "split",
-        "--games",
-        "100",
-        "-o",
-        prefix.to_str().unwrap(),
-        SAMPLE,
-    ]);
+    let run = split(&["--games", "100"], &prefix, SAMPLE);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let files = dir.files();
     let names: Vec<_> = files.keys().cloned().collect();
@@ -85,15 +83,7 @@ fn pgn_split_by_count_and_by_tag() {
 
     let dir = TempDir::new("split-eco");
     let prefix = dir.0.join("eco");
-    let run = caissa(&[
-        "pgn",
-        "split",
-        "--by",
-        "ECO",
-        "-o",
-        prefix.to_str().unwrap(),
-        SAMPLE,
-    ]);
+    let run = split(&["--by", "ECO"], &prefix, SAMPLE);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let mut expected = BTreeMap::new();
     for line in text.lines() {
@@ -133,15 +123,7 @@ fn a_file_to_write_that_is_an_input_is_refused() {
     let text = std::fs::read_to_string(SAMPLE).expect("the sample");
     std::fs::write(&input, &text).expect("the input");
     let prefix = dir.0.join("games");
-    let run = caissa(&[
-        "pgn",
-        "split",
-        "--games",
-        "100",
-        "-o",
-        prefix.to_str().unwrap(),
-        input.to_str().unwrap(),
-    ]);
+    let run = split(&["--games", "100"], &prefix, input.to_str().unwrap());
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("is also an input"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&input).expect("the input"), text);
